@@ -1,0 +1,13 @@
+"""The metric core: numpy only (no pandas, no Qt, no I/O)."""
+from .fbeta import (DocumentMatch, FbetaResult, document_matrices, jaccard,
+                    jaccard_fbeta, shared_tokens)
+from .kappa import (KappaAccumulator, KappaResult, kappa_from_confusion,
+                    weight_matrix, weighted_kappa)
+from .lwlrap import LwlrapResult, lwlrap, sample_ranking
+
+__all__ = [
+    "weighted_kappa", "kappa_from_confusion", "KappaResult", "KappaAccumulator",
+    "weight_matrix", "lwlrap", "LwlrapResult", "sample_ranking",
+    "jaccard_fbeta", "FbetaResult", "document_matrices", "DocumentMatch",
+    "jaccard", "shared_tokens",
+]
