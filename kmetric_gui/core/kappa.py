@@ -123,7 +123,7 @@ def as_ratings(values, what="ratings"):
         if frac.any():
             i = int(np.flatnonzero(frac)[0])
             raise InputError(
-                f"{what} must be integer ratings; position {i} has {arr[i]!r} "
+                f"{what} must be integer ratings; position {i} has {arr[i].item()!r} "
                 f"({int(frac.sum())} non-integer value(s)). Continuous predictions "
                 "need cut points: round them or use the threshold optimizer")
         if arr.size and (np.abs(arr).max() > 2 ** 53):
@@ -159,6 +159,8 @@ class KappaAccumulator:
             return self
         tmin, tmax = int(t.min()), int(t.max())
         pmin, pmax = int(p.min()), int(p.max())
+        if max(-tmin, tmax, -pmin, pmax) > 2 ** 62:
+            raise InputError("ratings too large to be exact integers")
         self._check_declared(t, "truth", tmin, tmax)
         self._check_declared(p, "predictions", pmin, pmax)
         lo = min(tmin, pmin)
@@ -174,7 +176,12 @@ class KappaAccumulator:
                 f"ratings span {k} classes ({self.lo}..{self.lo + k - 1}); "
                 f"at most {MAX_CLASSES} are supported - are these ratings?")
         # One bincount over the flattened (truth, prediction) pair index.
-        code = (t - self.lo) * k + (p - self.lo)
+        # One int64 temporary updated in place (narrow inputs must not overflow).
+        code = np.multiply(t, k, dtype=np.int64, casting="unsafe")
+        np.add(code, p, out=code, casting="unsafe")
+        offset = self.lo * k + self.lo
+        if offset:
+            code -= offset
         self.counts += np.bincount(code, minlength=k * k).reshape(k, k)
         return self
 

@@ -60,7 +60,7 @@ def _check_inputs(truth, scores):
     if bad.any():
         i = int(np.flatnonzero(bad.ravel())[0])
         r, c = divmod(i, t.shape[1])
-        raise InputError(f"truth must be 0/1; row {r}, column {c} has {t.ravel()[i]!r}")
+        raise InputError(f"truth must be 0/1; row {r}, column {c} has {t.ravel()[i].item()!r}")
     return t.astype(bool), s.astype(np.float64, copy=False)
 
 

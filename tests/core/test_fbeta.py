@@ -1,0 +1,102 @@
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from kmetric_gui.core import document_matrices, jaccard, jaccard_fbeta, shared_tokens
+from kmetric_gui.errors import InputError
+from reference import close, fbeta_ref
+
+SEED_TRUTH = ("baccalaureate and beyond longitudinal study|baccalaureate and beyond|"
+              "beginning postsecondary student|education longitudinal study|"
+              "national education longitudinal study").split("|")
+SEED_PRED = ["postsecondary student", "education longitudinal study", "xyz"]
+
+
+@pytest.mark.parametrize("matching,counts,score", [
+    ("many-to-one", (3, 1, 2), 0.714286),
+    ("one-to-one", (2, 1, 3), 0.588235),
+])
+def test_seed_example(matching, counts, score):
+    r = jaccard_fbeta([SEED_TRUTH], [SEED_PRED], matching=matching)
+    assert (r.tp, r.fp, r.fn) == counts
+    assert r.score == pytest.approx(score, abs=1e-6)
+    assert r.per_document.tolist() == [list(counts)]
+
+
+def test_document_matrices_seed():
+    d = document_matrices(SEED_TRUTH, SEED_PRED, matching="many-to-one")
+    assert d.predictions == sorted(SEED_PRED)
+    assert d.truths == sorted(SEED_TRUTH)
+    els = d.truths.index("education longitudinal study")
+    assert d.jaccard[els, d.predictions.index("education longitudinal study")] == 1.0
+    assert d.jaccard[d.truths.index("beginning postsecondary student"),
+                     d.predictions.index("postsecondary student")] == pytest.approx(2 / 3)
+    assert d.match.sum() == 3 and (d.tp, d.fp, d.fn) == (3, 1, 2)
+    one = document_matrices(SEED_TRUTH, SEED_PRED)
+    assert one.match.sum(axis=0).max() == 1 and (one.tp, one.fp, one.fn) == (2, 1, 3)
+
+
+def test_alphabetically_first_prediction_wins_ties():
+    d = document_matrices(["a b"], ["a c", "a d"], threshold=0.3)
+    assert d.predictions == ["a c", "a d"]
+    assert d.match.tolist() == [[True, False]]
+
+
+def test_threshold_is_inclusive_and_jaccard_basics():
+    assert jaccard("A b", "a c") == pytest.approx(1 / 3)
+    assert jaccard("", "") == 0.0
+    r = jaccard_fbeta([["a b"]], [["a c d b"]])  # 2/4 = 0.5
+    assert r.tp == 1
+    r = jaccard_fbeta([["a b"]], [["a c d b"]], threshold=0.51)
+    assert (r.tp, r.fp, r.fn) == (0, 1, 1) and r.score == 0.0
+
+
+def test_empty_prediction_and_undefined():
+    r = jaccard_fbeta([["x y"], []], ["", ""])
+    assert (r.tp, r.fp, r.fn) == (0, 0, 1)
+    r = jaccard_fbeta([[]], [[]])
+    assert np.isnan(r.score) and "nothing to score" in r.undefined_reason
+
+
+def test_clean_option():
+    r = jaccard_fbeta([["The U.S. Census"]], [["the u s census"]])
+    assert r.tp == 0
+    r = jaccard_fbeta([["The U.S. Census"]], [["the u s census"]], clean=True)
+    assert r.tp == 1
+    assert shared_tokens("The U.S.", "u s", clean=True) == ["s", "u"]
+
+
+@pytest.mark.parametrize("kw,msg", [
+    (dict(matching="greedy"), "unknown matching 'greedy'"),
+    (dict(beta=0), "beta must be a positive number"),
+    (dict(threshold=1.5), "threshold must be between 0 and 1"),
+])
+def test_bad_options(kw, msg):
+    with pytest.raises(InputError, match=msg):
+        jaccard_fbeta([["a"]], [["a"]], **kw)
+
+
+def test_length_mismatch():
+    with pytest.raises(InputError, match="differ in number of documents: 2 vs 1"):
+        jaccard_fbeta([["a"], ["b"]], [["a"]])
+
+
+words = st.sampled_from(["data", "survey", "study", "national", "census", "the", "of", "x"])
+phrase = st.lists(words, min_size=0, max_size=4).map(" ".join)
+docs = st.lists(st.tuples(st.lists(phrase, max_size=4), st.lists(phrase, max_size=4)),
+                min_size=1, max_size=15)
+
+
+@settings(max_examples=200, deadline=None)
+@given(docs, st.sampled_from(["one-to-one", "many-to-one"]),
+       st.sampled_from([0.0, 0.3, 0.5, 1.0]), st.sampled_from([0.5, 1.0, 2.0]))
+def test_random_against_loop(d, matching, threshold, beta):
+    truths = [a for a, _ in d]
+    preds = [b for _, b in d]
+    r = jaccard_fbeta(truths, preds, matching=matching, threshold=threshold, beta=beta)
+    ref, counts = fbeta_ref(truths, preds, beta, threshold, matching)
+    assert (r.tp, r.fp, r.fn) == counts
+    assert close(r.score, ref, 1e-12)
+    for i, (t, p) in enumerate(d):
+        dm = document_matrices(t, p, matching=matching, threshold=threshold)
+        assert [dm.tp, dm.fp, dm.fn] == r.per_document[i].tolist()
