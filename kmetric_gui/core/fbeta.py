@@ -173,7 +173,9 @@ class _Prepared:
             keys = self.member_keys
             pos = np.minimum(np.searchsorted(keys, query), max(keys.size - 1, 0))
             hit = keys[pos] == query if keys.size else np.zeros(query.size, bool)
-        inter = np.bincount(pair, weights=hit, minlength=a_sid.size)
+        hits = np.concatenate(([0], np.cumsum(hit)))
+        ends = np.cumsum(lens)
+        inter = hits[ends] - hits[ends - lens]
         union = lens + self.tok_len[b_sid] - inter
         return np.where(union > 0, inter / np.maximum(union, 1), 0.0)
 
@@ -191,9 +193,11 @@ def _segments(counts):
 def _ranges(starts, lengths):
     """Concatenated aranges [s, s+len) for each run: (index, run id)."""
     ends = np.cumsum(lengths)
-    pos = np.arange(int(ends[-1]) if ends.size else 0)
-    # Sorted queries make searchsorted a linear merge: faster than np.repeat.
-    run = np.searchsorted(ends, pos, side="right")
+    total = int(ends[-1]) if ends.size else 0
+    pos = np.arange(total)
+    # Run id = number of runs ended at or before pos: a cumsum of end marks
+    # (several times faster than np.repeat or searchsorted here).
+    run = np.cumsum(np.bincount(ends, minlength=total + 1)[:total])
     return (starts - (ends - lengths))[run] + pos, run
 
 
