@@ -115,6 +115,11 @@ def prepare(sol, sub, sol_name, sub_name, options):
     """Validate two pyarrow tables and align them; raise ValidationFailed."""
     col = _Collector()
     sol_cols, sub_cols = sol.column_names, sub.column_names
+    for name, cols in ((sol_name, sol_cols), (sub_name, sub_cols)):
+        hint = _col_hint(cols)
+        if hint:
+            col.add(name, f"one column '{cols[0]}'{hint}")
+    col.raise_if_any()
     id_col = options.id_column or (sub_cols[0] if sub_cols else None)
     for name, cols in ((sol_name, sol_cols), (sub_name, sub_cols)):
         if id_col not in cols:
@@ -219,6 +224,17 @@ def _numbers(table, name, fname, ids, col, integer):
     return vals.astype(np.int64) if integer else vals
 
 
+def _check_range(vals, options, fname, name, ids, col):
+    for bound, bad, word in ((options.min_rating, lambda v, b: v < b, "below the declared minimum"),
+                             (options.max_rating, lambda v, b: v > b, "above the declared maximum")):
+        if bound is None:
+            continue
+        rows = np.flatnonzero(bad(vals, bound))
+        if rows.size:
+            shown = ", ".join(f"row {r + 1} (id {ids[r]!r}): {vals[r]}" for r in rows[:SHOW])
+            col.add(fname, f"column '{name}': {rows.size} rating(s) {word} {bound}: {shown}", rows)
+
+
 def _kappa(sol, sub, sol_name, sub_name, id_col, options, col, usage, reason):
     name = _target(sol, sub, sol_name, sub_name, id_col, options, col)
     if name is None:
@@ -228,6 +244,9 @@ def _kappa(sol, sub, sol_name, sub_name, id_col, options, col, usage, reason):
     truth = _numbers(sol, name, sol_name, sid, col, integer=True)
     sub_id = _ids(sub, id_col).to_numpy(zero_copy_only=False)
     pred = _numbers(sub, name, sub_name, sub_id, col, integer=True)
+    for fname, vals, vid in ((sol_name, truth, sid), (sub_name, pred, sub_id)):
+        if vals is not None:
+            _check_range(vals, options, fname, name, vid, col)
     col.raise_if_any()
     layout = f"id '{id_col}' + integer rating column '{name}'"
     return Prepared("qwk", reason, id_col, [name], sid, truth, pred[al.sub_index],
