@@ -4,6 +4,7 @@ The one entry point the CLI and the GUI both call. Long work reports
 progress through ``progress(fraction, message)`` and stops when
 ``cancel()`` returns True (raising ``Cancelled``).
 """
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
@@ -69,13 +70,24 @@ def load(truth_path, submission_path, options=Options(), progress=None, cancel=N
     progress, cancel = progress or _noop, cancel or _noop
     sol_name = f"solution {Path(truth_path).name}"
     sub_name = f"submission {Path(submission_path).name}"
-    _step(progress, cancel, 0.0, f"reading {Path(truth_path).name}")
+    _step(progress, cancel, 0.0, f"reading {Path(truth_path).name} and "
+          f"{Path(submission_path).name}")
     sub_head = read_header(submission_path, "submission")
     id_col = options.id_column or (sub_head[0] if sub_head else None)
     keep = [id_col] if id_col else []
-    sol = read_table(truth_path, "solution", string_columns=keep)
-    _step(progress, cancel, 0.3, f"reading {Path(submission_path).name}")
-    sub = read_table(submission_path, "submission", string_columns=keep)
+    # Both files at once: Arrow's reader releases the GIL.
+    with ThreadPoolExecutor(2, thread_name_prefix="kmetric-read") as pool:
+        sol_job = pool.submit(read_table, truth_path, "solution", string_columns=keep)
+        sub_job = pool.submit(read_table, submission_path, "submission", string_columns=keep)
+        errors = []
+        for job in (sol_job, sub_job):
+            try:
+                job.result()
+            except InputError as e:
+                errors.extend(e.problems)
+        if errors:
+            raise InputError(errors[0], errors)
+        sol, sub = sol_job.result(), sub_job.result()
     _step(progress, cancel, 0.55, "validating and joining ids")
     return prepare(sol, sub, sol_name, sub_name, options)
 
@@ -84,7 +96,7 @@ def score_prepared(prep, options=Options(), progress=None, cancel=None):
     """Score aligned inputs (all rows but Ignored, then each Usage split)."""
     progress, cancel = progress or _noop, cancel or _noop
     usage = prep.usage
-    scored = np.ones(len(prep.ids), bool) if usage is None else usage != 2
+    scored = np.ones(len(prep), bool) if usage is None else usage != 2
     masks = {"all": scored}
     if usage is not None:
         masks.update(public=usage == 0, private=usage == 1)

@@ -4,9 +4,9 @@ Every problem found is collected (not only the first); nothing is aligned
 for scoring when there is one.
 """
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -30,6 +30,16 @@ class Problem:
         return f"{self.file}: {self.message}"
 
 
+class _Lazy:
+    """Index into an Arrow array without converting all of it (error messages)."""
+
+    def __init__(self, arr):
+        self.arr = arr
+
+    def __getitem__(self, i):
+        return self.arr[int(i)].as_py()
+
+
 @dataclass
 class Prepared:
     """Aligned inputs in solution row order (what the core and the GUI use)."""
@@ -37,12 +47,20 @@ class Prepared:
     reason: str               # why this metric / layout was chosen
     id_column: str
     target_columns: list      # submission columns holding the prediction
-    ids: np.ndarray           # (n,) object: solution ids
+    id_array: object          # (n,) pyarrow string array: solution ids
     truth: object             # qwk: int array; lwlrap: (n, C) 0/1; fbeta: list of lists
     pred: object              # qwk: int array; lwlrap: (n, C) float; fbeta: list of lists
     usage: "np.ndarray | None" = None   # (n,) codes: 0 public, 1 private, 2 ignored
     classes: list = field(default_factory=list)   # lwlrap class names
     layout: str = ""          # human description of both files' layouts
+
+    @cached_property
+    def ids(self):
+        """Solution ids as a numpy object array (converted on first use)."""
+        return self.id_array.to_numpy(zero_copy_only=False)
+
+    def __len__(self):
+        return len(self.id_array)
 
 
 class _Collector:
@@ -100,8 +118,8 @@ def _usage(sol, sol_name, col):
     if not names:
         return None
     raw = pc.utf8_lower(pc.utf8_trim_whitespace(sol.column(names[0]).cast(pa.string())))
-    codes = pc.index_in(raw, value_set=pa.array(USAGE)).to_numpy(zero_copy_only=False)
-    codes = np.where(pd.isna(codes), -1, codes).astype(np.int64)
+    codes = pc.fill_null(pc.index_in(raw, value_set=pa.array(USAGE)), -1)
+    codes = codes.to_numpy(zero_copy_only=False).astype(np.int64)
     bad = np.flatnonzero(codes < 0)
     if bad.size:
         vals = raw.take(pa.array(bad[:SHOW])).to_pylist()
@@ -199,6 +217,7 @@ def _numbers(table, name, fname, ids, col, integer):
         vals = arr.to_numpy(zero_copy_only=False).astype(np.float64)
         raw = None
     else:
+        import pandas as pd  # only for text columns; keeps the CLI start fast
         raw = arr.to_numpy(zero_copy_only=False)
         vals = pd.to_numeric(pd.Series(raw), errors="coerce").to_numpy(np.float64)
     bad = np.flatnonzero(~np.isfinite(vals))
@@ -240,16 +259,16 @@ def _kappa(sol, sub, sol_name, sub_name, id_col, options, col, usage, reason):
     if name is None:
         raise ValidationFailed(col.problems)
     al, sol_ids = _join(sol, sub, sol_name, sub_name, id_col, col)
-    sid = sol_ids.to_numpy(zero_copy_only=False)
+    sid = _Lazy(sol_ids)
     truth = _numbers(sol, name, sol_name, sid, col, integer=True)
-    sub_id = _ids(sub, id_col).to_numpy(zero_copy_only=False)
+    sub_id = _Lazy(_ids(sub, id_col))
     pred = _numbers(sub, name, sub_name, sub_id, col, integer=True)
     for fname, vals, vid in ((sol_name, truth, sid), (sub_name, pred, sub_id)):
         if vals is not None:
             _check_range(vals, options, fname, name, vid, col)
     col.raise_if_any()
     layout = f"id '{id_col}' + integer rating column '{name}'"
-    return Prepared("qwk", reason, id_col, [name], sid, truth, pred[al.sub_index],
+    return Prepared("qwk", reason, id_col, [name], sol_ids, truth, pred[al.sub_index],
                     usage, layout=layout)
 
 
@@ -258,8 +277,8 @@ def _lwlrap(sol, sub, sol_name, sub_name, id_col, options, col, usage, reason):
     sol_extra = [c for c in sol.column_names if c != id_col and c.lower() != "usage"]
     wide = [c for c in classes if c in sol_extra]
     al, sol_ids = _join(sol, sub, sol_name, sub_name, id_col, col)
-    sid = sol_ids.to_numpy(zero_copy_only=False)
-    sub_id = _ids(sub, id_col).to_numpy(zero_copy_only=False)
+    sid = _Lazy(sol_ids)
+    sub_id = _Lazy(_ids(sub, id_col))
     if len(wide) >= 2 or (len(sol_extra) > 1 and not options.target_column):
         missing = [c for c in sol_extra if c not in classes]
         if missing:
@@ -293,7 +312,7 @@ def _lwlrap(sol, sub, sol_name, sub_name, id_col, options, col, usage, reason):
         if v is not None:
             scores[:, j] = v
     col.raise_if_any()
-    return Prepared("lwlrap", reason, id_col, classes_used, sid, truth,
+    return Prepared("lwlrap", reason, id_col, classes_used, sol_ids, truth,
                     scores[al.sub_index], usage, classes=list(classes_used), layout=layout)
 
 
@@ -341,6 +360,7 @@ def _fbeta(sol, sub, sol_name, sub_name, id_col, options, col, usage, reason):
     long = len(pc.unique(ids)) < len(ids)
     if long:
         # One row per (Id, label), as in Coleridge's train.csv: group labels per id.
+        import pandas as pd
         frame = pd.DataFrame({"id": ids.to_numpy(zero_copy_only=False), "label": labels})
         grouped = frame.groupby("id", sort=False)["label"].agg(
             lambda s: sorted({x for v in s for x in (v or "").split("|") if x.strip()}))
@@ -360,5 +380,5 @@ def _fbeta(sol, sub, sol_name, sub_name, id_col, options, col, usage, reason):
     preds = _split_cells(sub.column(pred_col).cast(pa.string()).to_pylist())
     preds = [preds[i] for i in al.sub_index]
     layout += f"; submission '{id_col},{pred_col}' with '|'-separated predictions"
-    return Prepared("fbeta", reason, id_col, [pred_col], sol_ids.to_numpy(zero_copy_only=False),
+    return Prepared("fbeta", reason, id_col, [pred_col], sol_ids,
                     truths, preds, usage, layout=layout)

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.csv as pacsv
-import pyarrow.parquet as pq
 
 from ..errors import InputError
 
@@ -81,9 +80,8 @@ def read_table(path, label="file", *, string_columns=(), header_only=False):
     head = data[:_SNIFF]
     if b"\x00" in head:
         _fail(label, path, "binary data, not a text table (CSV, TSV, gz, zip or Parquet)")
-    if head.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-        head = head[3:]
+    skip = 3 if head.startswith(b"\xef\xbb\xbf") else 0
+    head = head[skip:]
     try:
         head.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -93,13 +91,13 @@ def read_table(path, label="file", *, string_columns=(), header_only=False):
     if not first.strip():
         _fail(label, path, "the first line (header) is empty")
     delim = _delimiter(name, first)
-    if header_only:
-        data = data[:len(first.encode()) + 1]
+    end = skip + len(first.encode()) + 1 if header_only else len(data)
     cols = [c.strip('"') for c in first.split(delim)]
     types = {c: pa.string() for c in string_columns if c in cols}
     try:
+        # A native buffer reader: no Python file object, no copy of the bytes.
         table = pacsv.read_csv(
-            io.BytesIO(data),
+            pa.BufferReader(pa.py_buffer(data)[skip:end]),
             parse_options=pacsv.ParseOptions(delimiter=delim),
             convert_options=pacsv.ConvertOptions(column_types=types),
         )
@@ -110,8 +108,9 @@ def read_table(path, label="file", *, string_columns=(), header_only=False):
 
 
 def _read_parquet(path, label, data, string_columns, header_only):
+    import pyarrow.parquet as pq  # imported when needed: keeps start-up fast
     try:
-        table = pq.read_table(io.BytesIO(data))
+        table = pq.read_table(pa.BufferReader(pa.py_buffer(data)))
     except Exception as e:  # pyarrow raises several types for bad files
         _fail(label, path, f"not a readable Parquet file ({e})")
     if header_only:
