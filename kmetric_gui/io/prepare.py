@@ -24,7 +24,8 @@ SHOW = 5  # ids or rows quoted per problem
 class Problem:
     file: str                 # "solution x.csv" / "submission y.csv"
     message: str
-    rows: tuple = ()          # solution rows involved (for the GUI to select)
+    rows: tuple = ()          # rows involved (0-based), in the file named by ``role``
+    role: str = ""            # "solution" or "submission": the table ``rows`` index
 
     def __str__(self):
         return f"{self.file}: {self.message}"
@@ -67,8 +68,9 @@ class _Collector:
     def __init__(self):
         self.problems = []
 
-    def add(self, file, message, rows=()):
-        self.problems.append(Problem(file, message, tuple(int(r) for r in rows[:SHOW])))
+    def add(self, file, message, rows=(), role=None):
+        role = role or file.split(" ", 1)[0]
+        self.problems.append(Problem(file, message, tuple(int(r) for r in list(rows)[:SHOW]), role))
 
     def raise_if_any(self):
         if self.problems:
@@ -78,8 +80,9 @@ class _Collector:
 class ValidationFailed(InputError):
     """Every problem found in a file pair (``.report`` holds Problem objects)."""
 
-    def __init__(self, problems):
+    def __init__(self, problems, tables=None):
         self.report = list(problems)
+        self.tables = tables or {}
         super().__init__(str(problems[0]), [str(p) for p in problems])
 
 
@@ -131,6 +134,14 @@ def _usage(sol, sol_name, col):
 
 def prepare(sol, sub, sol_name, sub_name, options):
     """Validate two pyarrow tables and align them; raise ValidationFailed."""
+    try:
+        return _prepare(sol, sub, sol_name, sub_name, options)
+    except ValidationFailed as e:
+        e.tables = {"solution": sol, "submission": sub}   # the GUI shows the rows at fault
+        raise
+
+
+def _prepare(sol, sub, sol_name, sub_name, options):
     col = _Collector()
     sol_cols, sub_cols = sol.column_names, sub.column_names
     for name, cols in ((sol_name, sol_cols), (sub_name, sub_cols)):
@@ -149,8 +160,8 @@ def prepare(sol, sub, sol_name, sub_name, options):
         if t.num_rows == 0:
             col.add(name, "has a header but no data rows")
     col.raise_if_any()
-    usage = _usage(sol, sol_name, col)
     build = {"qwk": _kappa, "lwlrap": _lwlrap, "fbeta": _fbeta}[metric]
+    usage = _usage(sol, sol_name, col)
     return build(sol, sub, sol_name, sub_name, id_col, options, col, usage, reason)
 
 
@@ -177,14 +188,15 @@ def _join(sol, sub, sol_name, sub_name, id_col, col, allow_sol_dups=False):
                 al.sol_duplicates)
     if al.sub_duplicates.size:
         col.add(sub_name, f"{al.sub_duplicates.size} duplicate id(s): "
-                f"{_quote(sub_ids.take(pa.array(al.sub_duplicates[:SHOW])).to_pylist())}")
+                f"{_quote(sub_ids.take(pa.array(al.sub_duplicates[:SHOW])).to_pylist())}",
+                al.sub_duplicates)
     if al.missing.size:
         col.add(sub_name, f"{al.missing.size} id(s) of the solution are missing: "
                 f"{_quote(sol_ids.take(pa.array(al.missing[:SHOW])).to_pylist())}",
-                al.missing)
+                al.missing, role="solution")
     if al.extra.size:
         col.add(sub_name, f"{al.extra.size} id(s) are not in the solution: "
-                f"{_quote(sub_ids.take(pa.array(al.extra[:SHOW])).to_pylist())}")
+                f"{_quote(sub_ids.take(pa.array(al.extra[:SHOW])).to_pylist())}", al.extra)
     return al, sol_ids
 
 

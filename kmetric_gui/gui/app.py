@@ -1,0 +1,129 @@
+"""`kmetric-gui`: QApplication, command-line flags, crash dialog, screenshot mode."""
+import argparse
+import os
+import sys
+import traceback
+
+STYLE = """
+#dropZone { border: 2px dashed #9aa5b1; border-radius: 6px; background: #f7f9fb; }
+#dropZone[hover="true"] { border-color: #1f6feb; background: #eaf2ff; }
+#bigScore { color: #0b3d91; }
+#reason { color: #555; }
+"""
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="kmetric-gui", description="Kaggle metric analyzer.")
+    p.add_argument("truth", nargs="?", help="solution file")
+    p.add_argument("submission", nargs="?", help="submission file")
+    p.add_argument("--metric", choices=["qwk", "lwlrap", "fbeta"])
+    p.add_argument("--demo", nargs="?", const="qwk", choices=["qwk", "lwlrap", "fbeta"],
+                   help="open built-in demo files (default: qwk)")
+    p.add_argument("--screenshot", metavar="PNG",
+                   help="save the window once scoring finished, then exit")
+    p.add_argument("--timeout", type=float, default=60.0,
+                   help="--screenshot: give up after this many seconds")
+    args = p.parse_args(argv)
+    if bool(args.truth) != bool(args.submission):
+        p.error("give both TRUTH and SUBMISSION, or neither")
+    return args
+
+
+def _has_display():
+    if sys.platform != "linux" or os.environ.get("QT_QPA_PLATFORM"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def install_excepthook(window_getter):
+    """Unexpected exceptions: a dialog with the details; the app keeps running."""
+    def hook(etype, value, tb):
+        details = "".join(traceback.format_exception(etype, value, tb))
+        sys.stderr.write(details)
+        try:
+            from .main_window import show_error_dialog
+            show_error_dialog(window_getter(), "Unexpected error", f"{etype.__name__}: {value}",
+                              details)
+        except Exception:
+            pass
+    sys.excepthook = hook
+
+
+def create_window(args=None):
+    """Build the window (no event loop): used by main() and by the tests."""
+    from .main_window import MainWindow, demo_paths
+    args = args or parse_args([])
+    win = MainWindow()
+    if args.metric:
+        i = win.options_panel.metric_combo.findData(args.metric)
+        win.options_panel.metric_combo.blockSignals(True)
+        win.options_panel.metric_combo.setCurrentIndex(i)
+        win.options_panel.metric_combo.blockSignals(False)
+    if args.demo:
+        win.open_files(*demo_paths(args.demo))
+    elif args.truth:
+        win.open_files(args.truth, args.submission)
+    return win
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    if not _has_display():
+        if args.screenshot:
+            os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        else:
+            print("kmetric-gui: no display found (DISPLAY/WAYLAND_DISPLAY unset). Run it on a "
+                  "desktop, under Xvfb, or use `kmetric score` for headless scoring.",
+                  file=sys.stderr)
+            return 2
+    from PySide6.QtGui import QFontDatabase, QIcon
+    from PySide6.QtWidgets import QApplication
+    from pathlib import Path
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("kmetric-gui")
+    app.setOrganizationName("kmetric_gui")
+    app.setStyleSheet(STYLE)
+    icon = Path(__file__).resolve().parents[2] / "resources" / "kmetric.png"
+    if icon.exists():
+        app.setWindowIcon(QIcon(str(icon)))
+    if not QFontDatabase.families():
+        print("kmetric-gui: no fonts found; install fontconfig and a font "
+              "(Debian: fonts-dejavu-core)", file=sys.stderr)
+    win = create_window(args)
+    install_excepthook(lambda: win)
+    win.show()
+    if args.screenshot:
+        return _screenshot_mode(app, win, args)
+    return app.exec()
+
+
+def _screenshot_mode(app, win, args):
+    from PySide6.QtCore import QTimer
+    status = {"code": 1}
+
+    def shoot(*_):
+        def save():
+            ok = win.grab().save(args.screenshot)
+            status["code"] = 0 if ok else 1
+            if not ok:
+                print(f"kmetric-gui: could not write {args.screenshot}", file=sys.stderr)
+            win.undo.setClean()
+            win.close()
+            app.quit()
+        QTimer.singleShot(200, save)     # let the views paint first
+
+    win.scored.connect(shoot)
+    win.failed.connect(shoot)
+    if not (args.demo or args.truth):
+        shoot()
+
+    def give_up():
+        print(f"kmetric-gui: nothing to screenshot after {args.timeout:g} s", file=sys.stderr)
+        app.exit(1)
+    QTimer.singleShot(int(args.timeout * 1000), give_up)
+    app.exec()
+    return status["code"]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,57 @@
+"""A labelled area that accepts a dropped file (or a click to browse)."""
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QVBoxLayout
+
+
+def dropped_paths(mime):
+    return [u.toLocalFile() for u in mime.urls() if u.isLocalFile()] if mime.hasUrls() else []
+
+
+class DropZone(QFrame):
+    file_dropped = Signal(str)
+    browse_requested = Signal()
+
+    def __init__(self, title, parent=None):
+        super().__init__(parent)
+        self.title = title
+        self.setAcceptDrops(True)
+        self.setFrameShape(QFrame.StyledPanel)
+        self.setObjectName("dropZone")
+        self.setMinimumHeight(64)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(8, 6, 8, 6)
+        self._title = QLabel(f"<b>{title}</b>")
+        self._path = QLabel("Drop a file here or click Open…")
+        self._path.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self._path.setWordWrap(True)
+        self._button = QPushButton("Open…")
+        self._button.setToolTip(f"Choose the {title.lower()} file")
+        self._button.clicked.connect(self.browse_requested)
+        lay.addWidget(self._title)
+        lay.addWidget(self._path)
+        lay.addWidget(self._button, 0, Qt.AlignLeft)
+        self.path = None
+
+    def set_path(self, path):
+        self.path = path
+        self._path.setText(Path(path).name if path else "Drop a file here or click Open…")
+        self._path.setToolTip(str(path) if path else "")
+
+    def dragEnterEvent(self, event):
+        if len(dropped_paths(event.mimeData())) == 1:
+            self.setProperty("hover", True)
+            self.style().polish(self)
+            event.acceptProposedAction()
+
+    def dragLeaveEvent(self, event):
+        self.setProperty("hover", False)
+        self.style().polish(self)
+
+    def dropEvent(self, event):
+        self.dragLeaveEvent(event)
+        paths = dropped_paths(event.mimeData())
+        if len(paths) == 1:
+            event.acceptProposedAction()
+            self.file_dropped.emit(paths[0])

@@ -1,0 +1,136 @@
+"""Scoring options, mirroring the CLI flags. Emits ``changed`` on any edit."""
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QIntValidator
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout,
+                               QGroupBox, QLineEdit, QVBoxLayout, QWidget)
+
+from ...scoring import Options
+
+METRIC_LABELS = [("auto (from the layout)", None), ("weighted kappa (QWK)", "qwk"),
+                 ("LwLRAP", "lwlrap"), ("Jaccard F-beta", "fbeta")]
+
+
+class OptionsPanel(QWidget):
+    changed = Signal(str)        # "reload" (metric/columns) or "rescore"
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        lay = QVBoxLayout(self)
+        general = QGroupBox("Files")
+        f = QFormLayout(general)
+        self.metric_combo = QComboBox()
+        for label, value in METRIC_LABELS:
+            self.metric_combo.addItem(label, value)
+        self.id_column = QLineEdit()
+        self.id_column.setPlaceholderText("first column of the submission")
+        self.target_column = QLineEdit()
+        self.target_column.setPlaceholderText("detected")
+        f.addRow("Metric", self.metric_combo)
+        f.addRow("Id column", self.id_column)
+        f.addRow("Target column", self.target_column)
+
+        self.kappa_box = QGroupBox("Weighted kappa")
+        f = QFormLayout(self.kappa_box)
+        self.weights = QComboBox()
+        self.weights.addItems(["quadratic", "linear", "none"])
+        self.min_rating = QLineEdit()
+        self.max_rating = QLineEdit()
+        for w in (self.min_rating, self.max_rating):
+            w.setValidator(QIntValidator(-10 ** 6, 10 ** 6, w))
+            w.setPlaceholderText("auto")
+        f.addRow("Weights", self.weights)
+        f.addRow("Min rating", self.min_rating)
+        f.addRow("Max rating", self.max_rating)
+
+        self.lwlrap_box = QGroupBox("LwLRAP")
+        f = QFormLayout(self.lwlrap_box)
+        self.ties = QComboBox()
+        self.ties.addItem("worst rank (scikit-learn)", "worst")
+        self.ties.addItem("original order", "original")
+        f.addRow("Ties", self.ties)
+
+        self.fbeta_box = QGroupBox("Jaccard F-beta")
+        f = QFormLayout(self.fbeta_box)
+        self.beta = QDoubleSpinBox(decimals=2, minimum=0.05, maximum=10, singleStep=0.25, value=0.5)
+        self.threshold = QDoubleSpinBox(decimals=2, minimum=0, maximum=1, singleStep=0.05, value=0.5)
+        self.matching = QComboBox()
+        self.matching.addItems(["one-to-one", "many-to-one"])
+        self.clean = QCheckBox("clean text (competition rule)")
+        f.addRow("Beta", self.beta)
+        f.addRow("Threshold", self.threshold)
+        f.addRow("Matching", self.matching)
+        f.addRow("", self.clean)
+
+        for w in (general, self.kappa_box, self.lwlrap_box, self.fbeta_box):
+            lay.addWidget(w)
+        lay.addStretch(1)
+
+        self.metric_combo.currentIndexChanged.connect(lambda: self.changed.emit("reload"))
+        for w in (self.id_column, self.target_column):
+            w.editingFinished.connect(self._columns_edited)
+        self._last_columns = ("", "")
+        for w in (self.weights, self.ties, self.matching):
+            w.currentIndexChanged.connect(lambda: self.changed.emit("rescore"))
+        for w in (self.min_rating, self.max_rating):
+            w.editingFinished.connect(self._range_edited)
+        self._last_range = ("", "")
+        self.beta.valueChanged.connect(lambda: self.changed.emit("rescore"))
+        self.threshold.valueChanged.connect(lambda: self.changed.emit("rescore"))
+        self.clean.toggled.connect(lambda: self.changed.emit("rescore"))
+        self.show_metric(None)
+
+    def _columns_edited(self):
+        now = (self.id_column.text(), self.target_column.text())
+        if now != self._last_columns:
+            self._last_columns = now
+            self.changed.emit("reload")
+
+    def _range_edited(self):
+        now = (self.min_rating.text(), self.max_rating.text())
+        if now != self._last_range:
+            self._last_range = now
+            self.changed.emit("rescore")
+
+    def show_metric(self, metric):
+        """Show the option groups that matter for the metric in use."""
+        for name, box in (("qwk", self.kappa_box), ("lwlrap", self.lwlrap_box),
+                          ("fbeta", self.fbeta_box)):
+            box.setVisible(metric in (None, name))
+
+    def options(self):
+        def num(w):
+            t = w.text().strip()
+            return int(t) if t not in ("", "-") else None
+        return Options(
+            metric=self.metric_combo.currentData(), weights=self.weights.currentText(),
+            min_rating=num(self.min_rating), max_rating=num(self.max_rating),
+            id_column=self.id_column.text().strip() or None,
+            target_column=self.target_column.text().strip() or None,
+            ties=self.ties.currentData(), beta=self.beta.value(),
+            threshold=self.threshold.value(), matching=self.matching.currentText(),
+            clean=self.clean.isChecked())
+
+    def set_options(self, o):
+        """Restore saved options without emitting a burst of changes."""
+        widgets = [self.metric_combo, self.weights, self.ties, self.matching, self.beta,
+                   self.threshold, self.clean, self.min_rating, self.max_rating,
+                   self.id_column, self.target_column]
+        for w in widgets:
+            w.blockSignals(True)
+        try:
+            self.metric_combo.setCurrentIndex(max(0, self.metric_combo.findData(o.metric)))
+            self.weights.setCurrentText(o.weights)
+            self.ties.setCurrentIndex(max(0, self.ties.findData(o.ties)))
+            self.matching.setCurrentText(o.matching)
+            self.beta.setValue(o.beta)
+            self.threshold.setValue(o.threshold)
+            self.clean.setChecked(o.clean)
+            self.min_rating.setText("" if o.min_rating is None else str(o.min_rating))
+            self.max_rating.setText("" if o.max_rating is None else str(o.max_rating))
+            self.id_column.setText(o.id_column or "")
+            self.target_column.setText(o.target_column or "")
+        finally:
+            for w in widgets:
+                w.blockSignals(False)
+        self._last_columns = (self.id_column.text(), self.target_column.text())
+        self._last_range = (self.min_rating.text(), self.max_rating.text())

@@ -1,0 +1,224 @@
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent, QFontDatabase
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from conftest import wait_scored
+from kmetric_gui.errors import Cancelled
+from kmetric_gui.gui.main_window import demo_paths
+from kmetric_gui.scoring import Options, score_files
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_fonts_available(qapp):
+    assert QFontDatabase.families(), "no fonts: text would render as empty boxes"
+
+
+@pytest.mark.parametrize("metric", ["qwk", "lwlrap", "fbeta"])
+def test_open_demo_score_equals_scoring(qtbot, window, metric):
+    rep = wait_scored(qtbot, window, lambda: window.open_files(*demo_paths(metric)))
+    want = score_files(*demo_paths(metric))
+    assert rep.metric == metric
+    assert rep.score == pytest.approx(want.score)
+    assert window.score_panel.score_label.text() == f"{want.score:.6f}"
+    assert window.model.rowCount() == want.n_rows
+
+
+def test_drop_two_files_on_window(qtbot, window):
+    truth, sub = demo_paths("qwk")
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(sub), QUrl.fromLocalFile(truth)])  # order by name
+    ev = QDropEvent(QPointF(10, 10), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
+    rep = wait_scored(qtbot, window, lambda: window.dropEvent(ev))
+    assert window.truth_path == truth and window.sub_path == sub
+    assert rep.score == pytest.approx(score_files(truth, sub).score)
+
+
+def test_drop_one_file_per_zone(qtbot, window):
+    truth, sub = demo_paths("qwk")
+    for zone, path in ((window.truth_zone, truth), (window.sub_zone, sub)):
+        mime = QMimeData()
+        mime.setUrls([QUrl.fromLocalFile(path)])
+        ev = QDropEvent(QPointF(5, 5), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
+        if zone is window.sub_zone:
+            wait_scored(qtbot, window, lambda: zone.dropEvent(ev))
+        else:
+            zone.dropEvent(ev)
+    assert window.score_panel.score_label.text() == f"{score_files(truth, sub).score:.6f}"
+
+
+def _pred_column(window):
+    return next(i for i, c in enumerate(window.model.columns) if c.meta.get("role") == "pred")
+
+
+def test_edit_rescores_and_undo_restores(qtbot, window):
+    rep = wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    before = rep.score
+    col = _pred_column(window)
+    idx = window.model.index(0, col)
+    src = int(window.model.rows[0])
+    old = window.prep.pred[src]
+    new = (old + 3) % 5
+    rep2 = wait_scored(qtbot, window, lambda: window.model.setData(idx, str(new)))
+    assert window.prep.pred[src] == new
+    assert rep2.score != pytest.approx(before)
+    # independent check: sklearn on the edited arrays
+    from sklearn.metrics import cohen_kappa_score
+    m = window.prep.usage != 2
+    assert rep2.score == pytest.approx(cohen_kappa_score(
+        window.prep.truth[m], window.prep.pred[m], weights="quadratic", labels=range(5)))
+    assert window.windowTitle().endswith("*")
+    rep3 = wait_scored(qtbot, window, window.undo.undo)
+    assert rep3.score == pytest.approx(before) and window.prep.pred[src] == old
+    rep4 = wait_scored(qtbot, window, window.undo.redo)
+    assert rep4.score == pytest.approx(rep2.score)
+
+
+def test_rejected_edit_says_why(qtbot, window):
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    col = _pred_column(window)
+    with qtbot.waitSignal(window.model.edit_rejected) as b:
+        assert not window.model.setData(window.model.index(0, col), "2.5")
+    assert "not an integer rating" in b.args[0]
+    assert window.undo.count() == 0
+
+
+def test_bad_file_shows_reason_and_app_stays_usable(qtbot, window, tmp_path):
+    truth, _ = demo_paths("qwk")
+    bad = tmp_path / "empty.csv"
+    bad.write_text("")
+    with qtbot.waitSignal(window.failed, timeout=10000) as b:
+        window.open_files(truth, str(bad))
+    assert "submission empty.csv: file is empty" in b.args[0]
+    assert window.problems.list.count() == 1
+    assert "Invalid input" in window.score_panel.metric_label.text()
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    assert window.problems.list.count() == 0
+
+
+def test_clicking_a_problem_selects_the_row(qtbot, window, tmp_path):
+    truth, sub = demo_paths("qwk")
+    lines = Path(sub).read_text().splitlines()
+    lines[5] = lines[5].split(",")[0] + ",seven"
+    bad = tmp_path / "sub_bad.csv"
+    bad.write_text("\n".join(lines) + "\n")
+    with qtbot.waitSignal(window.failed, timeout=10000):
+        window.open_files(truth, str(bad))
+    assert window.table_kind == "raw:submission"
+    item = next(window.problems.list.item(i) for i in range(window.problems.list.count())
+                if "'seven'" in window.problems.list.item(i).text())
+    window.problems.list.itemClicked.emit(item)
+    sel = window.table.selectionModel().selectedRows()
+    assert [window.model.rows[s.row()] for s in sel] == [4]     # line 6 = data row 5
+
+
+def test_save_as_is_valid_and_input_untouched(qtbot, window, tmp_path):
+    truth, sub = demo_paths("qwk")
+    original = Path(sub).read_bytes()
+    wait_scored(qtbot, window, lambda: window.open_files(truth, sub))
+    col = _pred_column(window)
+    rep = wait_scored(qtbot, window, lambda: window.model.setData(
+        window.model.index(3, col), str((window.prep.pred[window.model.rows[3]] + 2) % 5)))
+    out = tmp_path / "edited.csv"
+    with qtbot.waitSignal(window.work.result, timeout=10000):
+        window.save_to(str(out))
+    assert window.undo.isClean()
+    assert Path(sub).read_bytes() == original
+    assert score_files(truth, out).score == pytest.approx(rep.score)
+    assert not list(tmp_path.glob(".kmetric-*"))           # no temp file left behind
+    assert window.save_to(truth) is False                  # never over the solution
+
+
+def test_close_with_unsaved_edits_asks(qtbot, window):
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    col = _pred_column(window)
+    wait_scored(qtbot, window, lambda: window.model.setData(
+        window.model.index(0, col), str((window.prep.pred[window.model.rows[0]] + 1) % 5)))
+    asked = []
+    window.ask_unsaved = lambda: asked.append(1) or QMessageBox.Cancel
+    assert not window.close()
+    assert asked and window.isVisible()
+    window.ask_unsaved = lambda: QMessageBox.Discard
+    assert window.close()
+
+
+def test_sort_and_filter_through_index_map(qtbot, window):
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    col = _pred_column(window)
+    with qtbot.waitSignal(window.work.result, timeout=10000):
+        window.model.sort(col, Qt.DescendingOrder)
+    shown = [window.prep.pred[r] for r in window.model.rows]
+    assert shown == sorted(shown, reverse=True)
+    target = window.prep.ids[7]
+    with qtbot.waitSignal(window.work.result, timeout=10000):
+        window.filter.setText(target[:12])
+    assert [window.prep.ids[r] for r in window.model.rows] == [target]
+
+
+def test_options_change_rescores(qtbot, window):
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    rep = wait_scored(qtbot, window, lambda: window.options_panel.weights.setCurrentText("linear"))
+    assert rep.score == pytest.approx(score_files(*demo_paths("qwk"), Options(weights="linear")).score)
+
+
+def test_worker_cancel_and_supersede(qtbot, window):
+    import time
+    ctl = window.work
+    seen = []
+    ctl.result.connect(lambda ch, r: seen.append((ch, r)))
+
+    def slow(progress, cancel):
+        for _ in range(500):
+            if cancel():
+                raise Cancelled("test")
+            time.sleep(0.01)
+        return "slow"
+    ctl.submit("test", slow)
+    qtbot.wait(50)
+    ctl.cancel("test")
+    qtbot.waitUntil(lambda: not ctl.busy, timeout=5000)
+    qtbot.wait(200)
+    assert ("test", "slow") not in seen
+    ctl.submit("test", slow)
+    with qtbot.waitSignal(ctl.result, timeout=5000):
+        ctl.submit("test", lambda p, c: "fast")
+    qtbot.wait(100)
+    assert [r for ch, r in seen if ch == "test"] == ["fast"]
+
+
+def test_settings_remember_options_and_recent(qtbot, window, tmp_path):
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    window.options_panel.ties.setCurrentIndex(1)
+    window.close()
+    from kmetric_gui.gui.main_window import MainWindow
+    again = MainWindow()
+    qtbot.addWidget(again)
+    assert again.options_panel.options().ties == "original"
+    assert again._recent()[0] == list(demo_paths("qwk"))
+    again.work.shutdown()
+
+
+def test_demo_screenshot_command(tmp_path):
+    png = tmp_path / "shot.png"
+    env = {**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen",
+           "KMETRIC_SETTINGS": str(tmp_path / "s.ini")}
+    r = subprocess.run([sys.executable, "-m", "kmetric_gui", "--demo", "--screenshot", str(png)],
+                       capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    assert r.returncode == 0, r.stderr
+    from PySide6.QtGui import QImage
+    img = QImage(str(png))
+    assert img.width() > 600 and img.height() > 400
+
+
+def test_no_display_message(tmp_path):
+    env = {k: v for k, v in __import__("os").environ.items()
+           if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}
+    r = subprocess.run([sys.executable, "-m", "kmetric_gui", "--demo"], capture_output=True,
+                       text=True, env=env, cwd=ROOT, timeout=60)
+    assert r.returncode == 2 and "no display" in r.stderr and "Traceback" not in r.stderr
