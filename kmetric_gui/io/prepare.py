@@ -57,8 +57,15 @@ class Prepared:
 
     @cached_property
     def ids(self):
-        """Solution ids as a numpy object array (converted on first use)."""
-        return self.id_array.to_numpy(zero_copy_only=False)
+        """Solution ids as a numpy object array (converted on first use).
+
+        In slices: converting to Python strings holds the GIL, and a GUI
+        thread waiting on it would freeze for the whole conversion.
+        """
+        arr, step = self.id_array, 100_000
+        parts = [arr.slice(i, step).to_numpy(zero_copy_only=False)
+                 for i in range(0, len(arr), step)]
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=object)
 
     def __len__(self):
         return len(self.id_array)

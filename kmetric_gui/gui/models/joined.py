@@ -49,7 +49,8 @@ def _lower(values):
 def build_columns(prep, report=None):
     """Joined-table columns for a Prepared input (solution row order)."""
     ids = prep.ids
-    cols = [Column(prep.id_column, ids, tooltip="id (rows joined on it)")]
+    cols = [Column(prep.id_column, ids, tooltip="id (rows joined on it)",
+                   sort_key=lambda _: _arrow_ranks(prep.id_array))]
     if prep.usage is not None:
         names = np.array(["Public", "Private", "Ignored"], dtype=object)
         cols.append(Column("Usage", names[prep.usage]))
@@ -85,6 +86,15 @@ def build_columns(prep, report=None):
         if c.sort_key is None and not isinstance(c.values, np.ndarray):
             c.sort_key = lambda v: np.array(["|".join(x) for x in v], dtype=object)
     return cols
+
+
+def _arrow_ranks(arr):
+    """Rank of each string by Arrow's sort: no Python comparisons, GIL released."""
+    import pyarrow.compute as pc
+    order = pc.sort_indices(arr).to_numpy()
+    ranks = np.empty(len(arr), dtype=np.int64)
+    ranks[order] = np.arange(len(arr))
+    return ranks
 
 
 def _label_strings(truth, classes):

@@ -1,0 +1,89 @@
+"""Event-loop stalls while the running app scores a big kappa pair.
+
+    .venv/bin/python bench/ui_latency.py [--rows 2000000]
+
+A 5 ms QTimer probe records the gap between its ticks while the app opens,
+validates and scores the files (on its worker), then while it rescores after
+an edit and while it sorts the table. The longest gap is the worst freeze a
+user would feel. Target: under 100 ms.
+"""
+import argparse
+import os
+import sys
+import tempfile
+import time
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, os.path.dirname(__file__))
+
+import numpy as np  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rows", type=int, default=2_000_000)
+    ap.add_argument("--dir", default=os.path.join(tempfile.gettempdir(), "kmetric_bench"))
+    args = ap.parse_args()
+    os.makedirs(args.dir, exist_ok=True)
+    from files import make_kappa
+    sol, sub = make_kappa(args.dir, args.rows, np.random.default_rng(1))
+    os.environ["KMETRIC_SETTINGS"] = os.path.join(args.dir, "ui_latency.ini")
+
+    from PySide6.QtCore import QEventLoop, Qt, QTimer
+    from PySide6.QtWidgets import QApplication
+    from kmetric_gui.gui.main_window import MainWindow
+    app = QApplication.instance() or QApplication([])
+    win = MainWindow()
+    win.ask_unsaved = lambda: 0
+    win.show()
+    app.processEvents()
+
+    gaps = []
+    last = [time.perf_counter()]
+
+    def tick():
+        now = time.perf_counter()
+        gaps.append(now - last[0])
+        last[0] = now
+    probe = QTimer(interval=5)
+    probe.timeout.connect(tick)
+
+    def measure(name, start, signal):
+        loop = QEventLoop()
+        signal.connect(loop.quit)
+        QTimer.singleShot(120_000, loop.quit)
+        gaps.clear()
+        last[0] = time.perf_counter()
+        probe.start()
+        t0 = time.perf_counter()
+        start()
+        loop.exec()
+        probe.stop()
+        total = time.perf_counter() - t0
+        signal.disconnect(loop.quit)
+        g = np.array(gaps[1:] or [0.0]) * 1000
+        rows.append((name, total, g.max(), np.percentile(g, 99)))
+
+    rows = []
+    measure(f"open + validate + score {args.rows:,} rows", lambda: win.open_files(sol, sub),
+            win.scored)
+    col = next(i for i, c in enumerate(win.model.columns) if c.meta.get("role") == "pred")
+    idx = win.model.index(0, col)
+    new = str((int(win.prep.pred[win.model.rows[0]]) + 1) % 5)
+    measure("edit one prediction -> rescore", lambda: win.model.setData(idx, new), win.scored)
+    measure("sort by prediction", lambda: win.model.sort(col, Qt.DescendingOrder),
+            win.work.result)
+    measure("sort by id (text)", lambda: win.model.sort(0, Qt.AscendingOrder), win.work.result)
+    measure("filter ids containing 'ab'", lambda: win.filter.setText("ab"), win.work.result)
+    measure("undo -> rescore", win.undo.undo, win.scored)
+    print(f"{'action':<44} {'total (s)':>10} {'longest stall (ms)':>20} {'p99 gap (ms)':>14}")
+    print("-" * 92)
+    for name, total, worst, p99 in rows:
+        print(f"{name:<44} {total:>10.2f} {worst:>20.1f} {p99:>14.1f}")
+    print(f"\nscore shown: {win.score_panel.score_label.text()}  (target: longest stall < 100 ms)")
+    win.undo.setClean()
+    win.close()
+
+
+if __name__ == "__main__":
+    main()
