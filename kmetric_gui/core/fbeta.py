@@ -5,6 +5,7 @@ distinct (truth, prediction) pair with sorted integer keys; matching runs
 across all documents at once (one-to-one steps once per truth rank).
 """
 import re
+from itertools import chain
 from dataclasses import dataclass
 
 import numpy as np
@@ -13,6 +14,7 @@ from ..errors import InputError
 from ._checks import check_option
 
 MATCHINGS = ("one-to-one", "many-to-one")
+_DENSE_PAIRS = 1 << 22   # distinct-pair table size below which pairs are deduplicated
 _CLEAN_RE = re.compile(r"[^A-Za-z0-9]+")
 
 
@@ -85,14 +87,17 @@ def _flatten(docs, what):
     if not set(map(type, docs)) <= {list}:
         docs = [_as_items(d, what, i) for i, d in enumerate(docs)]
     lens = np.fromiter(map(len, docs), dtype=np.int64, count=len(docs))
-    flat = [s for d in docs for s in d]
-    bad = None
-    if not set(map(type, flat)) <= {str}:
-        bad = next((i for i, s in enumerate(flat) if not isinstance(s, str)), None)
-    if bad is not None:
-        doc = int(np.searchsorted(np.cumsum(lens), bad, side="right"))
-        raise InputError(f"{what}: document {doc} has a non-string item {flat[bad]!r}")
+    flat = list(chain.from_iterable(docs))
     return np.repeat(np.arange(len(docs)), lens), flat
+
+
+def _check_strings(distinct, flat, t_count):
+    """Only the distinct items need a type check (there are few of them)."""
+    bad = next((s for s in distinct if not isinstance(s, str)), None)
+    if bad is not None:
+        i = next(i for i, s in enumerate(flat) if s is bad or s == bad)
+        what = "truths" if i < t_count else "predictions"
+        raise InputError(f"{what}: item {bad!r} is not a string")
 
 
 def _as_items(doc, what, index):
@@ -124,7 +129,13 @@ class _Prepared:
             table = {s: clean_text(s) for s in set(flat)}
             flat = list(map(table.__getitem__, flat))
         # dict and map run at C speed: no Python statement per item.
-        ids = {s: i for i, s in enumerate(dict.fromkeys(flat))}
+        try:
+            distinct = dict.fromkeys(flat)
+        except TypeError:
+            distinct = {}
+            _check_strings([s for s in flat if not isinstance(s, str)], flat, len(t_flat))
+        _check_strings(distinct, flat, len(t_flat))
+        ids = {s: i for i, s in enumerate(distinct)}
         sid = np.fromiter(map(ids.__getitem__, flat), dtype=np.int64, count=len(flat))
         t_sid, p_sid = sid[:len(t_flat)], sid[len(t_flat):]
         self.strings = list(ids)
@@ -132,9 +143,10 @@ class _Prepared:
         # Alphabetical rank of each distinct string: sort items within documents.
         alpha = np.empty(s_count, dtype=np.int64)
         alpha[sorted(range(s_count), key=self.strings.__getitem__)] = np.arange(s_count)
-        o = np.lexsort((alpha[t_sid], t_doc)) if t_sid.size else np.zeros(0, np.int64)
+        # Items are already grouped by document: one argsort of doc * S + rank.
+        o = np.argsort(t_doc * s_count + alpha[t_sid], kind="stable")
         self.t_doc, self.t_sid = t_doc[o], t_sid[o]
-        o = np.lexsort((alpha[p_sid], p_doc)) if p_sid.size else np.zeros(0, np.int64)
+        o = np.argsort(p_doc * s_count + alpha[p_sid], kind="stable")
         self.p_doc, self.p_sid = p_doc[o], p_sid[o]
         # Token sets of every distinct string, tokens as ints.
         vocab = {}
@@ -164,6 +176,19 @@ class _Prepared:
         """
         if a_sid.size == 0:
             return np.zeros(0)
+        s_count = len(self.strings)
+        if s_count * s_count <= _DENSE_PAIRS and a_sid.size > s_count:
+            # Few distinct strings, many pairs: score each distinct pair once.
+            code = a_sid * s_count + b_sid
+            present = np.zeros(s_count * s_count, dtype=bool)
+            present[code] = True
+            uniq = np.flatnonzero(present)
+            slot = np.cumsum(present, dtype=np.int32) - 1
+            jac = self._jaccard_direct(uniq // s_count, uniq % s_count)
+            return jac[slot[code]]
+        return self._jaccard_direct(a_sid, b_sid)
+
+    def _jaccard_direct(self, a_sid, b_sid):
         lens = self.tok_len[a_sid]
         pair, tok = self._expand(a_sid, lens)
         query = b_sid[pair] * self.vocab_size + tok

@@ -100,3 +100,24 @@ def test_random_against_loop(d, matching, threshold, beta):
     for i, (t, p) in enumerate(d):
         dm = document_matrices(t, p, matching=matching, threshold=threshold)
         assert [dm.tp, dm.fp, dm.fn] == r.per_document[i].tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(docs, st.sampled_from(["one-to-one", "many-to-one"]))
+def test_dense_and_direct_pair_paths_agree(d, matching):
+    import sys
+    mod = sys.modules["kmetric_gui.core.fbeta"]
+    truths, preds = [a for a, _ in d], [b for _, b in d]
+    dense = jaccard_fbeta(truths, preds, matching=matching)
+    old = mod._DENSE_PAIRS
+    mod._DENSE_PAIRS = 0
+    try:
+        direct = jaccard_fbeta(truths, preds, matching=matching)
+    finally:
+        mod._DENSE_PAIRS = old
+    assert dense.per_document.tolist() == direct.per_document.tolist()
+
+
+def test_non_string_items_rejected():
+    with pytest.raises(InputError, match="item 1 is not a string"):
+        jaccard_fbeta([[1]], [["a"]])
