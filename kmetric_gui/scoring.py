@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .core import KappaAccumulator, jaccard_fbeta, lwlrap
+from .core import KappaAccumulator, apply_cuts, jaccard_fbeta, lwlrap, rounding_cuts
 from .errors import Cancelled, InputError
 
 SPLITS = ("public", "private")
@@ -30,6 +30,8 @@ class Options:
     threshold: float = 0.5
     matching: str = "one-to-one"
     clean: bool = False
+    allow_continuous: bool = False     # kappa: accept non-integer predictions (the app)
+    cuts: "tuple | None" = None        # kappa: cut points for continuous predictions
 
     def with_(self, **kw):
         return replace(self, **kw)
@@ -45,6 +47,7 @@ class ScoreReport:
     splits: dict = field(default_factory=dict)   # "public"/"private" -> result
     prepared: object = None
     options: Options = field(default_factory=Options)
+    cuts: "np.ndarray | None" = None   # kappa: cut points applied to continuous predictions
 
     @property
     def score(self):
@@ -95,19 +98,30 @@ def load(truth_path, submission_path, options=Options(), progress=None, cancel=N
 def score_prepared(prep, options=Options(), progress=None, cancel=None):
     """Score aligned inputs (all rows but Ignored, then each Usage split)."""
     progress, cancel = progress or _noop, cancel or _noop
+    original = prep
     usage = prep.usage
     scored = np.ones(len(prep), bool) if usage is None else usage != 2
     masks = {"all": scored}
     if usage is not None:
         masks.update(public=usage == 0, private=usage == 1)
-    kw = {}
+    kw, cuts = {}, None
     if prep.metric == "qwk":
         # One rating range for every split: weights never change between them.
         lo = options.min_rating
         hi = options.max_rating
-        if len(prep.truth):
-            lo = min(int(prep.truth.min()), int(prep.pred.min())) if lo is None else lo
-            hi = max(int(prep.truth.max()), int(prep.pred.max())) if hi is None else hi
+        pred = prep.pred
+        if is_continuous(pred):
+            lo = int(prep.truth.min()) if lo is None else lo
+            hi = int(prep.truth.max()) if hi is None else hi
+            cuts = np.asarray(options.cuts if options.cuts is not None
+                              else rounding_cuts(lo, hi), dtype=np.float64)
+            if cuts.size != hi - lo:
+                raise InputError(f"expected {hi - lo} cut points for ratings {lo}..{hi}, "
+                                 f"got {cuts.size}")
+            prep = replace(prep, pred=apply_cuts(pred, cuts, lo))
+        elif len(prep.truth):
+            lo = min(int(prep.truth.min()), int(pred.min())) if lo is None else lo
+            hi = max(int(prep.truth.max()), int(pred.max())) if hi is None else hi
         kw = dict(min_rating=lo, max_rating=hi)
     results = {}
     for k, (name, mask) in enumerate(masks.items()):
@@ -116,7 +130,7 @@ def score_prepared(prep, options=Options(), progress=None, cancel=None):
         results[name] = _score(prep, mask, options, kw, progress, cancel, base)
     progress(1.0, "done")
     return ScoreReport(prep.metric, prep.reason, prep.layout, int(scored.sum()),
-                       results.pop("all"), results, prep, options)
+                       results.pop("all"), results, original, options, cuts)
 
 
 def _score(prep, mask, options, kw, progress, cancel, base):
@@ -134,6 +148,11 @@ def _score(prep, mask, options, kw, progress, cancel, base):
     return jaccard_fbeta([prep.truth[i] for i in idx], [prep.pred[i] for i in idx],
                          beta=options.beta, threshold=options.threshold,
                          matching=options.matching, clean=options.clean)
+
+
+def is_continuous(pred):
+    """Non-integer predictions (they need cut points before kappa)."""
+    return pred.dtype.kind == "f" and bool(np.any(pred != np.floor(pred)))
 
 
 def score_files(truth_path, submission_path, options=Options(), progress=None, cancel=None):
@@ -162,6 +181,8 @@ def report_json(rep):
                    recall=_num(r.recall), beta=r.beta, threshold=r.threshold,
                    matching=r.matching)
     elif rep.metric == "qwk":
+        if rep.cuts is not None:
+            out["cuts"] = rep.cuts.tolist()
         out.update(weights=r.weighting, labels=r.labels.tolist(),
                    observed=r.observed.astype(np.int64).tolist(),
                    numerator=r.numerator, denominator=r.denominator)

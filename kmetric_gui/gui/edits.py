@@ -50,7 +50,10 @@ def submission_csv(prep):
     ids = prep.ids
     if prep.metric == "qwk":
         w.writerow([prep.id_column, prep.target_columns[0]])
-        w.writerows(zip(ids, prep.pred.tolist()))
+        pred = prep.pred
+        if pred.dtype.kind == "f" and np.all(pred == np.floor(pred)):
+            pred = pred.astype(np.int64)        # ratings after cut points: write integers
+        w.writerows(zip(ids, pred.tolist()))
     elif prep.metric == "lwlrap":
         w.writerow([prep.id_column, *prep.classes])
         for i, row in zip(ids, prep.pred.tolist()):

@@ -16,9 +16,11 @@ from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QHeaderView, QLabel,
 from ..errors import InputError
 from ..io import ValidationFailed
 from ..scoring import Options, load, score_prepared
-from .edits import CellEdit, save_atomic, submission_csv
+from ..core import apply_cuts
+from .edits import ArrayEdit, CellEdit, save_atomic, submission_csv
 from .models.joined import build_columns, raw_columns, refresh_derived
 from .models.table import ColumnsModel, sorted_rows
+from .views.kappa_view import KappaView
 from .widgets.drop_zone import DropZone, dropped_paths
 from .widgets.options_panel import OptionsPanel
 from .widgets.problems_panel import ProblemsPanel
@@ -70,6 +72,7 @@ class MainWindow(QMainWindow):
         self._raw = {}
         self.settings = settings()
         self.work = WorkController(self)
+        self.metric_views = {}
         self.undo = QUndoStack(self)
         self._rescore_timer = QTimer(self, singleShot=True, interval=30)
         self._rescore_timer.timeout.connect(self.rescore)
@@ -89,8 +92,17 @@ class MainWindow(QMainWindow):
         zl.addWidget(self.sub_zone)
 
         self.score_panel = ScorePanel()
+        self.score_panel.setMinimumWidth(200)
         self.views = QTabWidget()
-        self.views.addTab(self.score_panel, "Score")
+        self.kappa_view = KappaView(work=self.work)
+        self.views.addTab(self.kappa_view, "Kappa anatomy")
+        self.views.setVisible(False)
+        top_split = QSplitter(Qt.Horizontal)
+        top_split.addWidget(self.score_panel)
+        top_split.addWidget(self.views)
+        top_split.setStretchFactor(0, 1)
+        top_split.setStretchFactor(1, 4)
+        top_split.setSizes([260, 900])
 
         self.model = ColumnsModel(self)
         self.model.on_sort = self._request_sort
@@ -124,10 +136,11 @@ class MainWindow(QMainWindow):
         tl.addWidget(self.table)
 
         split = QSplitter(Qt.Vertical)
-        split.addWidget(self.views)
+        split.addWidget(top_split)
         split.addWidget(table_box)
-        split.setStretchFactor(0, 2)
-        split.setStretchFactor(1, 3)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setSizes([600, 260])
         self.splitter = split
         central = QWidget()
         cl = QVBoxLayout(central)
@@ -144,7 +157,8 @@ class MainWindow(QMainWindow):
         pdock = QDockWidget("Validation", self)
         pdock.setObjectName("validationDock")
         pdock.setWidget(self.problems)
-        self.addDockWidget(Qt.RightDockWidgetArea, pdock)
+        self.addDockWidget(Qt.LeftDockWidgetArea, pdock)
+        self.splitDockWidget(dock, pdock, Qt.Vertical)
         self.problems_dock = pdock
 
         self.progress = QProgressBar()
@@ -156,8 +170,9 @@ class MainWindow(QMainWindow):
         for w in (self.progress_label, self.progress, self.cancel_button):
             self.statusBar().addPermanentWidget(w)
             w.setVisible(False)
-        self.resize(1280, 820)
-        self.resizeDocks([dock, pdock], [300, 260], Qt.Horizontal)
+        self.resize(1440, 900)
+        self.resizeDocks([dock], [300], Qt.Horizontal)
+        self.resizeDocks([dock, pdock], [420, 380], Qt.Vertical)
 
     def _build_menus(self):
         m = self.menuBar().addMenu("&File")
@@ -205,6 +220,9 @@ class MainWindow(QMainWindow):
         self.problems.problem_activated.connect(self._select_problem)
         self.filter.textChanged.connect(lambda: QTimer.singleShot(0, self._apply_filter))
         self.show_all.clicked.connect(self.clear_filters)
+        self.kappa_view.drill_down.connect(self._kappa_drill)
+        self.kappa_view.weights_changed.connect(self._view_weights)
+        self.kappa_view.apply_cuts.connect(self._apply_cuts)
         self.undo.cleanChanged.connect(self._update_title)
         self._drill = None
         self._sort = None
@@ -305,6 +323,14 @@ class MainWindow(QMainWindow):
         self.progress_label.setText(message)
 
     def _on_result(self, channel, result):
+        if channel.startswith("kappa-"):
+            self.kappa_view.on_work_result(channel, result)
+            return
+        if channel == "apply-cuts":
+            prep, new = result
+            if prep is self.prep:
+                self.undo.push(ArrayEdit("Apply cut points", prep.pred, new, self._array_edited))
+            return
         if channel == "rows":
             self.model.set_rows(result)
             self._update_table_label()
@@ -330,6 +356,7 @@ class MainWindow(QMainWindow):
                 self.model.refresh_column(col)
         self.problems.set_problems([])
         self.options_panel.show_metric(self.report.metric)
+        self._show_metric_view(self.report)
         self.score_panel.show_report(self.report)
         self.act_save.setEnabled(True)
         self.scored.emit(self.report)
@@ -347,6 +374,7 @@ class MainWindow(QMainWindow):
             raw = getattr(exc, "raw", None)
             if channel == "score":
                 self.prep = self.report = None
+                self.views.setVisible(False)
                 self.act_save.setEnabled(False)
                 self._raw = raw or {}
                 role = "submission" if "submission" in self._raw else next(iter(self._raw), None)
@@ -359,6 +387,45 @@ class MainWindow(QMainWindow):
             return
         self.failed.emit(str(exc))
         show_error_dialog(self, "Something went wrong", str(exc), getattr(exc, "details", ""))
+
+    # -- metric views ---------------------------------------------------------------
+    def _show_metric_view(self, report):
+        views = {"qwk": self.kappa_view}
+        view = views.get(report.metric)
+        self.views.setVisible(view is not None)
+        for v in views.values():
+            self.views.setTabVisible(self.views.indexOf(v), v is view)
+        if view is not None:
+            self.views.setCurrentWidget(view)
+            view.set_report(report)
+
+    def _kappa_drill(self, truth_rating, pred_rating, label):
+        prep, cuts = self.prep, self.report.cuts if self.report else None
+        lo = int(self.report.result.labels[0]) if self.report else 0
+
+        def mask(rows):
+            pred = prep.pred if cuts is None else apply_cuts(prep.pred, cuts, lo)
+            return (prep.truth[rows] == truth_rating) & (pred[rows] == pred_rating)
+        self.filter_rows(mask, label)
+
+    def _view_weights(self, weights):
+        if self.options_panel.weights.currentText() != weights:
+            self.options_panel.weights.setCurrentText(weights)   # rescoring follows
+
+    def _apply_cuts(self, cuts):
+        prep = self.prep
+        if prep is None or self.report is None or self.report.cuts is None:
+            return
+        lo = int(self.report.result.labels[0])
+
+        def job(progress, cancel):
+            return prep, apply_cuts(prep.pred, cuts, lo).astype(prep.pred.dtype)
+        self.work.submit("apply-cuts", job)
+
+    def _array_edited(self):
+        for c in range(len(self.model.columns)):
+            self.model.refresh_column(c)
+        self._edited()
 
     # -- table -------------------------------------------------------------------
     def _show_raw(self, role):

@@ -281,8 +281,15 @@ def _kappa(sol, sub, sol_name, sub_name, id_col, options, col, usage, reason):
     sid = _Lazy(sol_ids)
     truth = _numbers(sol, name, sol_name, sid, col, integer=True)
     sub_id = _Lazy(_ids(sub, id_col))
-    pred = _numbers(sub, name, sub_name, sub_id, col, integer=True)
-    for fname, vals, vid in ((sol_name, truth, sid), (sub_name, pred, sub_id)):
+    # The app may accept continuous predictions (it offers cut points); the CLI never.
+    pred = _numbers(sub, name, sub_name, sub_id, col, integer=not options.allow_continuous)
+    checks = ((sol_name, truth, sid), (sub_name, pred, sub_id))
+    if options.allow_continuous and pred is not None and pred.dtype.kind == "f":
+        if not np.any(pred != np.floor(pred)):
+            pred = pred.astype(np.int64)
+        else:
+            checks = checks[:1]
+    for fname, vals, vid in checks:
         if vals is not None:
             _check_range(vals, options, fname, name, vid, col)
     col.raise_if_any()

@@ -56,11 +56,14 @@ def build_columns(prep, report=None):
         cols.append(Column("Usage", names[prep.usage]))
     if prep.metric == "qwk":
         name = prep.target_columns[0]
+        continuous = prep.pred.dtype.kind == "f"
         cols += [
             Column(f"truth ({name})", prep.truth, True, str, _parse_rating, align_right=True,
                    tooltip="solution rating (editable)", meta={"role": "truth"}),
-            Column(f"prediction ({name})", prep.pred, True, str, _parse_rating, align_right=True,
-                   tooltip="submission rating (editable)", meta={"role": "pred"}),
+            Column(f"prediction ({name})", prep.pred, True,
+                   (lambda v: f"{v:.4g}") if continuous else str,
+                   _parse_score if continuous else _parse_rating, align_right=True,
+                   tooltip="submission prediction (editable)", meta={"role": "pred"}),
         ]
     elif prep.metric == "lwlrap":
         labels = _label_strings(prep.truth, prep.classes)

@@ -108,9 +108,10 @@ class OptionsPanel(QWidget):
             target_column=self.target_column.text().strip() or None,
             ties=self.ties.currentData(), beta=self.beta.value(),
             threshold=self.threshold.value(), matching=self.matching.currentText(),
-            clean=self.clean.isChecked())
+            clean=self.clean.isChecked(), allow_continuous=True)
 
     def set_options(self, o):
+        o = o if isinstance(o, Options) else Options(**o)
         """Restore saved options without emitting a burst of changes."""
         widgets = [self.metric_combo, self.weights, self.ties, self.matching, self.beta,
                    self.threshold, self.clean, self.min_rating, self.max_rating,

@@ -34,7 +34,7 @@ class ScorePanel(QFrame):
         self.reason.setWordWrap(True)
         self.reason.setObjectName("reason")
         grid.addWidget(self.public, 0, 0)
-        grid.addWidget(self.private, 0, 1)
+        grid.addWidget(self.private, 1, 0)
         lay.addWidget(self.metric_label)
         lay.addWidget(self.score_label)
         lay.addLayout(grid)

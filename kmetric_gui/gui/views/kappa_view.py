@@ -1,0 +1,426 @@
+"""The anatomy of weighted kappa: O, W, E and the products, interactive.
+
+Every number comes from a core KappaResult (the data's, or the what-if
+matrix's via kappa_from_confusion); the view only draws and routes clicks.
+"""
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QGridLayout, QHBoxLayout,
+                               QLabel, QLineEdit, QMenu, QPushButton, QSpinBox, QTableWidget,
+                               QTableWidgetItem, QTabWidget, QToolButton, QVBoxLayout, QWidget)
+
+from ...core import kappa_from_confusion, optimize_cuts
+from ..widgets.heatmap import Heatmap
+from .kappa_presets import PRESETS, agreement_band
+
+MATRICES = [  # key, title, diverging
+    ("observed", "O — observed counts", False),
+    ("weights", "W — weights", False),
+    ("expected", "E — expected by chance", False),
+    ("numerator_matrix", "W·O — numerator", False),
+    ("denominator_matrix", "W·E — denominator", False),
+    ("e_minus_perfect", "E − E(perfect prediction)", True),
+]
+
+
+def matrix_of(result, key):
+    if key == "e_minus_perfect":
+        return result.expected - result.perfect_expected
+    return getattr(result, key)
+
+
+class KappaView(QWidget):
+    drill_down = Signal(int, int, str)          # true rating, predicted rating, label
+    weights_changed = Signal(str)
+    apply_cuts = Signal(object)                 # cut points to turn predictions into ratings
+
+    def __init__(self, work=None, parent=None):
+        super().__init__(parent)
+        self.work = work
+        self.data_result = None                 # from the files
+        self.result = None                      # what is shown (data or what-if)
+        self.prep = self.report = None
+        self.cut_result = None
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        bar = QHBoxLayout()
+        self.source = QComboBox()
+        self.source.addItem("Current data", "data")
+        self.source.addItem("What-if: start from the current data", "whatif-data")
+        self.source.addItem("What-if: empty K x K matrix", "whatif-empty")
+        for i, (title, _) in enumerate(PRESETS):
+            self.source.addItem(f"What-if: {title}", f"preset-{i}")
+        self.source.setToolTip("Show the files' matrices, or edit a confusion matrix by hand")
+        self.weights = QComboBox()
+        self.weights.addItems(["quadratic", "linear", "none"])
+        self.normalised = QCheckBox("normalised (÷ N)")
+        self.names = QLineEdit()
+        self.names.setPlaceholderText("class names, comma-separated (e.g. 0 - No DR, 1 - Mild, …)")
+        export = QToolButton()
+        export.setText("Export")
+        export.setPopupMode(QToolButton.InstantPopup)
+        self.export_menu = QMenu(export)
+        export.setMenu(self.export_menu)
+        bar.addWidget(QLabel("Show"))
+        bar.addWidget(self.source, 2)
+        bar.addWidget(QLabel("Weights"))
+        bar.addWidget(self.weights)
+        bar.addWidget(self.normalised)
+        bar.addWidget(self.names, 2)
+        bar.addWidget(export)
+        lay.addLayout(bar)
+        self.summary = QLabel("")
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        lay.addWidget(self.summary)
+
+        self.tabs = QTabWidget()
+        grid_w = QWidget()
+        grid = QGridLayout(grid_w)
+        grid.setContentsMargins(0, 0, 0, 0)
+        self.maps = {}
+        for n, (key, title, div) in enumerate(MATRICES):
+            h = Heatmap(title, diverging=div)
+            self.maps[key] = h
+            grid.addWidget(h, n // 3, n % 3)
+            self._add_export(h, title)
+        self.maps["observed"].cell_clicked.connect(self._cell_clicked)
+        self.maps["observed"].setToolTip("Click a cell to list its rows in the table")
+        self.tabs.addTab(grid_w, "Matrices")
+
+        bal = QWidget()
+        bl = QHBoxLayout(bal)
+        self.balance = pg.PlotWidget(background="w", title="Class balance: truth vs prediction")
+        self.balance.addLegend(offset=(10, 10))
+        self.balance.setMouseEnabled(False, False)
+        cost_box = QWidget()
+        cl = QVBoxLayout(cost_box)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Distance cost for true class"))
+        self.cost_class = QComboBox()
+        row.addWidget(self.cost_class, 1)
+        cl.addLayout(row)
+        self.cost = pg.PlotWidget(background="w", title="Weight of each predicted class")
+        self.cost.setMouseEnabled(False, False)
+        self.cost.setLabel("bottom", "predicted class")
+        self.cost.setLabel("left", "error weight")
+        cl.addWidget(self.cost)
+        bl.addWidget(self.balance, 1)
+        bl.addWidget(cost_box, 1)
+        self.tabs.addTab(bal, "Balance && cost")
+
+        what = QWidget()
+        wl = QVBoxLayout(what)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("K"))
+        self.k_spin = QSpinBox(minimum=2, maximum=40, value=4)
+        row.addWidget(self.k_spin)
+        self.whatif_hint = QLabel("Edit any count: every matrix and kappa follow at once.")
+        row.addWidget(self.whatif_hint, 1)
+        wl.addLayout(row)
+        self.editor = QTableWidget()
+        wl.addWidget(self.editor, 1)
+        self.tabs.addTab(what, "What-if editor")
+
+        cuts = QWidget()
+        ctl = QVBoxLayout(cuts)
+        row = QHBoxLayout()
+        self.cut_label = QLabel("")
+        self.cut_label.setWordWrap(True)
+        self.optimise_button = QPushButton("Optimise cut points")
+        self.apply_button = QPushButton("Apply as ratings")
+        self.apply_button.setEnabled(False)
+        self.apply_button.setToolTip("Turn the predictions into ratings (undo with Ctrl+Z)")
+        row.addWidget(self.cut_label, 1)
+        row.addWidget(self.optimise_button)
+        row.addWidget(self.apply_button)
+        ctl.addLayout(row)
+        self.dist = pg.PlotWidget(background="w", title="Predictions per true class, with cut points")
+        self.dist.addLegend(offset=(10, 10))
+        self.dist.setLabel("bottom", "prediction")
+        self.dist.setLabel("left", "rows")
+        ctl.addWidget(self.dist, 1)
+        self.cuts_tab = self.tabs.addTab(cuts, "Cut points")
+        self.tabs.setTabVisible(self.cuts_tab, False)
+        lay.addWidget(self.tabs, 1)
+
+        self.source.currentIndexChanged.connect(self._source_changed)
+        self.weights.currentTextChanged.connect(self._weights_changed)
+        self.normalised.toggled.connect(self._redraw)
+        self.names.editingFinished.connect(self._redraw)
+        self.cost_class.currentIndexChanged.connect(self._draw_cost)
+        self.editor.itemChanged.connect(self._editor_changed)
+        self.k_spin.valueChanged.connect(self._k_changed)
+        self.optimise_button.clicked.connect(self.optimise)
+        self.apply_button.clicked.connect(lambda: self.cut_result is not None and
+                                          self.apply_cuts.emit(self.cut_result.cuts))
+        self._add_export(self.balance, "class balance", matrix=False)
+        self._add_export(self.cost, "distance cost", matrix=False)
+
+    # -- inputs ----------------------------------------------------------------------
+    def set_report(self, report):
+        """New numbers from the files (after load, edit or option change)."""
+        self.report, self.prep = report, report.prepared
+        self.data_result = report.result
+        self.weights.blockSignals(True)
+        self.weights.setCurrentText(report.result.weighting)
+        self.weights.blockSignals(False)
+        continuous = report.cuts is not None
+        self.tabs.setTabVisible(self.cuts_tab, continuous)
+        if continuous:
+            self._show_cuts(report.cuts, None)
+        else:
+            self.cut_result = None
+        if self.mode() == "data":
+            self.show_result(self.data_result)
+
+    def mode(self):
+        return "data" if self.source.currentData() == "data" else "whatif"
+
+    def labels(self, result):
+        names = [s.strip() for s in self.names.text().split(",") if s.strip()]
+        vals = [str(v) for v in result.labels]
+        return names if len(names) == len(vals) else vals
+
+    def show_result(self, result):
+        self.result = result
+        self._redraw()
+
+    # -- drawing ---------------------------------------------------------------------
+    def _redraw(self):
+        r = self.result
+        if r is None:
+            return
+        labels = self.labels(r)
+        n = r.n if r.n > 0 else 1.0
+        scale = n if self.normalised.isChecked() else 1.0
+        for key, _, _ in MATRICES:
+            m = matrix_of(r, key)
+            outline = None
+            if key == "observed":
+                outline = (m > 0) & ~np.eye(m.shape[0], dtype=bool)
+            self.maps[key].set_matrix(m, labels, outline=outline,
+                                      integer=key == "observed" and np.all(m == np.round(m)),
+                                      scale=1.0 if key == "weights" else scale)
+        self._draw_summary(r)
+        self._draw_balance(r, labels)
+        current = self.cost_class.currentIndex()
+        self.cost_class.blockSignals(True)
+        self.cost_class.clear()
+        self.cost_class.addItems(labels)
+        self.cost_class.setCurrentIndex(min(max(current, 0), len(labels) - 1))
+        self.cost_class.blockSignals(False)
+        self._draw_cost()
+
+    def _draw_summary(self, r):
+        n = r.n
+        where = "what-if matrix" if self.mode() == "whatif" else "the files"
+        if r.undefined_reason:
+            kappa = f"<b>undefined</b> — {r.undefined_reason}"
+        else:
+            kappa = f"<b>{r.score:.6f}</b> ({agreement_band(r.score)})"
+        norm = (lambda v: f"{v / n:.5f}") if n else (lambda v: "—")
+        self.summary.setText(
+            f"κ = 1 − Σ W·O / Σ W·E = {kappa} &nbsp;·&nbsp; from {where}, N = {n:,.0f}, "
+            f"{r.weighting} weights<br>"
+            f"numerator Σ W·O = {r.numerator:.4f} (÷N: {norm(r.numerator)}) &nbsp;·&nbsp; "
+            f"denominator Σ W·E = {r.denominator:.4f} (÷N: {norm(r.denominator)})<br>"
+            "<span style='color:#666'>Agreement bands (seed 003: 0-0.2 poor, 0.2-0.4 moderate, "
+            "0.4-0.6 good, 0.6-0.8 very good, 0.8-1 perfect) are conventions, not "
+            "properties of the metric.</span>")
+
+    def _draw_balance(self, r, labels):
+        p = self.balance
+        p.clear()
+        x = np.arange(len(labels))
+        p.addItem(pg.BarGraphItem(x=x - 0.2, height=r.hist_true, width=0.38,
+                                  brush=(31, 119, 180), name="truth"))
+        p.addItem(pg.BarGraphItem(x=x + 0.2, height=r.hist_pred, width=0.38,
+                                  brush=(255, 127, 14), name="prediction"))
+        p.getAxis("bottom").setTicks([list(zip(x, labels))])
+
+    def _draw_cost(self):
+        r = self.result
+        if r is None:
+            return
+        i = max(self.cost_class.currentIndex(), 0)
+        w = r.weights[i]
+        x = np.arange(w.size)
+        p = self.cost
+        p.clear()
+        p.plot(x, w, pen=pg.mkPen((200, 60, 40), width=3), symbol="o", symbolSize=7,
+               symbolBrush=(200, 60, 40))
+        p.addItem(pg.InfiniteLine(pos=i, angle=90, pen=pg.mkPen((120, 40, 160), width=2,
+                                                                 style=Qt.DashLine)))
+        p.setYRange(0, 1.05)
+        p.getAxis("bottom").setTicks([list(zip(x, self.labels(r)))])
+
+    # -- what-if -----------------------------------------------------------------------
+    def _source_changed(self):
+        data = self.source.currentData()
+        if data == "data":
+            self.show_result(self.data_result)
+            return
+        if data == "whatif-data" and self.data_result is not None:
+            m, labels = self.data_result.observed, self.data_result.labels
+        elif data and data.startswith("preset-"):
+            m = np.array(PRESETS[int(data.split("-")[1])][1], dtype=float)
+            labels = np.arange(m.shape[0])
+        else:
+            k = self.k_spin.value()
+            m, labels = np.zeros((k, k)), np.arange(k)
+        self._fill_editor(m, labels)
+        self.tabs.setCurrentIndex(2 if data == "whatif-empty" else self.tabs.currentIndex())
+
+    def _fill_editor(self, m, labels):
+        self._whatif_labels = np.asarray(labels)
+        k = m.shape[0]
+        self.k_spin.blockSignals(True)
+        self.k_spin.setValue(k)
+        self.k_spin.blockSignals(False)
+        self.editor.blockSignals(True)
+        self.editor.setRowCount(k)
+        self.editor.setColumnCount(k)
+        heads = [str(v) for v in labels]
+        self.editor.setHorizontalHeaderLabels([f"pred {h}" for h in heads])
+        self.editor.setVerticalHeaderLabels([f"true {h}" for h in heads])
+        for i in range(k):
+            for j in range(k):
+                v = m[i, j]
+                self.editor.setItem(i, j, QTableWidgetItem(f"{int(v)}" if v == int(v) else f"{v:g}"))
+        self.editor.blockSignals(False)
+        self._recompute_whatif()
+
+    def _k_changed(self, k):
+        if self.mode() == "whatif":
+            self._fill_editor(np.zeros((k, k)), np.arange(k))
+
+    def whatif_matrix(self):
+        k = self.editor.rowCount()
+        m = np.zeros((k, k))
+        for i in range(k):
+            for j in range(k):
+                item = self.editor.item(i, j)
+                try:
+                    m[i, j] = max(0.0, float(item.text())) if item and item.text().strip() else 0.0
+                except ValueError:
+                    m[i, j] = 0.0
+        return m
+
+    def set_whatif_cell(self, i, j, value):
+        self.editor.item(i, j).setText(str(value))
+
+    def _editor_changed(self, item):
+        try:
+            v = float(item.text())
+            ok = v >= 0 and np.isfinite(v)
+        except ValueError:
+            ok = False
+        if not ok:
+            self.whatif_hint.setText(f"'{item.text()}' is not a count (a number ≥ 0); "
+                                     "it counts as 0.")
+        else:
+            self.whatif_hint.setText("Edit any count: every matrix and kappa follow at once.")
+        self._recompute_whatif()
+
+    def _recompute_whatif(self):
+        m = self.whatif_matrix()
+        self.show_result(kappa_from_confusion(m, weights=self.weights.currentText(),
+                                              labels=self._whatif_labels))
+
+    def _weights_changed(self, w):
+        if self.mode() == "whatif":
+            self._recompute_whatif()
+        self.weights_changed.emit(w)
+
+    def _cell_clicked(self, i, j):
+        if self.mode() != "data" or self.data_result is None:
+            return
+        labels = self.data_result.labels
+        names = self.labels(self.data_result)
+        self.drill_down.emit(int(labels[i]), int(labels[j]),
+                             f"truth {names[i]}, prediction {names[j]}")
+
+    # -- cut points ---------------------------------------------------------------------
+    def _show_cuts(self, cuts, after):
+        r = self.data_result
+        before = r.score
+        text = (f"The predictions are continuous; kappa uses cut points "
+                f"{', '.join(f'{c:.3f}' for c in cuts)} (rounding by default): "
+                f"<b>{before:.6f}</b>.")
+        if after is not None:
+            text += (f"<br>Optimised: <b>{after.kappa:.6f}</b> with cut points "
+                     f"{', '.join(f'{c:.3f}' for c in after.cuts)} "
+                     f"(from {after.start_kappa:.6f}, {after.sweeps} sweeps).")
+        self.cut_label.setText(text)
+        self._draw_distribution(cuts if after is None else after.cuts)
+
+    def _draw_distribution(self, cuts):
+        prep = self.prep
+        if prep is None or self.work is None:
+            return
+        truth, pred = prep.truth, prep.pred
+
+        def job(progress, cancel):
+            bins = np.histogram_bin_edges(pred, bins=60)
+            classes = np.unique(truth)
+            return bins, [(c, np.histogram(pred[truth == c], bins=bins)[0]) for c in classes]
+
+        def draw(result):
+            bins, hists = result
+            p = self.dist
+            p.clear()
+            centers = (bins[1:] + bins[:-1]) / 2
+            for n, (c, h) in enumerate(hists):
+                p.plot(centers, h, pen=pg.mkPen(pg.intColor(n, len(hists)), width=2),
+                       name=f"true {c}")
+            for c in cuts:
+                p.addItem(pg.InfiniteLine(pos=float(c), angle=90,
+                                          pen=pg.mkPen((0, 0, 0), width=2, style=Qt.DashLine)))
+        self._pending_draw = draw
+        self.work.submit("kappa-dist", job)
+
+    def optimise(self):
+        if self.prep is None or self.report is None or self.report.cuts is None:
+            return
+        truth, pred = self.prep.truth, self.prep.pred
+        weights, start = self.data_result.weighting, self.report.cuts
+        lo, hi = int(self.data_result.labels[0]), int(self.data_result.labels[-1])
+        self.optimise_button.setEnabled(False)
+
+        def job(progress, cancel):
+            progress(0.1, "searching cut points")
+            return optimize_cuts(truth, pred, weights=weights, min_rating=lo, max_rating=hi,
+                                 start=start, cancel=cancel)
+        self.work.submit("kappa-cuts", job)
+
+    def on_work_result(self, channel, result):
+        """Results of this view's worker jobs (routed by the window)."""
+        if channel == "kappa-dist" and getattr(self, "_pending_draw", None):
+            self._pending_draw(result)
+        elif channel == "kappa-cuts":
+            self.cut_result = result
+            self.optimise_button.setEnabled(True)
+            self.apply_button.setEnabled(True)
+            self._show_cuts(self.report.cuts, result)
+
+    # -- export ---------------------------------------------------------------------------
+    def _add_export(self, widget, title, matrix=True):
+        menu = self.export_menu.addMenu(title)
+        menu.addAction("Save PNG…", lambda: self._save(widget, title, "png"))
+        if matrix:
+            menu.addAction("Save CSV…", lambda: self._save(widget, title, "csv"))
+            menu.addAction("Copy to clipboard", widget.copy_to_clipboard)
+
+    def _save(self, widget, title, ext):
+        safe = "".join(ch if ch.isalnum() else "_" for ch in title).strip("_")
+        path, _ = QFileDialog.getSaveFileName(self, f"Save {title}", f"{safe}.{ext}",
+                                              f"{ext.upper()} (*.{ext})")
+        if not path:
+            return
+        if ext == "png":
+            widget.grab().save(path)
+        else:
+            from ..edits import save_atomic
+            save_atomic(path, widget.to_csv())
