@@ -49,7 +49,7 @@ class _Labels(pg.GraphicsObject):
         tr = p.transform()           # item -> device (the painter's current transform)
         cell = tr.map(QPointF(1, 1)) - tr.map(QPointF(0, 0))
         cw, ch = abs(cell.x()), abs(cell.y())
-        if o.outline is not None:
+        if o.outline is not None and cw >= 10:     # outlines would swamp tiny cells
             pen = QPen(QColor(220, 30, 30))
             pen.setCosmetic(True)
             pen.setWidthF(2.0)
@@ -151,7 +151,7 @@ class Heatmap(QWidget):
         self.image.setRect(QRectF(-0.5, -0.5, self.k, self.k))
         pi = self.plot.getPlotItem()
         ticks = [(i, lab) for i, lab in enumerate(self.labels)]
-        step = max(1, int(np.ceil(self.k / 25)))          # thin the ticks for many classes
+        step = max(1, int(np.ceil(self.k / 12)))          # thin the ticks for many classes
         pi.getAxis("left").setTicks([ticks[::step]])
         pi.getAxis("bottom").setTicks([ticks[::step]])
         extra = 1.6 if self.totals else 0.0
