@@ -20,7 +20,9 @@ from ..core import apply_cuts
 from .edits import ArrayEdit, CellEdit, save_atomic, submission_csv
 from .models.joined import build_columns, raw_columns, refresh_derived
 from .models.table import ColumnsModel, sorted_rows
+from .views.fbeta_view import FbetaView
 from .views.kappa_view import KappaView
+from .views.lwlrap_view import LwlrapView
 from .widgets.drop_zone import DropZone, dropped_paths
 from .widgets.options_panel import OptionsPanel
 from .widgets.problems_panel import ProblemsPanel
@@ -95,7 +97,11 @@ class MainWindow(QMainWindow):
         self.score_panel.setMinimumWidth(200)
         self.views = QTabWidget()
         self.kappa_view = KappaView(work=self.work)
+        self.lwlrap_view = LwlrapView(work=self.work)
+        self.fbeta_view = FbetaView(work=self.work)
         self.views.addTab(self.kappa_view, "Kappa anatomy")
+        self.views.addTab(self.lwlrap_view, "LwLRAP anatomy")
+        self.views.addTab(self.fbeta_view, "F-beta anatomy")
         self.views.setVisible(False)
         top_split = QSplitter(Qt.Horizontal)
         top_split.addWidget(self.score_panel)
@@ -223,6 +229,9 @@ class MainWindow(QMainWindow):
         self.kappa_view.drill_down.connect(self._kappa_drill)
         self.kappa_view.weights_changed.connect(self._view_weights)
         self.kappa_view.apply_cuts.connect(self._apply_cuts)
+        self.lwlrap_view.ties_changed.connect(
+            lambda t: self.options_panel.ties.setCurrentIndex(self.options_panel.ties.findData(t)))
+        self.fbeta_view.option_changed.connect(self._fbeta_option)
         self.undo.cleanChanged.connect(self._update_title)
         self._drill = None
         self._sort = None
@@ -326,6 +335,9 @@ class MainWindow(QMainWindow):
         if channel.startswith("kappa-"):
             self.kappa_view.on_work_result(channel, result)
             return
+        if channel.startswith("lwlrap-"):
+            self.lwlrap_view.on_work_result(channel, result)
+            return
         if channel == "apply-cuts":
             prep, new = result
             if prep is self.prep:
@@ -390,7 +402,7 @@ class MainWindow(QMainWindow):
 
     # -- metric views ---------------------------------------------------------------
     def _show_metric_view(self, report):
-        views = {"qwk": self.kappa_view}
+        views = {"qwk": self.kappa_view, "lwlrap": self.lwlrap_view, "fbeta": self.fbeta_view}
         view = views.get(report.metric)
         self.views.setVisible(view is not None)
         for v in views.values():
@@ -407,6 +419,18 @@ class MainWindow(QMainWindow):
             pred = prep.pred if cuts is None else apply_cuts(prep.pred, cuts, lo)
             return (prep.truth[rows] == truth_rating) & (pred[rows] == pred_rating)
         self.filter_rows(mask, label)
+
+    def _fbeta_option(self, name, value):
+        """The F-beta view's controls drive the options panel (which rescores)."""
+        panel = self.options_panel
+        if name == "threshold":
+            panel.threshold.setValue(value)
+        elif name == "beta":
+            panel.beta.setValue(value)
+        elif name == "matching":
+            panel.matching.setCurrentText(value)
+        elif name == "clean":
+            panel.clean.setChecked(value)
 
     def _view_weights(self, weights):
         if self.options_panel.weights.currentText() != weights:

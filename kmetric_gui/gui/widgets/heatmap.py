@@ -39,12 +39,12 @@ class _Labels(pg.GraphicsObject):
         self.owner = owner
 
     def boundingRect(self):
-        k = self.owner.k
-        return QRectF(-0.5, -0.5, k + 1.5, k + 1.5)
+        o = self.owner
+        return QRectF(-0.5, -0.5, o.nc + 1.5, o.nr + 1.5)
 
     def paint(self, p, *args):
         o = self.owner
-        if o.k == 0:
+        if o.nr == 0 or o.nc == 0:
             return
         tr = p.transform()           # item -> device (the painter's current transform)
         cell = tr.map(QPointF(1, 1)) - tr.map(QPointF(0, 0))
@@ -65,8 +65,8 @@ class _Labels(pg.GraphicsObject):
         p.setFont(font)
         values, colors, integer = o.display, o.cell_colors, o.integer
         if show:
-            for i in range(o.k):
-                for j in range(o.k):
+            for i in range(o.nr):
+                for j in range(o.nc):
                     c = tr.map(QPointF(j, i))
                     r = QRectF(c.x() - cw / 2, c.y() - ch / 2, cw, ch)
                     p.setPen(_contrast(colors[i, j]))
@@ -77,12 +77,12 @@ class _Labels(pg.GraphicsObject):
             bold.setBold(True)
             p.setFont(bold)
             rows, cols = values.sum(axis=1), values.sum(axis=0)
-            for i in range(o.k):
-                c = tr.map(QPointF(o.k - 0.5 + 0.6, i))
+            for i in range(o.nr):
+                c = tr.map(QPointF(o.nc - 0.5 + 0.6, i))
                 p.drawText(QRectF(c.x(), c.y() - ch / 2, 200, ch), Qt.AlignVCenter | Qt.AlignLeft,
                            _fmt(rows[i], integer))
-            for j in range(o.k):
-                c = tr.map(QPointF(j, o.k - 0.5 + 0.35))
+            for j in range(o.nc):
+                c = tr.map(QPointF(j, o.nr - 0.5 + 0.35))
                 p.drawText(QRectF(c.x() - cw / 2, c.y(), cw, 18), Qt.AlignHCenter | Qt.AlignTop,
                            _fmt(cols[j], integer))
         p.restore()
@@ -101,7 +101,10 @@ class Heatmap(QWidget):
                  row_axis="truth", col_axis="prediction"):
         super().__init__(parent)
         self.title, self.diverging, self.totals = title, diverging, totals
-        self.k, self.values, self.display = 0, np.zeros((0, 0)), np.zeros((0, 0))
+        self.nr = self.nc = 0
+        self.values, self.display = np.zeros((0, 0)), np.zeros((0, 0))
+        self.col_labels = []
+        self.levels = None
         self.outline, self.integer, self.labels = None, False, []
         self.cell_colors = np.zeros((0, 0, 3))
         self.plot = pg.PlotWidget(background="w")
@@ -127,14 +130,22 @@ class Heatmap(QWidget):
         self.plot.scene().sigMouseClicked.connect(self._click)
         self.setMinimumSize(150, 140)
 
-    def set_matrix(self, values, labels=None, *, outline=None, integer=False, scale=1.0):
+    def set_matrix(self, values, labels=None, *, outline=None, integer=False, scale=1.0,
+                   col_labels=None, levels=None):
         """Show values (divided by ``scale`` for the normalised view)."""
         self.values = np.asarray(values, dtype=np.float64)
         self.display = self.values / scale
-        self.k = self.values.shape[0]
+        self.nr, self.nc = self.values.shape
+        if self.values.size == 0:
+            self.image.clear()
+            self.labels, self.col_labels = [], []
+            self.text.update()
+            return
         self.integer = integer and scale == 1.0
         self.outline = outline
-        self.labels = [str(x) for x in (labels if labels is not None else range(self.k))]
+        self.labels = [str(x) for x in (labels if labels is not None else range(self.nr))]
+        self.col_labels = [str(x) for x in col_labels] if col_labels is not None else (
+            self.labels if self.nr == self.nc else [str(x) for x in range(self.nc)])
         lut_map = DIVERGING if self.diverging else SEQUENTIAL
         d = self.display
         if self.diverging:
@@ -142,31 +153,36 @@ class Heatmap(QWidget):
             lo, hi = -m, m
         else:
             lo, hi = float(d.min()) if d.size else 0.0, float(d.max()) if d.size else 1.0
+            if levels is not None:
+                lo, hi = levels
             hi = hi if hi > lo else lo + 1.0
-        norm = (d - lo) / (hi - lo) if d.size else d
-        self.cell_colors = lut_map.map(norm.ravel(), mode="byte")[:, :3].reshape(self.k, self.k, 3) \
+        norm = np.clip((d - lo) / (hi - lo), 0, 1) if d.size else d
+        self.cell_colors = lut_map.map(norm.ravel(), mode="byte")[:, :3].reshape(self.nr, self.nc, 3) \
             if d.size else np.zeros((0, 0, 3))
         self.image.setLookupTable(lut_map.getLookupTable(nPts=256))
         self.image.setImage(d.astype(np.float32), levels=(lo, hi))
-        self.image.setRect(QRectF(-0.5, -0.5, self.k, self.k))
+        self.image.setRect(QRectF(-0.5, -0.5, self.nc, self.nr))
         pi = self.plot.getPlotItem()
-        ticks = [(i, lab) for i, lab in enumerate(self.labels)]
-        step = max(1, int(np.ceil(self.k / 12)))          # thin the ticks for many classes
-        pi.getAxis("left").setTicks([ticks[::step]])
-        pi.getAxis("bottom").setTicks([ticks[::step]])
+        for axis, labs in (("left", self.labels), ("bottom", self.col_labels)):
+            step = max(1, int(np.ceil(len(labs) / 12)))   # thin the ticks for many classes
+            pi.getAxis(axis).setTicks([list(enumerate(labs))[::step]])
         extra = 1.6 if self.totals else 0.0
-        pi.setRange(xRange=(-0.5, self.k - 0.5 + extra), yRange=(-0.5, self.k - 0.5 + extra * 0.6),
+        pi.setRange(xRange=(-0.5, self.nc - 0.5 + extra), yRange=(-0.5, self.nr - 0.5 + extra * 0.6),
                     padding=0)
         self.text.prepareGeometryChange()
         self.text.update()
 
+    @property
+    def k(self):
+        return self.nr
+
     def cell_at(self, scene_pos):
         vb = self.plot.getPlotItem().vb
-        if not self.plot.sceneBoundingRect().contains(scene_pos) or self.k == 0:
+        if not self.plot.sceneBoundingRect().contains(scene_pos) or self.nr == 0:
             return None
         pt = vb.mapSceneToView(scene_pos)
         j, i = int(np.floor(pt.x() + 0.5)), int(np.floor(pt.y() + 0.5))
-        return (i, j) if 0 <= i < self.k and 0 <= j < self.k else None
+        return (i, j) if 0 <= i < self.nr and 0 <= j < self.nc else None
 
     def _hover(self, pos):
         cell = self.cell_at(pos)
@@ -177,7 +193,7 @@ class Heatmap(QWidget):
         v = self.values[i, j]
         text = (f"{self.title}\n{self.plot.getPlotItem().getAxis('left').labelText} "
                 f"{self.labels[i]}, {self.plot.getPlotItem().getAxis('bottom').labelText} "
-                f"{self.labels[j]}\nvalue: {v!r}")
+                f"{self.col_labels[j]}\nvalue: {v!r}")
         if not np.array_equal(self.display, self.values):
             text += f"\nnormalised: {self.display[i, j]!r}"
         view_pos = self.plot.mapFromScene(pos)
@@ -190,9 +206,9 @@ class Heatmap(QWidget):
 
     # -- export --------------------------------------------------------------------
     def to_csv(self, sep=","):
-        head = sep.join([""] + self.labels)
+        head = sep.join([""] + self.col_labels)
         rows = [sep.join([self.labels[i]] + [repr(float(v)) for v in self.display[i]])
-                for i in range(self.k)]
+                for i in range(self.nr)]
         return "\n".join([head] + rows) + "\n"
 
     def copy_to_clipboard(self):

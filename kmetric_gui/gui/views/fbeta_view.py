@@ -1,0 +1,231 @@
+"""The anatomy of Jaccard-matched F-beta: documents, Jaccard and match matrices.
+
+Counts come from the core's FbetaResult; one document's matrices from
+core.document_matrices (same code path as the score).
+"""
+import numpy as np
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
+                               QHeaderView, QLabel, QSlider, QSplitter, QTableView,
+                               QVBoxLayout, QWidget)
+
+from ...core import document_matrices, shared_tokens
+from ..models.table import Column, ColumnsModel
+from ..widgets.heatmap import Heatmap
+
+EXPLAIN = (
+    "<b>Matching.</b> A ground truth is matched when its best Jaccard (word sets, "
+    "lower-cased) with a prediction reaches the threshold. Predictions are sorted, so "
+    "among equal Jaccard the alphabetically first wins. <i>one-to-one</i>: ground truths "
+    "in sorted order each take the best <i>remaining</i> prediction, which is then used up. "
+    "<i>many-to-one</i>: each ground truth takes its best prediction, even one already "
+    "taken. Seed 002's example (5 ground truths; predictions 'postsecondary student', "
+    "'education longitudinal study', 'xyz') scores 0.714286 many-to-one (TP 3, FP 1, FN 2) "
+    "and 0.588235 one-to-one (TP 2, FP 1, FN 3).")
+
+
+class FbetaView(QWidget):
+    option_changed = Signal(str, object)     # name, value (threshold, beta, matching, clean)
+
+    def __init__(self, work=None, parent=None):
+        super().__init__(parent)
+        self.work = work
+        self.report = self.prep = self.result = None
+        self.doc = None
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        self.summary = QLabel("")
+        self.summary.setWordWrap(True)
+        lay.addWidget(self.summary)
+
+        controls = QGroupBox("Scoring")
+        form = QFormLayout(controls)
+        self.threshold = QSlider(Qt.Horizontal, minimum=0, maximum=100, value=50)
+        self.beta = QSlider(Qt.Horizontal, minimum=5, maximum=400, value=50)
+        self.threshold_label, self.beta_label = QLabel("0.50"), QLabel("0.50")
+        row_t, row_b = QHBoxLayout(), QHBoxLayout()
+        row_t.addWidget(self.threshold, 1)
+        row_t.addWidget(self.threshold_label)
+        row_b.addWidget(self.beta, 1)
+        row_b.addWidget(self.beta_label)
+        self.matching = QComboBox()
+        self.matching.addItems(["one-to-one", "many-to-one"])
+        self.clean = QCheckBox("clean text")
+        form.addRow("Jaccard threshold", row_t)
+        form.addRow("β", row_b)
+        form.addRow("Matching", self.matching)
+        form.addRow("", self.clean)
+        explain = QLabel(EXPLAIN)
+        explain.setWordWrap(True)
+        explain.setObjectName("reason")
+        top = QHBoxLayout()
+        top.addWidget(controls, 2)
+        top.addWidget(explain, 3)
+        lay.addLayout(top)
+
+        split = QSplitter(Qt.Horizontal)
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        filters = QHBoxLayout()
+        self.has_fp = QCheckBox("has FP")
+        self.has_fn = QCheckBox("has FN")
+        self.empty_pred = QCheckBox("empty prediction")
+        for w in (self.has_fp, self.has_fn, self.empty_pred):
+            filters.addWidget(w)
+            w.toggled.connect(self._filter_docs)
+        filters.addStretch(1)
+        self.docs_label = QLabel("")
+        filters.addWidget(self.docs_label)
+        ll.addLayout(filters)
+        self.docs_model = ColumnsModel(self)
+        self.docs = QTableView()
+        self.docs.setModel(self.docs_model)
+        self.docs.setSelectionBehavior(QTableView.SelectRows)
+        self.docs.setSelectionMode(QTableView.SingleSelection)
+        self.docs.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
+        self.docs.verticalHeader().setDefaultSectionSize(20)
+        ll.addWidget(self.docs)
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        self.doc_title = QLabel("Pick a document")
+        self.doc_title.setWordWrap(True)
+        maps = QHBoxLayout()
+        self.jac_map = Heatmap("Jaccard (truth × prediction)", totals=False,
+                               row_axis="ground truth", col_axis="prediction")
+        self.match_map = Heatmap("Matches", totals=False, row_axis="ground truth",
+                                 col_axis="prediction")
+        maps.addWidget(self.jac_map)
+        maps.addWidget(self.match_map)
+        self.strings = QLabel("")
+        self.strings.setWordWrap(True)
+        self.strings.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.pair = QLabel("Click a Jaccard cell to see the shared words.")
+        self.pair.setWordWrap(True)
+        rl.addWidget(self.doc_title)
+        rl.addLayout(maps, 1)
+        rl.addWidget(self.strings)
+        rl.addWidget(self.pair)
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setSizes([380, 620])
+        lay.addWidget(split, 1)
+
+        self.threshold.valueChanged.connect(self._threshold_moved)
+        self.beta.valueChanged.connect(self._beta_moved)
+        self.threshold.sliderReleased.connect(
+            lambda: self.option_changed.emit("threshold", self.threshold.value() / 100))
+        self.beta.sliderReleased.connect(
+            lambda: self.option_changed.emit("beta", self.beta.value() / 100))
+        self.matching.currentTextChanged.connect(lambda m: self.option_changed.emit("matching", m))
+        self.clean.toggled.connect(lambda c: self.option_changed.emit("clean", c))
+        self.docs.selectionModel().currentRowChanged.connect(
+            lambda cur, _: cur.isValid() and self.show_document(int(self.docs_model.rows[cur.row()])))
+        self.jac_map.cell_clicked.connect(self._pair_clicked)
+
+    # -- controls ---------------------------------------------------------------------
+    def _threshold_moved(self, v):
+        self.threshold_label.setText(f"{v / 100:.2f}")
+        if not self.threshold.isSliderDown():          # keyboard / programmatic change
+            self.option_changed.emit("threshold", v / 100)
+
+    def _beta_moved(self, v):
+        self.beta_label.setText(f"{v / 100:.2f}")
+        if not self.beta.isSliderDown():
+            self.option_changed.emit("beta", v / 100)
+
+    def _sync_controls(self, r, clean):
+        for w in (self.threshold, self.beta, self.matching, self.clean):
+            w.blockSignals(True)
+        self.threshold.setValue(int(round(r.threshold * 100)))
+        self.beta.setValue(int(round(r.beta * 100)))
+        self.threshold_label.setText(f"{r.threshold:.2f}")
+        self.beta_label.setText(f"{r.beta:.2f}")
+        self.matching.setCurrentText(r.matching)
+        self.clean.setChecked(clean)
+        for w in (self.threshold, self.beta, self.matching, self.clean):
+            w.blockSignals(False)
+
+    # -- inputs ---------------------------------------------------------------------------
+    def set_report(self, report):
+        self.report, self.prep, self.result = report, report.prepared, report.result
+        r = self.result
+        self._sync_controls(r, report.options.clean)
+        score = "undefined" if r.undefined_reason else f"{r.score:.6f}"
+        self.summary.setText(
+            f"F<sub>{r.beta:g}</sub> <b>{score}</b> — precision {r.precision:.4f}, recall "
+            f"{r.recall:.4f}; TP {r.tp:,}, FP {r.fp:,}, FN {r.fn:,} pooled over "
+            f"{len(self.prep.ids):,} documents (threshold {r.threshold:g}, {r.matching}).")
+        per = r.per_document
+        errors = per[:, 1] + per[:, 2]
+        n_pred = np.fromiter(map(len, self.prep.pred), dtype=np.int64, count=len(self.prep.pred))
+        cols = [Column("Id", self.prep.ids), Column("TP", per[:, 0], align_right=True),
+                Column("FP", per[:, 1], align_right=True), Column("FN", per[:, 2], align_right=True),
+                Column("errors", errors, align_right=True),
+                Column("predictions", n_pred, align_right=True)]
+        keep = self.doc
+        self.docs_model.set_columns(cols, len(errors))
+        self._order = np.argsort(-errors, kind="stable")      # most errors first
+        self._filter_docs()
+        if keep is not None and keep < len(errors):
+            self.select_document(keep)
+        elif len(errors):
+            self.docs.selectRow(0)
+
+    def _filter_docs(self):
+        if self.result is None:
+            return
+        per = self.result.per_document
+        keep = np.ones(len(per), dtype=bool)
+        if self.has_fp.isChecked():
+            keep &= per[:, 1] > 0
+        if self.has_fn.isChecked():
+            keep &= per[:, 2] > 0
+        if self.empty_pred.isChecked():
+            keep &= self.docs_model.columns[5].values == 0
+        rows = self._order[keep[self._order]]
+        self.docs_model.set_rows(rows)
+        self.docs_label.setText(f"{len(rows):,} of {len(per):,} documents")
+
+    def select_document(self, i):
+        r = self.docs_model.view_row(i)
+        if r >= 0:
+            self.docs.selectRow(r)
+        self.show_document(i)
+
+    def show_document(self, i):
+        prep, r = self.prep, self.result
+        opts = self.report.options
+        d = document_matrices(prep.truth[i], prep.pred[i], threshold=r.threshold,
+                              matching=r.matching, clean=opts.clean)
+        self.doc, self.doc_match = i, d
+        self.doc_title.setText(f"<b>{prep.ids[i]}</b>: TP {d.tp}, FP {d.fp}, FN {d.fn} "
+                               f"(cells at or above the threshold {r.threshold:g} are outlined)")
+        rows = [f"t{k + 1}" for k in range(len(d.truths))]
+        cols = [f"p{k + 1}" for k in range(len(d.predictions))]
+        if d.jaccard.size:
+            self.jac_map.set_matrix(d.jaccard, rows, col_labels=cols,
+                                    outline=d.jaccard >= r.threshold, levels=(0.0, 1.0))
+            self.match_map.set_matrix(d.match.astype(float), rows, col_labels=cols,
+                                      integer=True, levels=(0.0, 1.0))
+        else:
+            self.jac_map.set_matrix(np.zeros((0, 0)))
+            self.match_map.set_matrix(np.zeros((0, 0)))
+        self.strings.setText(
+            "<b>Ground truths</b>: " + ("; ".join(f"t{k + 1} = {s}" for k, s in enumerate(d.truths))
+                                        or "none") +
+            "<br><b>Predictions</b> (sorted): " +
+            ("; ".join(f"p{k + 1} = {s}" for k, s in enumerate(d.predictions)) or "none"))
+
+    def _pair_clicked(self, i, j):
+        d = self.doc_match
+        if d is None:
+            return
+        words = shared_tokens(d.truths[i], d.predictions[j], clean=self.report.options.clean)
+        self.pair.setText(f"t{i + 1} × p{j + 1}: Jaccard {d.jaccard[i, j]:.4f}; shared words: "
+                          f"{', '.join(words) or 'none'}"
+                          f"{' — matched' if d.match[i, j] else ''}")
+
+    def on_work_result(self, channel, result):
+        pass

@@ -1,0 +1,237 @@
+"""The anatomy of LwLRAP: per-class scores and weights, per-sample rankings.
+
+Numbers come from the core's LwlrapResult and sample_ranking; the view only
+draws, orders rows (on the worker for big files) and routes selections.
+"""
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QHeaderView, QLabel, QSplitter,
+                               QTableView, QTabWidget, QVBoxLayout, QWidget)
+
+from ...core import sample_ranking
+from ..models.table import Column, ColumnsModel, sorted_rows
+from ..widgets.heatmap import Heatmap
+
+OVERVIEW_SAMPLES = 60     # rows of the precision overview (the worst samples)
+
+
+class LwlrapView(QWidget):
+    ties_changed = Signal(str)
+
+    def __init__(self, work=None, parent=None):
+        super().__init__(parent)
+        self.work = work
+        self.report = self.prep = self.result = None
+        self.sample_order = np.zeros(0, dtype=np.int64)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        top = QHBoxLayout()
+        self.summary = QLabel("")
+        self.summary.setWordWrap(True)
+        self.ties = QComboBox()
+        self.ties.addItem("ties: worst rank", "worst")
+        self.ties.addItem("ties: original order", "original")
+        top.addWidget(self.summary, 1)
+        top.addWidget(self.ties)
+        lay.addLayout(top)
+        self.tabs = QTabWidget()
+
+        # Classes: variable-width bars (width = class weight, so area = contribution).
+        cls = QWidget()
+        cl = QHBoxLayout(cls)
+        self.class_plot = pg.PlotWidget(background="w",
+                                        title="Per-class LwLRAP (bar width = class weight)")
+        self.class_plot.setLabel("left", "class lwlrap")
+        self.class_plot.setLabel("bottom", "classes, worst first (width ∝ share of positive labels)")
+        self.class_plot.setMouseEnabled(False, False)
+        self.class_model = ColumnsModel(self)
+        # A few hundred classes at most: sorted right here through the index map.
+        self.class_model.on_sort = self._sort_classes
+        self.class_table = QTableView()
+        self.class_table.setModel(self.class_model)
+        self.class_table.setSortingEnabled(True)
+        self.class_table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        cl.addWidget(self.class_plot, 3)
+        cl.addWidget(self.class_table, 2)
+        self.tabs.addTab(cls, "Classes")
+
+        # Samples: worst first, and the selected sample's ranking.
+        smp = QSplitter(Qt.Horizontal)
+        self.samples_model = ColumnsModel(self)
+        self.samples = QTableView()
+        self.samples.setModel(self.samples_model)
+        self.samples.setSelectionBehavior(QTableView.SelectRows)
+        self.samples.setSelectionMode(QTableView.SingleSelection)
+        self.samples.verticalHeader().setDefaultSectionSize(20)
+        self.samples.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
+        detail = QWidget()
+        dl = QVBoxLayout(detail)
+        self.sample_title = QLabel("Pick a sample on the left")
+        self.sample_title.setWordWrap(True)
+        self.rank_plot = pg.PlotWidget(background="w", title="Classes ranked by score")
+        self.rank_plot.setMouseEnabled(False, False)
+        self.rank_plot.setLabel("left", "score")
+        self.steps = QLabel("")
+        self.steps.setWordWrap(True)
+        self.steps.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        dl.addWidget(self.sample_title)
+        dl.addWidget(self.rank_plot, 1)
+        dl.addWidget(self.steps)
+        smp.addWidget(self.samples)
+        smp.addWidget(detail)
+        smp.setSizes([380, 620])
+        self.tabs.addTab(smp, "Samples")
+
+        self.overview = Heatmap("Precision of each positive label (worst samples)",
+                                totals=False, row_axis="sample", col_axis="class")
+        self.tabs.addTab(self.overview, "Overview")
+        lay.addWidget(self.tabs, 1)
+
+        self.ties.currentIndexChanged.connect(lambda: self.ties_changed.emit(self.ties.currentData()))
+        self.samples.selectionModel().currentRowChanged.connect(
+            lambda cur, _: cur.isValid() and self.show_sample(int(self.samples_model.rows[cur.row()])))
+        self.overview.cell_clicked.connect(self._overview_clicked)
+
+    def _sort_classes(self, col, order):
+        m = self.class_model
+        if 0 <= col < len(m.columns):
+            m.set_rows(sorted_rows(m.columns[col].values, np.arange(m.n_source),
+                                   order == Qt.DescendingOrder))
+
+    # -- inputs -------------------------------------------------------------------------
+    def set_report(self, report):
+        self.report, self.prep, self.result = report, report.prepared, report.result
+        r = self.result
+        self.ties.blockSignals(True)
+        self.ties.setCurrentIndex(self.ties.findData(r.ties))
+        self.ties.blockSignals(False)
+        text = (f"LwLRAP <b>{r.score:.6f}</b> = Σ per-class lwlrap × class weight = mean "
+                f"precision over {r.n_positives:,} positive labels of {len(self.prep.ids):,} "
+                f"samples.")
+        if r.tied_positives:
+            text += (f"<br><b>{r.tied_positives:,}</b> positive label(s) tie another class's "
+                     f"score; counted as <i>{r.ties}</i> — switch to compare.")
+        self.summary.setText(text)
+        self._draw_classes()
+        if self.work is not None:
+            scores, ids = r.sample_scores, self.prep.ids
+            contrib = r.sample_contributions
+            n_lab = self.prep.truth.sum(axis=1)
+
+            def job(progress, cancel):
+                key = np.where(np.isnan(scores), np.inf, scores)
+                order = np.argsort(key, kind="stable")          # worst first
+                return order, [
+                    Column("sample", ids), Column("lwlrap", scores, fmt=_f4, align_right=True),
+                    Column("labels", n_lab, align_right=True),
+                    Column("contribution", contrib, fmt=lambda v: f"{v:.2e}", align_right=True)]
+            self.work.submit("lwlrap-samples", job)
+
+    def on_work_result(self, channel, result):
+        if channel != "lwlrap-samples":
+            return
+        order, cols = result
+        self.sample_order = order
+        self.samples_model.set_columns(cols, len(order))
+        self.samples_model.set_rows(order)
+        self._draw_overview()
+        if len(order):
+            self.samples.selectRow(0)
+
+    # -- drawing ----------------------------------------------------------------------
+    def _draw_classes(self):
+        r, names = self.result, self.prep.classes
+        order = np.argsort(np.where(r.class_weights > 0, r.per_class, np.inf), kind="stable")
+        order = order[r.class_weights[order] > 0]
+        p = self.class_plot
+        p.clear()
+        w = r.class_weights[order]
+        x0 = np.concatenate(([0.0], np.cumsum(w)[:-1]))
+        cmap = pg.ColorMap([0.0, 0.5, 1.0], [(215, 48, 39), (254, 224, 139), (26, 152, 80)])
+        colors = [pg.mkBrush(*cmap.map(float(v), mode="byte")) for v in r.per_class[order]]
+        p.addItem(pg.BarGraphItem(x0=x0, x1=x0 + w * 0.97, height=r.per_class[order],
+                                  brushes=colors, pen=pg.mkPen("w")))
+        p.addItem(pg.InfiniteLine(pos=r.score, angle=0, label=f"overall {r.score:.4f}",
+                                  pen=pg.mkPen((200, 30, 30), width=2, style=Qt.DashLine),
+                                  labelOpts={"position": 0.9, "color": (200, 30, 30)}))
+        centers = x0 + w / 2
+        px = max(self.class_plot.width() - 80, 300)         # rough plot width in pixels
+        p.getAxis("bottom").setTicks([[(c, _fit(names[i], w[k] * px))
+                                       for k, (c, i) in enumerate(zip(centers, order))]])
+        p.setYRange(0, 1.05)
+        counts = r.class_positives
+        self.class_model.set_columns([
+            Column("class", np.array(names, dtype=object)),
+            Column("lwlrap", np.where(counts > 0, r.per_class, np.nan), fmt=_f4, align_right=True),
+            Column("weight", r.class_weights, fmt=lambda v: f"{v:.4f}", align_right=True),
+            Column("positives", counts, align_right=True)], len(names))
+        self.class_table.sortByColumn(1, Qt.AscendingOrder)      # worst classes first
+
+    def _draw_overview(self):
+        r, prep = self.result, self.prep
+        rows = [i for i in self.sample_order[:OVERVIEW_SAMPLES * 2]
+                if not np.isnan(r.sample_scores[i])][:OVERVIEW_SAMPLES]
+        m = np.full((len(rows), len(prep.classes)), -0.25)
+        where = {row: n for n, row in enumerate(rows)}
+        keep = np.isin(r.positive_rows, rows)
+        for s, c, v in zip(r.positive_rows[keep], r.positive_classes[keep], r.precisions[keep]):
+            m[where[int(s)], c] = v
+        self.overview_rows = rows
+        self.overview.set_matrix(m, [str(prep.ids[i]) for i in rows], col_labels=prep.classes,
+                                 levels=(-0.25, 1.0))
+
+    def _overview_clicked(self, i, j):
+        if 0 <= i < len(self.overview_rows):
+            self.select_sample(self.overview_rows[i])
+            self.tabs.setCurrentIndex(1)
+
+    def select_sample(self, source_row):
+        r = self.samples_model.view_row(source_row)
+        if r >= 0:
+            self.samples.selectRow(r)
+        self.show_sample(source_row)
+
+    def show_sample(self, i):
+        prep, r = self.prep, self.result
+        truth, scores = prep.truth[i], prep.pred[i]
+        order, ranks, hits, prec = sample_ranking(truth, scores, ties=r.ties)
+        names = prep.classes
+        n_pos = int(truth.sum())
+        contrib = np.nansum(prec) / r.n_positives if r.n_positives else 0.0
+        self.current_sample = i
+        self.sample_precisions = prec
+        self.sample_title.setText(
+            f"<b>{prep.ids[i]}</b>: {n_pos} true label(s) "
+            f"({', '.join(names[j] for j in np.flatnonzero(truth)) or 'none'}); sample lwlrap "
+            f"{_f4(r.sample_scores[i])}, contribution {contrib:.3e} of the score")
+        p = self.rank_plot
+        p.clear()
+        shown = order[:min(len(order), 25)]
+        x = np.arange(len(shown))
+        brushes = [pg.mkBrush((44, 160, 44) if truth[j] else (170, 170, 170)) for j in shown]
+        p.addItem(pg.BarGraphItem(x=x, height=scores[shown], width=0.8, brushes=brushes))
+        p.getAxis("left").enableAutoSIPrefix(False)
+        px = max(p.width() - 80, 300) / max(len(shown), 1)
+        p.getAxis("bottom").setTicks([[(k, _fit(names[j], px)) for k, j in enumerate(shown)]])
+        for k, j in enumerate(shown):
+            if truth[j]:
+                t = pg.TextItem(f"{hits[j]}/{ranks[j]}", color=(20, 100, 20), anchor=(0.5, 1))
+                t.setPos(k, scores[j])
+                p.addItem(t)
+        lines = [f"{names[j]}: rank {ranks[j]}, {hits[j]} true label(s) at or above it → "
+                 f"precision {hits[j]}/{ranks[j]} = {prec[j]:.4f}"
+                 for j in order if truth[j]]
+        self.steps.setText("<br>".join(lines) + (
+            f"<br>Sample lwlrap = mean of these = {_f4(r.sample_scores[i])}" if lines else
+            "No true labels: this sample adds nothing to the score."))
+
+
+def _fit(name, pixels):
+    """A label cut to the pixels it has (about 7 px a character)."""
+    room = int(pixels // 7)
+    return name if len(name) <= room else (name[:max(room - 1, 0)] + "…" if room > 1 else "")
+
+
+def _f4(v):
+    return "—" if v is None or (isinstance(v, float) and np.isnan(v)) else f"{v:.4f}"

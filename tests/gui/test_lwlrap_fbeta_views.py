@@ -1,0 +1,108 @@
+import numpy as np
+import pytest
+
+from conftest import wait_scored
+from kmetric_gui.core import document_matrices, sample_ranking
+from kmetric_gui.gui.main_window import demo_paths
+from kmetric_gui.scoring import Options, score_files
+
+
+def open_lwlrap(qtbot, window):
+    with qtbot.waitSignal(window.work.result, timeout=20000,
+                          check_params_cb=lambda ch, r: ch == "lwlrap-samples"):
+        rep = wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("lwlrap")))
+    return rep
+
+
+def test_lwlrap_view_numbers_equal_core(qtbot, window):
+    rep = open_lwlrap(qtbot, window)
+    view = window.lwlrap_view
+    assert window.views.currentWidget() is view
+    want = score_files(*demo_paths("lwlrap")).result
+    assert f"{want.score:.6f}" in view.summary.text()
+    cm = view.class_model
+    shown = {cm.columns[0].values[r]: cm.columns[1].values[r] for r in cm.rows}
+    assert shown == pytest.approx(dict(zip(rep.prepared.classes, want.per_class)))
+    # worst classes first
+    vals = [cm.columns[1].values[r] for r in cm.rows]
+    assert vals == sorted(vals)
+    # samples table: worst first
+    sm = view.samples_model
+    s = [want.sample_scores[r] for r in sm.rows if not np.isnan(want.sample_scores[r])]
+    assert s == sorted(s)
+
+
+def test_selecting_a_sample_drives_the_detail(qtbot, window):
+    rep = open_lwlrap(qtbot, window)
+    view = window.lwlrap_view
+    view.samples.selectRow(5)
+    i = int(view.samples_model.rows[5])
+    assert view.current_sample == i
+    prep = rep.prepared
+    _, _, _, prec = sample_ranking(prep.truth[i], prep.pred[i])
+    np.testing.assert_allclose(view.sample_precisions, prec)
+    core = rep.result
+    mine = core.precisions[core.positive_rows == i]
+    assert np.nanmean(view.sample_precisions) == pytest.approx(mine.mean())
+    # overview click selects a sample too
+    view.overview.cell_clicked.emit(0, 0)
+    assert view.current_sample == view.overview_rows[0]
+
+
+def test_lwlrap_ties_switch_rescores(qtbot, window):
+    open_lwlrap(qtbot, window)
+    view = window.lwlrap_view
+    rep = wait_scored(qtbot, window, lambda: view.ties.setCurrentIndex(1))
+    assert rep.result.ties == "original"
+    assert rep.score == pytest.approx(score_files(*demo_paths("lwlrap"), Options(ties="original")).score)
+
+
+def test_fbeta_view_documents_and_matrices(qtbot, window):
+    rep = wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("fbeta")))
+    view = window.fbeta_view
+    assert window.views.currentWidget() is view
+    per = rep.result.per_document
+    errors = [per[r, 1] + per[r, 2] for r in view.docs_model.rows]
+    assert errors == sorted(errors, reverse=True)
+    view.has_fp.setChecked(True)
+    assert len(view.docs_model.rows) == int((per[:, 1] > 0).sum())
+    assert all(per[r, 1] > 0 for r in view.docs_model.rows)
+    view.has_fp.setChecked(False)
+    view.empty_pred.setChecked(True)
+    assert all(len(rep.prepared.pred[r]) == 0 for r in view.docs_model.rows)
+    view.empty_pred.setChecked(False)
+    view.docs.selectRow(2)
+    i = int(view.docs_model.rows[2])
+    d = document_matrices(rep.prepared.truth[i], rep.prepared.pred[i])
+    np.testing.assert_allclose(view.jac_map.values, d.jaccard)
+    np.testing.assert_array_equal(view.match_map.values, d.match.astype(float))
+    assert [d.tp, d.fp, d.fn] == per[i].tolist()
+
+
+def test_fbeta_pair_shows_shared_words(qtbot, window):
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("fbeta")))
+    view = window.fbeta_view
+    i = next(r for r in view.docs_model.rows if view.result.per_document[r, 0] > 0)
+    view.select_document(int(i))
+    d = view.doc_match
+    t, p = map(int, np.argwhere(d.match)[0])
+    view.jac_map.cell_clicked.emit(t, p)
+    assert "shared words" in view.pair.text() and "matched" in view.pair.text()
+
+
+@pytest.mark.parametrize("control,value,opts", [
+    ("matching", "many-to-one", Options(matching="many-to-one")),
+    ("threshold", 30, Options(threshold=0.3)),
+    ("beta", 100, Options(beta=1.0)),
+    ("clean", True, Options(clean=True)),
+])
+def test_fbeta_controls_rescore(qtbot, window, control, value, opts):
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("fbeta")))
+    view = window.fbeta_view
+    w = getattr(view, control)
+    setter = {"matching": lambda: w.setCurrentText(value), "clean": lambda: w.setChecked(value)}.get(
+        control, lambda: w.setValue(value))
+    rep = wait_scored(qtbot, window, setter)
+    want = score_files(*demo_paths("fbeta"), opts).result
+    assert (rep.result.tp, rep.result.fp, rep.result.fn) == (want.tp, want.fp, want.fn)
+    assert rep.score == pytest.approx(want.score)
