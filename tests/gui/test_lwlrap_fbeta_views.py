@@ -106,3 +106,23 @@ def test_fbeta_controls_rescore(qtbot, window, control, value, opts):
     want = score_files(*demo_paths("fbeta"), opts).result
     assert (rep.result.tp, rep.result.fp, rep.result.fn) == (want.tp, want.fp, want.fn)
     assert rep.score == pytest.approx(want.score)
+
+
+def test_exports_write_png_and_csv(qtbot, window, tmp_path):
+    import csv
+    from PySide6.QtGui import QImage
+    rep = wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    kv = window.kappa_view
+    heat = kv.maps["observed"]
+    assert kv.export.save_png(heat, "O", str(tmp_path / "o.png"))
+    assert not QImage(str(tmp_path / "o.png")).isNull()
+    assert kv.export.save_csv(heat.to_csv, "O", str(tmp_path / "o.csv"))
+    rows = list(csv.reader(open(tmp_path / "o.csv")))
+    assert np.allclose(np.array([r[1:] for r in rows[1:]], float), rep.result.observed)
+    rep = wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("fbeta")))
+    fv = window.fbeta_view
+    from kmetric_gui.gui.widgets.export import columns_csv
+    fv.export.save_csv(lambda: columns_csv(fv.docs_model), "docs", str(tmp_path / "d.csv"))
+    rows = list(csv.reader(open(tmp_path / "d.csv")))
+    assert rows[0][:4] == ["Id", "TP", "FP", "FN"] and len(rows) == 121
+    assert sum(int(r[1]) for r in rows[1:]) == rep.result.tp

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHB
 
 from ...core import document_matrices, shared_tokens
 from ..models.table import Column, ColumnsModel
+from ..widgets.export import ExportButton, columns_csv
 from ..widgets.heatmap import Heatmap
 
 EXPLAIN = (
@@ -36,7 +37,11 @@ class FbetaView(QWidget):
         lay.setContentsMargins(4, 4, 4, 4)
         self.summary = QLabel("")
         self.summary.setWordWrap(True)
-        lay.addWidget(self.summary)
+        self.export = ExportButton()
+        head = QHBoxLayout()
+        head.addWidget(self.summary, 1)
+        head.addWidget(self.export)
+        lay.addLayout(head)
 
         controls = QGroupBox("Scoring")
         form = QFormLayout(controls)
@@ -112,6 +117,9 @@ class FbetaView(QWidget):
         split.setSizes([380, 620])
         lay.addWidget(split, 1)
 
+        (self.export.add_table("documents table", lambda: columns_csv(self.docs_model))
+         .add_plot("Jaccard matrix", self.jac_map).add_table("Jaccard matrix", self.jac_map.to_csv)
+         .add_plot("match matrix", self.match_map).add_table("match matrix", self.match_map.to_csv))
         self.threshold.valueChanged.connect(self._threshold_moved)
         self.beta.valueChanged.connect(self._beta_moved)
         self.threshold.sliderReleased.connect(

@@ -6,11 +6,12 @@ matrix's via kappa_from_confusion); the view only draws and routes clicks.
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QGridLayout, QHBoxLayout,
-                               QLabel, QLineEdit, QMenu, QPushButton, QSpinBox, QTableWidget,
-                               QTableWidgetItem, QTabWidget, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel,
+                               QLineEdit, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem,
+                               QTabWidget, QVBoxLayout, QWidget)
 
 from ...core import kappa_from_confusion, optimize_cuts
+from ..widgets.export import ExportButton
 from ..widgets.heatmap import Heatmap
 from .kappa_presets import PRESETS, agreement_band
 
@@ -57,11 +58,7 @@ class KappaView(QWidget):
         self.normalised = QCheckBox("normalised (÷ N)")
         self.names = QLineEdit()
         self.names.setPlaceholderText("class names, comma-separated (e.g. 0 - No DR, 1 - Mild, …)")
-        export = QToolButton()
-        export.setText("Export")
-        export.setPopupMode(QToolButton.InstantPopup)
-        self.export_menu = QMenu(export)
-        export.setMenu(self.export_menu)
+        export = self.export = ExportButton()
         bar.addWidget(QLabel("Show"))
         bar.addWidget(self.source, 2)
         bar.addWidget(QLabel("Weights"))
@@ -84,7 +81,7 @@ class KappaView(QWidget):
             h = Heatmap(title, diverging=div)
             self.maps[key] = h
             grid.addWidget(h, n // 3, n % 3)
-            self._add_export(h, title)
+            export.add_plot(title, h).add_table(title, h.to_csv)
         self.maps["observed"].cell_clicked.connect(self._cell_clicked)
         self.maps["observed"].setToolTip("Click a cell to list its rows in the table")
         self.tabs.addTab(grid_w, "Matrices")
@@ -155,8 +152,8 @@ class KappaView(QWidget):
         self.optimise_button.clicked.connect(self.optimise)
         self.apply_button.clicked.connect(lambda: self.cut_result is not None and
                                           self.apply_cuts.emit(self.cut_result.cuts))
-        self._add_export(self.balance, "class balance", matrix=False)
-        self._add_export(self.cost, "distance cost", matrix=False)
+        export.add_plot("class balance", self.balance).add_plot("distance cost", self.cost)
+        export.add_plot("cut points", self.dist)
 
     # -- inputs ----------------------------------------------------------------------
     def set_report(self, report):
@@ -404,23 +401,3 @@ class KappaView(QWidget):
             self.optimise_button.setEnabled(True)
             self.apply_button.setEnabled(True)
             self._show_cuts(self.report.cuts, result)
-
-    # -- export ---------------------------------------------------------------------------
-    def _add_export(self, widget, title, matrix=True):
-        menu = self.export_menu.addMenu(title)
-        menu.addAction("Save PNG…", lambda: self._save(widget, title, "png"))
-        if matrix:
-            menu.addAction("Save CSV…", lambda: self._save(widget, title, "csv"))
-            menu.addAction("Copy to clipboard", widget.copy_to_clipboard)
-
-    def _save(self, widget, title, ext):
-        safe = "".join(ch if ch.isalnum() else "_" for ch in title).strip("_")
-        path, _ = QFileDialog.getSaveFileName(self, f"Save {title}", f"{safe}.{ext}",
-                                              f"{ext.upper()} (*.{ext})")
-        if not path:
-            return
-        if ext == "png":
-            widget.grab().save(path)
-        else:
-            from ..edits import save_atomic
-            save_atomic(path, widget.to_csv())

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QHeaderView, QLabel, QSpl
 
 from ...core import sample_ranking
 from ..models.table import Column, ColumnsModel, sorted_rows
+from ..widgets.export import ExportButton, columns_csv
 from ..widgets.heatmap import Heatmap
 
 OVERVIEW_SAMPLES = 60     # rows of the precision overview (the worst samples)
@@ -32,8 +33,10 @@ class LwlrapView(QWidget):
         self.ties = QComboBox()
         self.ties.addItem("ties: worst rank", "worst")
         self.ties.addItem("ties: original order", "original")
+        self.export = ExportButton()
         top.addWidget(self.summary, 1)
         top.addWidget(self.ties)
+        top.addWidget(self.export)
         lay.addLayout(top)
         self.tabs = QTabWidget()
 
@@ -87,6 +90,12 @@ class LwlrapView(QWidget):
                                 totals=False, row_axis="sample", col_axis="class")
         self.tabs.addTab(self.overview, "Overview")
         lay.addWidget(self.tabs, 1)
+        (self.export.add_plot("per-class chart", self.class_plot)
+         .add_table("per-class table", lambda: columns_csv(self.class_model))
+         .add_table("samples table", lambda: columns_csv(self.samples_model))
+         .add_plot("sample ranking", self.rank_plot)
+         .add_plot("precision overview", self.overview)
+         .add_table("precision overview", self.overview.to_csv))
 
         self.ties.currentIndexChanged.connect(lambda: self.ties_changed.emit(self.ties.currentData()))
         self.samples.selectionModel().currentRowChanged.connect(
