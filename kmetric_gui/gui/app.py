@@ -78,12 +78,12 @@ def main(argv=None):
             return 2
     from PySide6.QtGui import QFontDatabase, QIcon
     from PySide6.QtWidgets import QApplication
-    from pathlib import Path
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("kmetric-gui")
     app.setOrganizationName("kmetric_gui")
     app.setStyleSheet(STYLE)
-    icon = Path(__file__).resolve().parents[2] / "resources" / "kmetric.png"
+    from ..paths import resources_dir
+    icon = resources_dir() / "kmetric.png"
     if icon.exists():
         app.setWindowIcon(QIcon(str(icon)))
     if not QFontDatabase.families():

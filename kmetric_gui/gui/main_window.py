@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QHeaderView, QLabel,
                                QVBoxLayout, QWidget, QDockWidget)
 
 from ..errors import InputError
+from ..paths import resources_dir
 from ..io import ValidationFailed
 from ..scoring import Options, load, score_prepared
 from ..core import apply_cuts
@@ -29,7 +30,7 @@ from .widgets.problems_panel import ProblemsPanel
 from .widgets.score_panel import ScorePanel
 from .worker import WorkController
 
-RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+RESOURCES = resources_dir()
 DEMOS = {"qwk": "weighted kappa (APTOS-like)", "lwlrap": "LwLRAP (FSDKaggle2019-like)",
          "fbeta": "Jaccard F-beta (Coleridge-like)"}
 MAX_RECENT = 8
