@@ -222,3 +222,18 @@ def test_no_display_message(tmp_path):
     r = subprocess.run([sys.executable, "-m", "kmetric_gui", "--demo"], capture_output=True,
                        text=True, env=env, cwd=ROOT, timeout=60)
     assert r.returncode == 2 and "no display" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_unexpected_error_shows_dialog_and_app_keeps_running(qtbot, window):
+    def boom(progress, cancel):
+        raise RuntimeError("simulated bug")
+    with qtbot.waitSignal(window.failed, timeout=5000) as b:
+        window.work.submit("score", boom)
+    assert "simulated bug" in b.args[0]
+    boxes = [w for w in QApplication.topLevelWidgets()
+             if isinstance(w, QMessageBox) and w.isVisible()]
+    assert boxes and "simulated bug" in boxes[-1].text()
+    assert "RuntimeError" in boxes[-1].detailedText()
+    for box in boxes:
+        box.close()
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
