@@ -23,6 +23,8 @@ class Alignment:
 
 def _fixed_bytes(arr):
     """(n, L) uint8 view of a string array whose values all have L bytes."""
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
     if arr.null_count or not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
         return None
     n = len(arr)
@@ -96,6 +98,11 @@ def id_keys(sol_ids, sub_ids):
     return codes[:len(sol_ids)].astype(np.int64), codes[len(sol_ids):].astype(np.int64)
 
 
+def _sort(keys):
+    order = np.argsort(keys, kind="stable")
+    return order, keys[order]
+
+
 def _duplicates(sk, order):
     """Rows (original positions) whose sorted key equals the one before it."""
     dup = np.flatnonzero(sk[1:] == sk[:-1]) + 1
@@ -106,8 +113,7 @@ def align(sol_ids, sub_ids):
     """Match rows by id: duplicates, missing and extra ids, and the join."""
     sol_k, sub_k = id_keys(sol_ids, sub_ids)
     # numpy's sort releases the GIL: sort both files' keys on two cores.
-    sol_order, sub_order = _POOL.map(lambda k: np.argsort(k, kind="stable"), (sol_k, sub_k))
-    sol_sorted, sub_sorted = sol_k[sol_order], sub_k[sub_order]
+    (sol_order, sol_sorted), (sub_order, sub_sorted) = _POOL.map(_sort, (sol_k, sub_k))
     sol_dup, sub_dup = _duplicates(sol_sorted, sol_order), _duplicates(sub_sorted, sub_order)
     if not sol_dup.size and not sub_dup.size and np.array_equal(sol_sorted, sub_sorted):
         # The valid case: the same ids on both sides, each once.

@@ -172,11 +172,17 @@ def _prepare(sol, sub, sol_name, sub_name, options):
     return build(sol, sub, sol_name, sub_name, id_col, options, col, usage, reason)
 
 
+def _array(table, name):
+    """One column as a plain Arrow array (no copy when it is one chunk)."""
+    col = table.column(name)
+    if isinstance(col, pa.ChunkedArray):
+        return col.chunk(0) if col.num_chunks == 1 else col.combine_chunks()
+    return col
+
+
 def _ids(table, id_col):
-    arr = table.column(id_col)
-    if not pa.types.is_string(arr.type):
-        arr = arr.cast(pa.string())
-    return arr.combine_chunks() if isinstance(arr, pa.ChunkedArray) else arr
+    arr = _array(table, id_col)
+    return arr if pa.types.is_string(arr.type) else arr.cast(pa.string())
 
 
 def _join(sol, sub, sol_name, sub_name, id_col, col, allow_sol_dups=False):
@@ -227,7 +233,7 @@ def _target(sol, sub, sol_name, sub_name, id_col, options, col):
 
 def _numbers(table, name, fname, ids, col, integer):
     """A numeric column as float64/int64; unparsable or missing values collected."""
-    arr = table.column(name)
+    arr = _array(table, name)
     if pa.types.is_integer(arr.type) and not arr.null_count:
         return arr.to_numpy().astype(np.int64, copy=False)
     if pa.types.is_boolean(arr.type):
