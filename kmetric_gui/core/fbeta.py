@@ -15,6 +15,7 @@ from ._checks import check_option
 
 MATCHINGS = ("one-to-one", "many-to-one")
 _DENSE_PAIRS = 1 << 22   # distinct-pair table size below which pairs are deduplicated
+_DENSE_MATMUL = 1 << 27  # strings^2 x vocabulary below which one matrix product scores all
 _CLEAN_RE = re.compile(r"[^A-Za-z0-9]+")
 
 
@@ -180,6 +181,8 @@ class _Prepared:
         if s_count * s_count <= _DENSE_PAIRS and a_sid.size > s_count:
             # Few distinct strings, many pairs: score each distinct pair once.
             code = a_sid * s_count + b_sid
+            if s_count * s_count * self.vocab_size <= _DENSE_MATMUL:
+                return self._jaccard_table().ravel()[code]
             present = np.zeros(s_count * s_count, dtype=bool)
             present[code] = True
             uniq = np.flatnonzero(present)
@@ -187,6 +190,16 @@ class _Prepared:
             jac = self._jaccard_direct(uniq // s_count, uniq % s_count)
             return jac[slot[code]]
         return self._jaccard_direct(a_sid, b_sid)
+
+    def _jaccard_table(self):
+        """Jaccard of every pair of distinct strings: one small matrix product."""
+        s_count = len(self.strings)
+        owner = np.repeat(np.arange(s_count), self.tok_len)
+        m = np.zeros((s_count, self.vocab_size), dtype=np.float32)
+        m[owner, self.tok_ids] = 1.0
+        inter = (m @ m.T).astype(np.float64)          # exact: small integer counts
+        union = self.tok_len[:, None] + self.tok_len[None, :] - inter
+        return np.where(union > 0, inter / np.maximum(union, 1), 0.0)
 
     def _jaccard_direct(self, a_sid, b_sid):
         lens = self.tok_len[a_sid]
@@ -240,31 +253,36 @@ def _match(prep, threshold, matching):
     t_np = npd[prep.t_doc]                      # predictions in each truth's doc
     pair_pred, pair_truth = _ranges(p_start[prep.t_doc], t_np)
     jac = prep.pair_jaccard(prep.t_sid[pair_truth], prep.p_sid[pair_pred])
-    pair_start = _segments(t_np)                 # each truth's first pair
     chosen = np.full(prep.t_sid.size, -1, dtype=np.int64)
     used = np.zeros(prep.p_sid.size, dtype=bool)
+    # Only pairs at or above the threshold can ever match: the rest drop out here.
+    cand = np.flatnonzero(jac >= threshold)
+    ct, cp, cj = pair_truth[cand], pair_pred[cand], jac[cand]   # truth-major, preds sorted
     if matching == "many-to-one":
-        steps = [np.flatnonzero(t_np > 0)]
+        groups = [np.arange(cand.size)]
     else:
-        t_rank = np.arange(prep.t_sid.size) - _segments(nt)[prep.t_doc]
-        has = t_np > 0
-        steps = [np.flatnonzero(has & (t_rank == r)) for r in range(int(nt.max(initial=0)))]
-    for truths_now in steps:
-        if truths_now.size == 0:
-            continue
-        idx, run = _ranges(pair_start[truths_now], t_np[truths_now])
-        vals = jac[idx]
+        # Truths of equal rank sit in different documents: match them together,
+        # rank by rank, each taking the best prediction not used yet.
+        rank = (np.arange(prep.t_sid.size) - _segments(nt)[prep.t_doc])[ct]
+        if rank.size and rank.max() < 32767:
+            rank = rank.astype(np.int16)         # small ints: numpy's stable sort is a radix sort
+        order = np.argsort(rank, kind="stable")
+        bounds = np.searchsorted(rank[order], np.arange(int(nt.max(initial=0)) + 1))
+        groups = [order[bounds[r]:bounds[r + 1]] for r in range(bounds.size - 1)]
+    for g in groups:
+        gt, gp, gj = ct[g], cp[g], cj[g]
         if matching == "one-to-one":
-            vals = np.where(used[pair_pred[idx]], -1.0, vals)
-        seg = _segments(t_np[truths_now])
-        best = np.maximum.reduceat(vals, seg)
-        is_best = vals == best[run]
-        local = idx - pair_start[truths_now][run]
-        first = np.minimum.reduceat(np.where(is_best, local, np.iinfo(np.int64).max), seg)
-        ok = best >= threshold
-        pick = p_start[prep.t_doc[truths_now]] + first
-        chosen[truths_now[ok]] = pick[ok]
-        used[pick[ok]] = True
+            free = ~used[gp]
+            gt, gp, gj = gt[free], gp[free], gj[free]
+        if gt.size == 0:
+            continue
+        new = np.r_[True, gt[1:] != gt[:-1]]
+        seg = np.cumsum(new) - 1
+        best = np.maximum.reduceat(gj, np.flatnonzero(new))
+        hit = np.flatnonzero(gj == best[seg])
+        first = hit[np.r_[True, seg[hit][1:] != seg[hit][:-1]]]   # alphabetically first
+        chosen[gt[first]] = gp[first]
+        used[gp[first]] = True
     return chosen, used, pair_truth, pair_pred, jac
 
 

@@ -108,13 +108,16 @@ def test_dense_and_direct_pair_paths_agree(d, matching):
     import sys
     mod = sys.modules["kmetric_gui.core.fbeta"]
     truths, preds = [a for a, _ in d], [b for _, b in d]
-    dense = jaccard_fbeta(truths, preds, matching=matching)
-    old = mod._DENSE_PAIRS
-    mod._DENSE_PAIRS = 0
+    table = jaccard_fbeta(truths, preds, matching=matching)
+    old = mod._DENSE_PAIRS, mod._DENSE_MATMUL
     try:
+        mod._DENSE_MATMUL = 0
+        dense = jaccard_fbeta(truths, preds, matching=matching)
+        mod._DENSE_PAIRS = 0
         direct = jaccard_fbeta(truths, preds, matching=matching)
     finally:
-        mod._DENSE_PAIRS = old
+        mod._DENSE_PAIRS, mod._DENSE_MATMUL = old
+    assert table.per_document.tolist() == dense.per_document.tolist()
     assert dense.per_document.tolist() == direct.per_document.tolist()
 
 
