@@ -78,6 +78,8 @@ def read_table(path, label="file", *, string_columns=(), header_only=False):
     if name.endswith(PARQUET) or data[:4] == b"PAR1":
         return _read_parquet(path, label, data, string_columns, header_only)
     head = data[:_SNIFF]
+    if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        _fail(label, path, "UTF-16 text; save it as UTF-8 (CSV UTF-8 in Excel)")
     if b"\x00" in head:
         _fail(label, path, "binary data, not a text table (CSV, TSV, gz, zip or Parquet)")
     skip = 3 if head.startswith(b"\xef\xbb\xbf") else 0

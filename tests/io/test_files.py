@@ -174,6 +174,11 @@ def test_every_problem_listed(tmp_path):
         assert part in msg
 
 
+def test_utf16_named(tmp_path):
+    (tmp_path / "u16.csv").write_bytes(GOOD_SUB.encode("utf-16"))
+    assert "UTF-16 text; save it as UTF-8" in problems(tmp_path, GOOD_SOL, None, sub_name="u16.csv")
+
+
 def test_zip_with_two_tables(tmp_path):
     import zipfile
     with zipfile.ZipFile(tmp_path / "two.zip", "w") as z:
