@@ -235,7 +235,7 @@ def _numbers(table, name, fname, ids, col, integer):
     """A numeric column as float64/int64; unparsable or missing values collected."""
     arr = _array(table, name)
     if pa.types.is_integer(arr.type) and not arr.null_count:
-        return arr.to_numpy().astype(np.int64, copy=False)
+        return arr.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
     if pa.types.is_boolean(arr.type):
         return arr.to_numpy(zero_copy_only=False).astype(np.int64)
     if pa.types.is_floating(arr.type) or pa.types.is_integer(arr.type) or pa.types.is_null(arr.type):

@@ -6,7 +6,6 @@ ids are joined from their raw bytes (see ``ids.py``), columns become numpy
 arrays one at a time.
 """
 import gzip
-import io
 import zipfile
 from pathlib import Path
 
@@ -24,7 +23,10 @@ def _fail(label, path, why):
 
 
 def _open_bytes(path, label):
-    """(name used for format detection, bytes) of the table inside path."""
+    """(name used for format detection, pyarrow Buffer) of the table inside path.
+
+    A plain file is memory-mapped (no copy); .zip and .gz are unpacked in memory.
+    """
     p = Path(path)
     if not p.exists():
         _fail(label, path, "file not found")
@@ -43,17 +45,19 @@ def _open_bytes(path, label):
                     names = ", ".join(m.filename for m in members[:5]) or "nothing"
                     _fail(label, path, f"zip holds {len(members)} files ({names}); "
                           "expected exactly one table")
-                return members[0].filename.lower(), zf.read(members[0])
+                return members[0].filename.lower(), pa.py_buffer(zf.read(members[0]))
         except zipfile.BadZipFile:
             _fail(label, path, "not a valid zip archive")
-    data = p.read_bytes()
     if name.endswith(".gz"):
         try:
-            data = gzip.decompress(data)
+            data = gzip.decompress(p.read_bytes())
         except (OSError, EOFError) as e:
             _fail(label, path, f"not a valid gzip file ({e})")
-        name = name[:-3]
-    return name, data
+        return name[:-3], pa.py_buffer(data)
+    try:
+        return name, pa.memory_map(str(p), "r").read_buffer()
+    except OSError as e:
+        _fail(label, path, f"cannot read ({e.strerror or e})")
 
 
 def _delimiter(name, header):
@@ -75,9 +79,9 @@ def read_table(path, label="file", *, string_columns=(), header_only=False):
     ``string_columns`` are kept as text (ids like '007' or hex codes).
     """
     name, data = _open_bytes(path, label)
-    if name.endswith(PARQUET) or data[:4] == b"PAR1":
+    head = data.slice(0, min(_SNIFF, data.size)).to_pybytes()
+    if name.endswith(PARQUET) or head[:4] == b"PAR1":
         return _read_parquet(path, label, data, string_columns, header_only)
-    head = data[:_SNIFF]
     if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
         _fail(label, path, "UTF-16 text; save it as UTF-8 (CSV UTF-8 in Excel)")
     if b"\x00" in head:
@@ -93,13 +97,13 @@ def read_table(path, label="file", *, string_columns=(), header_only=False):
     if not first.strip():
         _fail(label, path, "the first line (header) is empty")
     delim = _delimiter(name, first)
-    end = skip + len(first.encode()) + 1 if header_only else len(data)
+    end = min(skip + len(first.encode()) + 1, data.size) if header_only else data.size
     cols = [c.strip('"') for c in first.split(delim)]
     types = {c: pa.string() for c in string_columns if c in cols}
     try:
         # A native buffer reader: no Python file object, no copy of the bytes.
         table = pacsv.read_csv(
-            pa.BufferReader(pa.py_buffer(data)[skip:end]),
+            pa.BufferReader(data.slice(skip, end - skip)),
             parse_options=pacsv.ParseOptions(delimiter=delim),
             convert_options=pacsv.ConvertOptions(column_types=types),
         )
@@ -112,7 +116,7 @@ def read_table(path, label="file", *, string_columns=(), header_only=False):
 def _read_parquet(path, label, data, string_columns, header_only):
     import pyarrow.parquet as pq  # imported when needed: keeps start-up fast
     try:
-        table = pq.read_table(pa.BufferReader(pa.py_buffer(data)))
+        table = pq.read_table(pa.BufferReader(data))
     except Exception as e:  # pyarrow raises several types for bad files
         _fail(label, path, f"not a readable Parquet file ({e})")
     if header_only:
@@ -133,4 +137,4 @@ def _checked(table, label, path):
     blank = [i + 1 for i, c in enumerate(names) if not str(c).strip()]
     if blank:
         _fail(label, path, f"column {blank[0]} has no name in the header")
-    return table.combine_chunks()
+    return table      # chunked as read: columns are combined one by one when used
