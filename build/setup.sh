@@ -15,6 +15,8 @@ sys_pkgs=(libgl1 libegl1 libx11-6 libx11-xcb1 libfontconfig1 libfreetype6
           libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0
           libxcb-render-util0 libxcb-shape0 libxcb-xinerama0 libxcb-randr0
           libxcb-xkb1)
+# PyInstaller reads shared-library dependencies with objdump/ldd (binutils).
+[ "$what" = "build" ] && sys_pkgs+=(binutils)
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=()
   for p in "${sys_pkgs[@]}"; do
