@@ -99,8 +99,45 @@ def id_keys(sol_ids, sub_ids):
 
 
 def _sort(keys):
-    order = np.argsort(keys, kind="stable")
+    """(stable argsort of keys, sorted keys)."""
+    order = _argsort_packed(keys)
+    if order is None:
+        order = np.argsort(keys, kind="stable")
     return order, keys[order]
+
+
+def _argsort_packed(keys):
+    """Argsort by sorting values: the row index rides in the low bits.
+
+    np.sort on int64 is about twice as fast as np.argsort. Keys wider than the
+    bits left over are cut to their high bits; rows whose cut keys tie are then
+    put in full-key order (random ids almost never tie). None when that fix-up
+    would be large.
+    """
+    n = keys.size
+    if n < 2 or keys.min() < 0:
+        return None
+    ib = int(n - 1).bit_length()
+    lo = int(keys.min())
+    shift = max(0, int(int(keys.max()) - lo).bit_length() - (63 - ib))
+    packed = ((keys - lo) >> shift) << ib
+    packed |= np.arange(n, dtype=np.int64)
+    packed.sort()
+    order = packed & ((1 << ib) - 1)
+    if shift:
+        high = packed >> ib
+        tie = np.flatnonzero(high[1:] == high[:-1])
+        if tie.size > 10_000:
+            return None
+        if tie.size:
+            starts = tie[np.r_[True, tie[1:] != tie[:-1] + 1]]
+            for a in starts:
+                b = a + 1
+                while b < n and high[b] == high[a]:
+                    b += 1
+                part = order[a:b]
+                order[a:b] = part[np.argsort(keys[part], kind="stable")]
+    return order
 
 
 def _duplicates(sk, order):
