@@ -7,6 +7,7 @@ across all documents at once (one-to-one steps once per truth rank).
 import re
 from itertools import chain
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -161,13 +162,6 @@ class _Prepared:
         self.tok_ptr = np.concatenate(([0], np.cumsum(lens)))
         self.tok_ids = np.array(flat, dtype=np.int64)
         self.vocab_size = max(len(vocab), 1)
-        owner = np.repeat(np.arange(s_count, dtype=np.int64), lens)
-        self.member_keys = np.sort(owner * self.vocab_size + self.tok_ids)
-        # A dense bitmap is much faster than searchsorted when it is small.
-        self.member_table = None
-        if s_count * self.vocab_size <= 1 << 24:
-            self.member_table = np.zeros(s_count * self.vocab_size, dtype=bool)
-            self.member_table[self.member_keys] = True
 
     def pair_jaccard(self, a_sid, b_sid):
         """Jaccard for each (a, b) pair of string ids, vectorized.
@@ -190,6 +184,22 @@ class _Prepared:
             jac = self._jaccard_direct(uniq // s_count, uniq % s_count)
             return jac[slot[code]]
         return self._jaccard_direct(a_sid, b_sid)
+
+    @cached_property
+    def member_keys(self):
+        """Sorted (string id, token) keys of every distinct string."""
+        owner = np.repeat(np.arange(len(self.strings), dtype=np.int64), self.tok_len)
+        return np.sort(owner * self.vocab_size + self.tok_ids)
+
+    @cached_property
+    def member_table(self):
+        """The same as a dense bitmap, when small (faster than searchsorted)."""
+        size = len(self.strings) * self.vocab_size
+        if size > 1 << 24:
+            return None
+        table = np.zeros(size, dtype=bool)
+        table[self.member_keys] = True
+        return table
 
     def _jaccard_table(self):
         """Jaccard of every pair of distinct strings: one small matrix product."""
