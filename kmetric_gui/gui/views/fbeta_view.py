@@ -97,7 +97,7 @@ class FbetaView(QWidget):
         self.doc_title = QLabel("Pick a document")
         self.doc_title.setWordWrap(True)
         maps = QHBoxLayout()
-        self.jac_map = Heatmap("Jaccard (truth × prediction)", totals=False,
+        self.jac_map = Heatmap("Jaccard", totals=False,
                                row_axis="ground truth", col_axis="prediction")
         self.match_map = Heatmap("Matches", totals=False, row_axis="ground truth",
                                  col_axis="prediction")

@@ -166,8 +166,8 @@ class Heatmap(QWidget):
         for axis, labs in (("left", self.labels), ("bottom", self.col_labels)):
             step = max(1, int(np.ceil(len(labs) / 12)))   # thin the ticks for many classes
             pi.getAxis(axis).setTicks([list(enumerate(labs))[::step]])
-        extra = 1.6 if self.totals else 0.0
-        pi.setRange(xRange=(-0.5, self.nc - 0.5 + extra), yRange=(-0.5, self.nr - 0.5 + extra * 0.6),
+        extra = 1.6 if self.totals else 0.03    # room for the outline of the last cell
+        pi.setRange(xRange=(-0.53, self.nc - 0.5 + extra), yRange=(-0.53, self.nr - 0.5 + extra * 0.6),
                     padding=0)
         self.text.prepareGeometryChange()
         self.text.update()
