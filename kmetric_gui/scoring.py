@@ -10,7 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .core import KappaAccumulator, apply_cuts, jaccard_fbeta, lwlrap, rounding_cuts
+from .core import (KappaAccumulator, apply_cuts, is_continuous, jaccard_fbeta, lwlrap,
+                   rounding_cuts)
 from .errors import Cancelled, InputError
 
 SPLITS = ("public", "private")
@@ -148,11 +149,6 @@ def _score(prep, mask, options, kw, progress, cancel, base):
     return jaccard_fbeta([prep.truth[i] for i in idx], [prep.pred[i] for i in idx],
                          beta=options.beta, threshold=options.threshold,
                          matching=options.matching, clean=options.clean)
-
-
-def is_continuous(pred):
-    """Non-integer predictions (they need cut points before kappa)."""
-    return pred.dtype.kind == "f" and bool(np.any(pred != np.floor(pred)))
 
 
 def score_files(truth_path, submission_path, options=Options(), progress=None, cancel=None):

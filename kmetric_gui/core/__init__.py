@@ -4,11 +4,13 @@ from .fbeta import (DocumentMatch, FbetaResult, document_matrices, jaccard,
 from .kappa import (KappaAccumulator, KappaResult, kappa_from_confusion,
                     weight_matrix, weighted_kappa)
 from .lwlrap import LwlrapResult, lwlrap, sample_ranking
-from .thresholds import CutResult, apply_cuts, optimize_cuts, rounding_cuts
+from .thresholds import (CutResult, apply_cuts, is_continuous, optimize_cuts,
+                         rounding_cuts)
 
 __all__ = [
     "weighted_kappa", "kappa_from_confusion", "KappaResult", "KappaAccumulator",
     "weight_matrix", "lwlrap", "LwlrapResult", "sample_ranking",
     "jaccard_fbeta", "FbetaResult", "document_matrices", "DocumentMatch",
     "jaccard", "shared_tokens", "optimize_cuts", "apply_cuts", "rounding_cuts", "CutResult",
+    "is_continuous",
 ]

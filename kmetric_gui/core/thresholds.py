@@ -30,6 +30,12 @@ class CutResult:
     evaluations: int        # candidate cut settings scored
 
 
+def is_continuous(pred):
+    """True when predictions hold non-integer values (they need cut points)."""
+    pred = np.asarray(pred)
+    return pred.dtype.kind == "f" and bool(np.any(pred != np.floor(pred)))
+
+
 def rounding_cuts(lo, hi):
     """Cuts equal to rounding half up: lo+0.5, lo+1.5, ..., hi-0.5."""
     return np.arange(lo, hi) + 0.5

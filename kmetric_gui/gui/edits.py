@@ -5,6 +5,8 @@ import tempfile
 import numpy as np
 from PySide6.QtGui import QUndoCommand
 
+from ..core import is_continuous
+
 
 class CellEdit(QUndoCommand):
     """One cell of the joined table: redo sets the new value, undo the old."""
@@ -51,7 +53,7 @@ def submission_csv(prep):
     if prep.metric == "qwk":
         w.writerow([prep.id_column, prep.target_columns[0]])
         pred = prep.pred
-        if pred.dtype.kind == "f" and np.all(pred == np.floor(pred)):
+        if pred.dtype.kind == "f" and not is_continuous(pred):
             pred = pred.astype(np.int64)        # ratings after cut points: write integers
         w.writerows(zip(ids, pred.tolist()))
     elif prep.metric == "lwlrap":

@@ -225,7 +225,7 @@ class MainWindow(QMainWindow):
         self.model.edit_requested.connect(self._on_edit)
         self.model.edit_rejected.connect(self._on_edit_rejected)
         self.problems.problem_activated.connect(self._select_problem)
-        self.filter.textChanged.connect(lambda: QTimer.singleShot(0, self._apply_filter))
+        self.filter.textChanged.connect(lambda: QTimer.singleShot(0, self._refresh_rows))
         self.show_all.clicked.connect(self.clear_filters)
         self.kappa_view.drill_down.connect(self._kappa_drill)
         self.kappa_view.weights_changed.connect(self._view_weights)
@@ -489,9 +489,6 @@ class MainWindow(QMainWindow):
         self._drill = None
         self.show_all.setVisible(False)
         self.filter.clear()
-        self._refresh_rows()
-
-    def _apply_filter(self):
         self._refresh_rows()
 
     def _refresh_rows(self):

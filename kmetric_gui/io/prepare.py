@@ -10,6 +10,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..core import is_continuous
 from ..errors import InputError
 from .ids import align
 
@@ -291,7 +292,7 @@ def _kappa(sol, sub, sol_name, sub_name, id_col, options, col, usage, reason):
     pred = _numbers(sub, name, sub_name, sub_id, col, integer=not options.allow_continuous)
     checks = ((sol_name, truth, sid), (sub_name, pred, sub_id))
     if options.allow_continuous and pred is not None and pred.dtype.kind == "f":
-        if not np.any(pred != np.floor(pred)):
+        if not is_continuous(pred):
             pred = pred.astype(np.int64)
         else:
             checks = checks[:1]
@@ -396,10 +397,9 @@ def _fbeta(sol, sub, sol_name, sub_name, id_col, options, col, usage, reason):
         frame = pd.DataFrame({"id": ids.to_numpy(zero_copy_only=False), "label": labels})
         grouped = frame.groupby("id", sort=False)["label"].agg(
             lambda s: sorted({x for v in s for x in (v or "").split("|") if x.strip()}))
-        per_id_usage = None
         if usage is not None:
-            per_id_usage = pd.Series(usage).groupby(frame["id"], sort=False).first()
-            usage = per_id_usage.loc[grouped.index].to_numpy()
+            first = pd.Series(usage).groupby(frame["id"], sort=False).first()
+            usage = first.loc[grouped.index].to_numpy()
         sol = pa.table({id_col: pa.array(grouped.index.astype(str)),
                         label_col: pa.array(["|".join(v) for v in grouped.to_numpy()])})
         truths = [list(v) for v in grouped.to_numpy()]

@@ -8,23 +8,23 @@ import numpy as np
 from .table import Column
 
 
-def _parse_rating(text):
+def _parse_number(text, what):
     text = str(text).strip()
     try:
-        v = float(text)
+        return text, float(text)
     except ValueError:
-        raise ValueError(f"{text!r} is not a number; a rating is an integer") from None
+        raise ValueError(f"{text!r} is not a number{what}") from None
+
+
+def _parse_rating(text):
+    text, v = _parse_number(text, "; a rating is an integer")
     if not np.isfinite(v) or v != int(v):
         raise ValueError(f"{text!r} is not an integer rating (round it, or use cut points)")
     return int(v)
 
 
 def _parse_score(text):
-    text = str(text).strip()
-    try:
-        v = float(text)
-    except ValueError:
-        raise ValueError(f"{text!r} is not a number") from None
+    _, v = _parse_number(text, "")
     if not np.isfinite(v):
         raise ValueError("scores must be finite numbers")
     return v

@@ -123,8 +123,7 @@ class ColumnsModel(QAbstractTableModel):
         return True
 
     def sort(self, column, order=Qt.AscendingOrder):
-        """Sorting is requested from the window (it runs on the worker)."""
-        self.sort_requested = (column, order)
+        """Sorting is requested from the owner (it may run on the worker)."""
         cb = getattr(self, "on_sort", None)
         if cb:
             cb(column, order)

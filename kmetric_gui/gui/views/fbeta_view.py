@@ -234,6 +234,3 @@ class FbetaView(QWidget):
         self.pair.setText(f"t{i + 1} × p{j + 1}: Jaccard {d.jaccard[i, j]:.4f}; shared words: "
                           f"{', '.join(words) or 'none'}"
                           f"{' — matched' if d.match[i, j] else ''}")
-
-    def on_work_result(self, channel, result):
-        pass
