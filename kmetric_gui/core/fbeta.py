@@ -1,11 +1,13 @@
 """Jaccard-matched micro F-beta (Coleridge "Show US the Data").
 
-Each distinct string is tokenized once; Jaccard scores are computed per
-distinct (truth, prediction) pair with sorted integer keys; matching runs
-across all documents at once (one-to-one steps once per truth rank).
+Each distinct string is tokenized once; Jaccard scores come from one small
+table of distinct pairs (or integer token keys when strings are many);
+matching runs over all documents at once in a few dense blocks, one step per
+(padded width, truth rank).
 """
 import re
 from itertools import chain
+from operator import itemgetter
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -17,6 +19,7 @@ from ._checks import check_option
 MATCHINGS = ("one-to-one", "many-to-one")
 _DENSE_PAIRS = 1 << 22   # distinct-pair table size below which pairs are deduplicated
 _DENSE_MATMUL = 1 << 27  # strings^2 x vocabulary below which one matrix product scores all
+_CHAR_IDS = 0x110000     # ids up to this travel as one-character strings
 _CLEAN_RE = re.compile(r"[^A-Za-z0-9]+")
 
 
@@ -84,13 +87,11 @@ def fbeta_from_counts(tp, fp, fn, beta=0.5):
     return float(score), float(precision), float(recall), None
 
 
-def _flatten(docs, what):
-    """(document index per item, flat list of items) from per-document lists."""
-    if not set(map(type, docs)) <= {list}:
-        docs = [_as_items(d, what, i) for i, d in enumerate(docs)]
-    lens = np.fromiter(map(len, docs), dtype=np.int64, count=len(docs))
-    flat = list(chain.from_iterable(docs))
-    return np.repeat(np.arange(len(docs)), lens), flat
+def _as_lists(docs, what):
+    """Each document as a list of items (plain lists pass through untouched)."""
+    if set(map(type, docs)) <= {list}:
+        return docs
+    return [_as_items(d, what, i) for i, d in enumerate(docs)]
 
 
 def _check_strings(distinct, flat, t_count):
@@ -116,52 +117,85 @@ def _as_items(doc, what, index):
         raise InputError(f"{what}: document {index} is not a list of strings") from None
 
 
+def _lookup(strings, flat, cleaned=None):
+    """Index of each item of flat in strings (through cleaned when given).
+
+    Ids travel as one-character strings: one itemgetter call looks them all
+    up and one join packs them, both in C, and the text is read back as
+    uint32 - several times cheaper than making a Python int per item.
+    """
+    if not flat:
+        return np.zeros(0, dtype=np.int64)
+    if len(strings) > _CHAR_IDS:
+        ids = dict(zip(strings, range(len(strings))))
+        if cleaned is not None:
+            ids = {s: ids[c] for s, c in cleaned.items()}
+        return np.fromiter(map(ids.__getitem__, flat), dtype=np.int64, count=len(flat))
+    ids = dict(zip(strings, map(chr, range(len(strings)))))
+    if cleaned is not None:
+        ids = {s: ids[c] for s, c in cleaned.items()}
+    text = "".join(itemgetter(*flat)(ids))
+    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32).astype(np.int64)
+
+
 class _Prepared:
-    """Strings to ids, token sets as CSR arrays, items sorted per document."""
+    """Strings to ids, token sets as CSR arrays.
+
+    String ids follow alphabetical order. Truths are sorted by id within
+    their document (one-to-one takes them in that order); predictions keep
+    their order and ties are broken by id instead.
+    """
 
     def __init__(self, truths, predictions, clean):
         if len(truths) != len(predictions):
             raise InputError(f"truths and predictions differ in number of documents: "
                              f"{len(truths)} vs {len(predictions)}")
-        self.n_docs = len(truths)
-        t_doc, t_flat = _flatten(truths, "truths")
-        p_doc, p_flat = _flatten(predictions, "predictions")
-        flat = t_flat + p_flat
-        if clean:
-            table = {s: clean_text(s) for s in set(flat)}
-            flat = list(map(table.__getitem__, flat))
-        # dict and map run at C speed: no Python statement per item.
+        n = self.n_docs = len(truths)
+        truths, predictions = _as_lists(truths, "truths"), _as_lists(predictions, "predictions")
+        lens = np.fromiter(map(len, chain(truths, predictions)), dtype=np.int64, count=2 * n)
+        # One flat tuple, then set / dict lookups at C speed: no Python
+        # statement per item.
+        flat = tuple(chain.from_iterable(chain(truths, predictions)))
+        t_count = int(lens[:n].sum())
         try:
-            distinct = dict.fromkeys(flat)
+            distinct = set(flat)
         except TypeError:
-            distinct = {}
-            _check_strings([s for s in flat if not isinstance(s, str)], flat, len(t_flat))
-        _check_strings(distinct, flat, len(t_flat))
-        ids = {s: i for i, s in enumerate(distinct)}
-        sid = np.fromiter(map(ids.__getitem__, flat), dtype=np.int64, count=len(flat))
-        t_sid, p_sid = sid[:len(t_flat)], sid[len(t_flat):]
-        self.strings = list(ids)
+            _check_strings([s for s in flat if not isinstance(s, str)], flat, t_count)
+        _check_strings(distinct, flat, t_count)
+        if clean:
+            cleaned = {s: clean_text(s) for s in distinct}
+            self.strings = sorted(set(cleaned.values()))
+        else:
+            self.strings = sorted(distinct)
+        sid = _lookup(self.strings, flat, cleaned if clean else None)
+        del flat
         s_count = len(self.strings)
-        # Alphabetical rank of each distinct string: sort items within documents.
-        alpha = np.empty(s_count, dtype=np.int64)
-        alpha[sorted(range(s_count), key=self.strings.__getitem__)] = np.arange(s_count)
-        # Items are already grouped by document: one argsort of doc * S + rank.
-        o = np.argsort(t_doc * s_count + alpha[t_sid], kind="stable")
+        doc = np.arange(n, dtype=np.int64)
+        t_doc, self.p_doc = np.repeat(doc, lens[:n]), np.repeat(doc, lens[n:])
+        t_sid, self.p_sid = sid[:t_count], sid[t_count:]
+        # Items are already grouped by document: a stable sort of doc * S + id is fast.
+        o = np.argsort(t_doc * s_count + t_sid, kind="stable")
         self.t_doc, self.t_sid = t_doc[o], t_sid[o]
-        o = np.argsort(p_doc * s_count + alpha[p_sid], kind="stable")
-        self.p_doc, self.p_sid = p_doc[o], p_sid[o]
         # Token sets of every distinct string, tokens as ints.
         vocab = {}
-        lens = np.empty(s_count, dtype=np.int64)
-        flat = []
+        tok_len = np.empty(s_count, dtype=np.int64)
+        tok_ids = []
         for i, s in enumerate(self.strings):
             toks = tokens(s)
-            lens[i] = len(toks)
-            flat.extend(vocab.setdefault(w, len(vocab)) for w in toks)
-        self.tok_len = lens
-        self.tok_ptr = np.concatenate(([0], np.cumsum(lens)))
-        self.tok_ids = np.array(flat, dtype=np.int64)
+            tok_len[i] = len(toks)
+            tok_ids.extend(vocab.setdefault(w, len(vocab)) for w in toks)
+        self.tok_len = tok_len
+        self.tok_ptr = np.concatenate(([0], np.cumsum(tok_len)))
+        self.tok_ids = np.array(tok_ids, dtype=np.int64)
         self.vocab_size = max(len(vocab), 1)
+
+    def block_jaccard(self, a_sid, b_sid):
+        """Jaccard of string a_sid[j] with each string b_sid[i, j]: shape of b_sid."""
+        s_count = len(self.strings)
+        if b_sid.size > s_count and s_count * s_count * self.vocab_size <= _DENSE_MATMUL:
+            return self.jaccard_table.ravel()[b_sid * s_count + a_sid]
+        a = np.broadcast_to(a_sid, b_sid.shape).ravel()
+        return self.pair_jaccard(a, b_sid.ravel()).reshape(b_sid.shape)
 
     def pair_jaccard(self, a_sid, b_sid):
         """Jaccard for each (a, b) pair of string ids, vectorized.
@@ -175,8 +209,6 @@ class _Prepared:
         if s_count * s_count <= _DENSE_PAIRS and a_sid.size > s_count:
             # Few distinct strings, many pairs: score each distinct pair once.
             code = a_sid * s_count + b_sid
-            if s_count * s_count * self.vocab_size <= _DENSE_MATMUL:
-                return self._jaccard_table().ravel()[code]
             present = np.zeros(s_count * s_count, dtype=bool)
             present[code] = True
             uniq = np.flatnonzero(present)
@@ -201,7 +233,8 @@ class _Prepared:
         table[self.member_keys] = True
         return table
 
-    def _jaccard_table(self):
+    @cached_property
+    def jaccard_table(self):
         """Jaccard of every pair of distinct strings: one small matrix product."""
         s_count = len(self.strings)
         owner = np.repeat(np.arange(s_count), self.tok_len)
@@ -252,48 +285,58 @@ def _ranges(starts, lengths):
 def _match(prep, threshold, matching):
     """Match truths to predictions in every document.
 
-    Returns per-truth chosen prediction index (-1 when unmatched), the pair
-    arrays (truth occurrence, prediction occurrence, jaccard) and the
-    prediction 'used' flags.
+    Returns the chosen prediction of each truth (-1 when unmatched) and a
+    'used' flag per prediction, with one extra always-used slot for padding.
+
+    Each truth's row holds its document's predictions, padded to the next
+    power of two: a few dense blocks, at most twice the real pairs.
+    One-to-one steps once per truth rank: truths of equal rank sit in
+    different documents, so each takes the best prediction not yet used.
     """
-    n_docs = prep.n_docs
-    nt = np.bincount(prep.t_doc, minlength=n_docs)
-    npd = np.bincount(prep.p_doc, minlength=n_docs)
-    p_start = _segments(npd)
-    t_np = npd[prep.t_doc]                      # predictions in each truth's doc
-    pair_pred, pair_truth = _ranges(p_start[prep.t_doc], t_np)
-    jac = prep.pair_jaccard(prep.t_sid[pair_truth], prep.p_sid[pair_pred])
-    chosen = np.full(prep.t_sid.size, -1, dtype=np.int64)
-    used = np.zeros(prep.p_sid.size, dtype=bool)
-    # Only pairs at or above the threshold can ever match: the rest drop out here.
-    cand = np.flatnonzero(jac >= threshold)
-    ct, cp, cj = pair_truth[cand], pair_pred[cand], jac[cand]   # truth-major, preds sorted
-    if matching == "many-to-one":
-        groups = [np.arange(cand.size)]
-    else:
-        # Truths of equal rank sit in different documents: match them together,
-        # rank by rank, each taking the best prediction not used yet.
-        rank = (np.arange(prep.t_sid.size) - _segments(nt)[prep.t_doc])[ct]
-        if rank.size and rank.max() < 32767:
-            rank = rank.astype(np.int16)         # small ints: numpy's stable sort is a radix sort
-        order = np.argsort(rank, kind="stable")
-        bounds = np.searchsorted(rank[order], np.arange(int(nt.max(initial=0)) + 1))
-        groups = [order[bounds[r]:bounds[r + 1]] for r in range(bounds.size - 1)]
-    for g in groups:
-        gt, gp, gj = ct[g], cp[g], cj[g]
-        if matching == "one-to-one":
-            free = ~used[gp]
-            gt, gp, gj = gt[free], gp[free], gj[free]
-        if gt.size == 0:
-            continue
-        new = np.r_[True, gt[1:] != gt[:-1]]
-        seg = np.cumsum(new) - 1
-        best = np.maximum.reduceat(gj, np.flatnonzero(new))
-        hit = np.flatnonzero(gj == best[seg])
-        first = hit[np.r_[True, seg[hit][1:] != seg[hit][:-1]]]   # alphabetically first
-        chosen[gt[first]] = gp[first]
-        used[gp[first]] = True
-    return chosen, used, pair_truth, pair_pred, jac
+    n_t, n_p, s_count = prep.t_sid.size, prep.p_sid.size, len(prep.strings)
+    chosen = np.full(n_t, -1, dtype=np.int64)
+    used = np.zeros(n_p + 1, dtype=bool)
+    used[n_p] = True
+    npd = np.bincount(prep.p_doc, minlength=prep.n_docs)
+    width = npd[prep.t_doc]
+    live = np.flatnonzero(width)
+    if live.size == 0:
+        return chosen, used
+    wclass = np.frexp(width[live] - 1)[1]        # ceil(log2(width)); 0 for width 1
+    # Steps by (width class, truth rank): small blocks, and for one-to-one
+    # the order the truths take their predictions in.
+    nt = np.bincount(prep.t_doc, minlength=prep.n_docs)
+    rank = (np.arange(n_t) - _segments(nt)[prep.t_doc])[live]
+    key = wclass * int(rank.max() + 1) + rank
+    # One-to-one: a used prediction is not free; many-to-one: only padding is.
+    blocked = used if matching == "one-to-one" else used.copy()
+    if key.max() < 32767:
+        key = key.astype(np.int16)               # numpy's stable sort is a radix sort here
+    order = np.argsort(key, kind="stable")
+    live, wclass, key = live[order], wclass[order], key[order]
+    bounds = np.flatnonzero(np.r_[True, key[1:] != key[:-1], True])
+    start = _segments(npd)[prep.t_doc[live]]      # first prediction of each truth's doc
+    width, a_sid = width[live], prep.t_sid[live]
+    p_sid = np.append(prep.p_sid, 0)              # the padding slot reads any string
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        # One step: truths of one width class (and one rank), laid out
+        # column-major (w, rows) so reductions over axis 0 are plain
+        # element-wise passes, many times faster than a per-row argmax.
+        w = 1 << int(wclass[lo])
+        col = np.arange(w)[:, None]
+        idx = np.where(col < width[lo:hi], start[lo:hi] + col, n_p)
+        b_sid = p_sid[idx]
+        jac = np.where(blocked[idx], -1.0, prep.block_jaccard(a_sid[lo:hi], b_sid))
+        top = jac.max(axis=0)
+        # Among equal scores the alphabetically first prediction wins, then
+        # the first column: the largest tie key, column in its low part.
+        tie = (s_count - b_sid) * w + (w - 1 - col)
+        first = w - 1 - ((jac == top) * tie).max(axis=0) % w
+        ok = np.flatnonzero(top >= threshold)
+        pick = idx[first[ok], ok]
+        chosen[live[lo + ok]] = pick
+        used[pick] = True
+    return chosen, used
 
 
 def jaccard_fbeta(truths, predictions, *, beta=0.5, threshold=0.5,
@@ -310,11 +353,11 @@ def jaccard_fbeta(truths, predictions, *, beta=0.5, threshold=0.5,
     check_option("matching", matching, MATCHINGS)
     beta, threshold = _check_numbers(beta, threshold)
     prep = _Prepared(truths, predictions, clean)
-    chosen, used, _, _, _ = _match(prep, threshold, matching)
+    chosen, used = _match(prep, threshold, matching)
     n = prep.n_docs
     doc_tp = np.bincount(prep.t_doc, weights=chosen >= 0, minlength=n).astype(np.int64)
     doc_fn = np.bincount(prep.t_doc, minlength=n) - doc_tp
-    doc_fp = np.bincount(prep.p_doc, weights=~used, minlength=n).astype(np.int64)
+    doc_fp = np.bincount(prep.p_doc, weights=~used[:-1], minlength=n).astype(np.int64)
     tp, fp, fn = int(doc_tp.sum()), int(doc_fp.sum()), int(doc_fn.sum())
     score, precision, recall, reason = fbeta_from_counts(tp, fp, fn, beta)
     per_doc = np.stack([doc_tp, doc_fp, doc_fn], axis=1) if n else np.zeros((0, 3), np.int64)
@@ -340,14 +383,17 @@ def document_matrices(truths, predictions, *, threshold=0.5,
     check_option("matching", matching, MATCHINGS)
     _, threshold = _check_numbers(0.5, threshold)
     prep = _Prepared([truths], [predictions], clean)
-    chosen, used, pair_truth, pair_pred, jac = _match(prep, threshold, matching)
+    chosen, used = _match(prep, threshold, matching)
+    order = np.argsort(prep.p_sid, kind="stable")     # predictions shown sorted
+    column = np.argsort(order)
     t, p = prep.t_sid.size, prep.p_sid.size
     jm = np.zeros((t, p))
-    jm[pair_truth, pair_pred] = jac
+    if t and p:
+        jm[:] = prep.block_jaccard(prep.p_sid[order], np.broadcast_to(prep.t_sid[:, None], (t, p)))
     mm = np.zeros((t, p), dtype=bool)
     ok = chosen >= 0
-    mm[np.flatnonzero(ok), chosen[ok]] = True
+    mm[np.flatnonzero(ok), column[chosen[ok]]] = True
     tp = int(ok.sum())
     return DocumentMatch([prep.strings[i] for i in prep.t_sid],
-                         [prep.strings[i] for i in prep.p_sid],
-                         jm, mm, tp, int((~used).sum()), t - tp)
+                         [prep.strings[i] for i in prep.p_sid[order]],
+                         jm, mm, tp, int((~used[:-1]).sum()), t - tp)

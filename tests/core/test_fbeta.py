@@ -124,3 +124,57 @@ def test_dense_and_direct_pair_paths_agree(d, matching):
 def test_non_string_items_rejected():
     with pytest.raises(InputError, match="item 1 is not a string"):
         jaccard_fbeta([[1]], [["a"]])
+
+
+@settings(max_examples=60, deadline=None)
+@given(docs, st.sampled_from(["one-to-one", "many-to-one"]))
+def test_int_ids_path_agrees_with_char_ids(d, matching):
+    import sys
+    mod = sys.modules["kmetric_gui.core.fbeta"]
+    truths, preds = [a for a, _ in d], [b for _, b in d]
+    chars = jaccard_fbeta(truths, preds, matching=matching, clean=True)
+    old = mod._CHAR_IDS
+    try:
+        mod._CHAR_IDS = 0
+        ints = jaccard_fbeta(truths, preds, matching=matching, clean=True)
+    finally:
+        mod._CHAR_IDS = old
+    assert chars.per_document.tolist() == ints.per_document.tolist()
+    ref = fbeta_ref(truths, preds, matching=matching, clean=True)[1]
+    assert (ints.tp, ints.fp, ints.fn) == ref
+
+
+@pytest.mark.parametrize("path", ["table", "dedup", "direct"])
+@pytest.mark.parametrize("matching", ["one-to-one", "many-to-one"])
+def test_wide_and_uneven_documents_against_loop(matching, path, monkeypatch):
+    import sys
+    mod = sys.modules["kmetric_gui.core.fbeta"]
+    if path != "table":
+        monkeypatch.setattr(mod, "_DENSE_MATMUL", 0)
+    if path == "direct":
+        monkeypatch.setattr(mod, "_DENSE_PAIRS", 0)
+    # Widths from 0 to 300 predictions and up to 40 truths per document: many
+    # padding classes and ranks, duplicates and ties inside one document.
+    rng = np.random.default_rng(7)
+    vocab = [f"w{i}" for i in range(12)]
+    truths, preds = [], []
+    for n_t, n_p in [(40, 300), (3, 0), (0, 5), (1, 1), (7, 33), (5, 64), (2, 65), (12, 9)]:
+        truths.append([" ".join(rng.choice(vocab, rng.integers(1, 4))) for _ in range(n_t)])
+        preds.append([" ".join(rng.choice(vocab, rng.integers(1, 4))) for _ in range(n_p)])
+    for threshold in (0.0, 0.3, 0.5, 1.0):
+        r = jaccard_fbeta(truths, preds, matching=matching, threshold=threshold)
+        ref = fbeta_ref(truths, preds, threshold=threshold, matching=matching)[1]
+        assert (r.tp, r.fp, r.fn) == ref
+
+
+def test_ties_go_to_the_alphabetically_first_prediction_in_any_input_order():
+    # "a c" and "a b" score 1/3 against "a d"; unsorted input must not matter.
+    for preds in (["a c", "a b"], ["a b", "a c"]):
+        d = document_matrices(["a d"], preds, threshold=0.3)
+        assert d.predictions == ["a b", "a c"]
+        assert d.match.tolist() == [[True, False]]
+    # One-to-one: the first truth (alphabetically) takes "a b", the second gets "a c".
+    r = jaccard_fbeta([["a e", "a d"]], [["a c", "a b"]], threshold=0.3)
+    assert (r.tp, r.fp, r.fn) == (2, 0, 0)
+    d = document_matrices(["a e", "a d"], ["a c", "a b"], threshold=0.3)
+    assert d.truths == ["a d", "a e"] and d.match.tolist() == [[True, False], [False, True]]
