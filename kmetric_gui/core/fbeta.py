@@ -95,7 +95,9 @@ def _as_lists(docs, what):
 
 
 def _check_strings(distinct, flat, t_count):
-    """Only the distinct items need a type check (there are few of them)."""
+    """Only the distinct items need a type check (there are fewer of them)."""
+    if set(map(type, distinct)) <= {str}:
+        return
     bad = next((s for s in distinct if not isinstance(s, str)), None)
     if bad is not None:
         i = next(i for i, s in enumerate(flat) if s is bad or s == bad)
@@ -138,6 +140,34 @@ def _lookup(strings, flat, cleaned=None):
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32).astype(np.int64)
 
 
+def _token_keys(strings):
+    """Sorted unique keys string id * V + token id of each string's lower-cased
+    whitespace tokens, and V (the vocabulary size)."""
+    # One lower() and one split() over all strings joined, each followed by a
+    # "\x00" marker token: C speed, instead of a list and a set per string.
+    text = " \x00 ".join(strings) + " \x00"
+    joined = text.count("\x00") == len(strings)
+    if joined:
+        toks = text.lower().split()
+    else:   # no strings, or a string holding "\x00" itself
+        lists = list(map(str.split, map(str.lower, strings)))
+        toks = list(chain.from_iterable(lists))
+    vocab = list(set(toks)) or [""]
+    ids = _lookup(vocab, toks)
+    if joined:
+        mark = ids == vocab.index("\x00")
+        owner = np.cumsum(mark) - mark
+        owner, ids = owner[~mark], ids[~mark]
+    else:
+        lens = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
+        owner = np.repeat(np.arange(len(lists)), lens)
+    keys = owner * len(vocab) + ids
+    keys.sort(kind="stable")                 # already grouped by string: fast
+    if keys.size:
+        keys = keys[np.r_[True, keys[1:] != keys[:-1]]]   # a set: repeats dropped
+    return keys, len(vocab)
+
+
 class _Prepared:
     """Strings to ids, token sets as CSR arrays.
 
@@ -176,26 +206,33 @@ class _Prepared:
         # Items are already grouped by document: a stable sort of doc * S + id is fast.
         o = np.argsort(t_doc * s_count + t_sid, kind="stable")
         self.t_doc, self.t_sid = t_doc[o], t_sid[o]
-        # Token sets of every distinct string, tokens as ints.
-        vocab = {}
-        tok_len = np.empty(s_count, dtype=np.int64)
-        tok_ids = []
-        for i, s in enumerate(self.strings):
-            toks = tokens(s)
-            tok_len[i] = len(toks)
-            tok_ids.extend(vocab.setdefault(w, len(vocab)) for w in toks)
-        self.tok_len = tok_len
-        self.tok_ptr = np.concatenate(([0], np.cumsum(tok_len)))
-        self.tok_ids = np.array(tok_ids, dtype=np.int64)
-        self.vocab_size = max(len(vocab), 1)
+        # Token sets of every distinct string as sorted (string, token) keys.
+        self.member_keys, self.vocab_size = _token_keys(self.strings)
+        owner = self.member_keys // self.vocab_size
+        self.tok_ids = self.member_keys - owner * self.vocab_size
+        self.tok_len = np.bincount(owner, minlength=s_count)
+        self.tok_ptr = np.concatenate(([0], np.cumsum(self.tok_len)))
 
-    def block_jaccard(self, a_sid, b_sid):
-        """Jaccard of string a_sid[j] with each string b_sid[i, j]: shape of b_sid."""
+    def block_jaccard(self, blocks, cells):
+        """For each block (a, b, ...), yield it with the Jaccard of a[j] and each b[i, j].
+
+        A small vocabulary reads one dense table block by block (lazily, so
+        only one block is in memory); otherwise all blocks go through one
+        call, so distinct pairs are scored once across them.
+        """
         s_count = len(self.strings)
-        if b_sid.size > s_count and s_count * s_count * self.vocab_size <= _DENSE_MATMUL:
-            return self.jaccard_table.ravel()[b_sid * s_count + a_sid]
-        a = np.broadcast_to(a_sid, b_sid.shape).ravel()
-        return self.pair_jaccard(a, b_sid.ravel()).reshape(b_sid.shape)
+        if cells > s_count and s_count * s_count * self.vocab_size <= _DENSE_MATMUL:
+            table = self.jaccard_table.ravel()
+            for block in blocks:
+                yield block, table[block[1] * s_count + block[0]]
+            return
+        blocks = list(blocks)
+        jac = self.pair_jaccard(
+            np.concatenate([np.broadcast_to(a, b.shape).ravel() for a, b, *_ in blocks]),
+            np.concatenate([b.ravel() for _, b, *_ in blocks]))
+        ends = np.cumsum([b.size for _, b, *_ in blocks])[:-1]
+        for block, j in zip(blocks, np.split(jac, ends)):
+            yield block, j.reshape(block[1].shape)
 
     def pair_jaccard(self, a_sid, b_sid):
         """Jaccard for each (a, b) pair of string ids, vectorized.
@@ -216,12 +253,6 @@ class _Prepared:
             jac = self._jaccard_direct(uniq // s_count, uniq % s_count)
             return jac[slot[code]]
         return self._jaccard_direct(a_sid, b_sid)
-
-    @cached_property
-    def member_keys(self):
-        """Sorted (string id, token) keys of every distinct string."""
-        owner = np.repeat(np.arange(len(self.strings), dtype=np.int64), self.tok_len)
-        return np.sort(owner * self.vocab_size + self.tok_ids)
 
     @cached_property
     def member_table(self):
@@ -318,15 +349,19 @@ def _match(prep, threshold, matching):
     start = _segments(npd)[prep.t_doc[live]]      # first prediction of each truth's doc
     width, a_sid = width[live], prep.t_sid[live]
     p_sid = np.append(prep.p_sid, 0)              # the padding slot reads any string
-    for lo, hi in zip(bounds[:-1], bounds[1:]):
-        # One step: truths of one width class (and one rank), laid out
-        # column-major (w, rows) so reductions over axis 0 are plain
-        # element-wise passes, many times faster than a per-row argmax.
-        w = 1 << int(wclass[lo])
-        col = np.arange(w)[:, None]
-        idx = np.where(col < width[lo:hi], start[lo:hi] + col, n_p)
-        b_sid = p_sid[idx]
-        jac = np.where(blocked[idx], -1.0, prep.block_jaccard(a_sid[lo:hi], b_sid))
+    # One step: truths of one width class (and one rank), laid out
+    # column-major (w, rows) so reductions over axis 0 are plain
+    # element-wise passes, many times faster than a per-row argmax.
+    def blocks():
+        for lo, hi in zip(bounds[:-1], bounds[1:]):
+            col = np.arange(1 << int(wclass[lo]))[:, None]
+            idx = np.where(col < width[lo:hi], start[lo:hi] + col, n_p)
+            yield a_sid[lo:hi], p_sid[idx], lo, col, idx
+
+    pairs = int(width.sum())
+    for (_, b_sid, lo, col, idx), jac in prep.block_jaccard(blocks(), pairs):
+        w = col.size
+        jac = np.where(blocked[idx], -1.0, jac)
         top = jac.max(axis=0)
         # Among equal scores the alphabetically first prediction wins, then
         # the first column: the largest tie key, column in its low part.
@@ -389,7 +424,8 @@ def document_matrices(truths, predictions, *, threshold=0.5,
     t, p = prep.t_sid.size, prep.p_sid.size
     jm = np.zeros((t, p))
     if t and p:
-        jm[:] = prep.block_jaccard(prep.p_sid[order], np.broadcast_to(prep.t_sid[:, None], (t, p)))
+        block = (prep.p_sid[order], np.broadcast_to(prep.t_sid[:, None], (t, p)))
+        jm[:] = next(prep.block_jaccard([block], t * p))[1]
     mm = np.zeros((t, p), dtype=bool)
     ok = chosen >= 0
     mm[np.flatnonzero(ok), column[chosen[ok]]] = True
