@@ -19,6 +19,7 @@ from ._checks import check_option
 MATCHINGS = ("one-to-one", "many-to-one")
 _DENSE_PAIRS = 1 << 22   # distinct-pair table size below which pairs are deduplicated
 _DENSE_MATMUL = 1 << 27  # strings^2 x vocabulary below which one matrix product scores all
+_BLOCK_CELLS = 12288     # cells per matching block: arrays small enough for malloc's heap
 _CHAR_IDS = 0x110000     # ids up to this travel as one-character strings
 _CLEAN_RE = re.compile(r"[^A-Za-z0-9]+")
 
@@ -200,12 +201,13 @@ class _Prepared:
         sid = _lookup(self.strings, flat, cleaned if clean else None)
         del flat
         s_count = len(self.strings)
-        doc = np.arange(n, dtype=np.int64)
-        t_doc, self.p_doc = np.repeat(doc, lens[:n]), np.repeat(doc, lens[n:])
+        self.nt, self.npd = lens[:n], lens[n:]
+        self.t_start, self.p_start = _segments(self.nt), _segments(self.npd)
         t_sid, self.p_sid = sid[:t_count], sid[t_count:]
-        # Items are already grouped by document: a stable sort of doc * S + id is fast.
-        o = np.argsort(t_doc * s_count + t_sid, kind="stable")
-        self.t_doc, self.t_sid = t_doc[o], t_sid[o]
+        # Truths sorted by id within their document (already grouped by
+        # document: a stable sort of doc * S + id is fast).
+        t_doc = np.repeat(np.arange(n, dtype=np.int64), self.nt)
+        self.t_sid = t_sid[np.argsort(t_doc * s_count + t_sid, kind="stable")]
         # Token sets of every distinct string as sorted (string, token) keys.
         self.member_keys, self.vocab_size = _token_keys(self.strings)
         owner = self.member_keys // self.vocab_size
@@ -302,6 +304,12 @@ def _segments(counts):
     return np.cumsum(counts) - counts
 
 
+def _segment_sums(flags, starts, counts):
+    """Number of true flags in each run [start, start + count)."""
+    total = np.concatenate(([0], np.cumsum(flags)))
+    return total[starts + counts] - total[starts]
+
+
 def _ranges(starts, lengths):
     """Concatenated aranges [s, s+len) for each run: (index, run id)."""
     ends = np.cumsum(lengths)
@@ -319,47 +327,48 @@ def _match(prep, threshold, matching):
     Returns the chosen prediction of each truth (-1 when unmatched) and a
     'used' flag per prediction, with one extra always-used slot for padding.
 
-    Each truth's row holds its document's predictions, padded to the next
-    power of two: a few dense blocks, at most twice the real pairs.
-    One-to-one steps once per truth rank: truths of equal rank sit in
-    different documents, so each takes the best prediction not yet used.
+    Documents are grouped by their prediction count rounded up to a power of
+    two (the block width); within a group, step r takes the r-th truth
+    (alphabetically) of every document that has one. Each step is one dense
+    (width, documents) block, column-major so reductions over axis 0 are
+    plain element-wise passes. One-to-one: documents are independent, so a
+    step's truths each take the best prediction not used yet.
     """
     n_t, n_p, s_count = prep.t_sid.size, prep.p_sid.size, len(prep.strings)
     chosen = np.full(n_t, -1, dtype=np.int64)
     used = np.zeros(n_p + 1, dtype=bool)
     used[n_p] = True
-    npd = np.bincount(prep.p_doc, minlength=prep.n_docs)
-    width = npd[prep.t_doc]
-    live = np.flatnonzero(width)
-    if live.size == 0:
-        return chosen, used
-    wclass = np.frexp(width[live] - 1)[1]        # ceil(log2(width)); 0 for width 1
-    # Steps by (width class, truth rank): small blocks, and for one-to-one
-    # the order the truths take their predictions in.
-    nt = np.bincount(prep.t_doc, minlength=prep.n_docs)
-    rank = (np.arange(n_t) - _segments(nt)[prep.t_doc])[live]
-    key = wclass * int(rank.max() + 1) + rank
     # One-to-one: a used prediction is not free; many-to-one: only padding is.
     blocked = used if matching == "one-to-one" else used.copy()
-    if key.max() < 32767:
-        key = key.astype(np.int16)               # numpy's stable sort is a radix sort here
-    order = np.argsort(key, kind="stable")
-    live, wclass, key = live[order], wclass[order], key[order]
-    bounds = np.flatnonzero(np.r_[True, key[1:] != key[:-1], True])
-    start = _segments(npd)[prep.t_doc[live]]      # first prediction of each truth's doc
-    width, a_sid = width[live], prep.t_sid[live]
+    nt, npd = prep.nt, prep.npd
+    docs = np.flatnonzero((nt > 0) & (npd > 0))
+    if docs.size == 0:
+        return chosen, used
+    wclass = np.frexp(npd[docs] - 1)[1]          # ceil(log2(width)); 0 for width 1
+    # By width class, most truths first: the documents still holding a truth
+    # of rank r are then a prefix of their class.
+    most = int(nt.max())
+    order = np.argsort(wclass * (most + 1) + (most - nt[docs]), kind="stable")
+    docs, wclass = docs[order], wclass[order]
+    bounds = np.flatnonzero(np.r_[True, wclass[1:] != wclass[:-1], True])
     p_sid = np.append(prep.p_sid, 0)              # the padding slot reads any string
-    # One step: truths of one width class (and one rank), laid out
-    # column-major (w, rows) so reductions over axis 0 are plain
-    # element-wise passes, many times faster than a per-row argmax.
+
     def blocks():
         for lo, hi in zip(bounds[:-1], bounds[1:]):
+            d = docs[lo:hi]
             col = np.arange(1 << int(wclass[lo]))[:, None]
-            idx = np.where(col < width[lo:hi], start[lo:hi] + col, n_p)
-            yield a_sid[lo:hi], p_sid[idx], lo, col, idx
+            idx = np.where(col < npd[d], prep.p_start[d] + col, n_p)
+            first, fewer = prep.t_start[d], -nt[d]           # fewer: ascending
+            step = max(1, _BLOCK_CELLS // col.size)
+            for r in range(int(nt[d[0]])):
+                k = np.searchsorted(fewer, -r)                # documents with > r truths
+                for j in range(0, k, step):
+                    rows = first[j:min(k, j + step)] + r
+                    sub = idx[:, j:j + rows.size]
+                    yield prep.t_sid[rows], p_sid[sub], rows, col, sub
 
-    pairs = int(width.sum())
-    for (_, b_sid, lo, col, idx), jac in prep.block_jaccard(blocks(), pairs):
+    pairs = int(nt @ npd)
+    for (_, b_sid, rows, col, idx), jac in prep.block_jaccard(blocks(), pairs):
         w = col.size
         jac = np.where(blocked[idx], -1.0, jac)
         top = jac.max(axis=0)
@@ -369,7 +378,7 @@ def _match(prep, threshold, matching):
         first = w - 1 - ((jac == top) * tie).max(axis=0) % w
         ok = np.flatnonzero(top >= threshold)
         pick = idx[first[ok], ok]
-        chosen[live[lo + ok]] = pick
+        chosen[rows[ok]] = pick
         used[pick] = True
     return chosen, used
 
@@ -390,9 +399,9 @@ def jaccard_fbeta(truths, predictions, *, beta=0.5, threshold=0.5,
     prep = _Prepared(truths, predictions, clean)
     chosen, used = _match(prep, threshold, matching)
     n = prep.n_docs
-    doc_tp = np.bincount(prep.t_doc, weights=chosen >= 0, minlength=n).astype(np.int64)
-    doc_fn = np.bincount(prep.t_doc, minlength=n) - doc_tp
-    doc_fp = np.bincount(prep.p_doc, weights=~used[:-1], minlength=n).astype(np.int64)
+    doc_tp = _segment_sums(chosen >= 0, prep.t_start, prep.nt)
+    doc_fn = prep.nt - doc_tp
+    doc_fp = prep.npd - _segment_sums(used[:-1], prep.p_start, prep.npd)
     tp, fp, fn = int(doc_tp.sum()), int(doc_fp.sum()), int(doc_fn.sum())
     score, precision, recall, reason = fbeta_from_counts(tp, fp, fn, beta)
     per_doc = np.stack([doc_tp, doc_fp, doc_fn], axis=1) if n else np.zeros((0, 3), np.int64)
