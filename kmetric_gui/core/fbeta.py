@@ -6,10 +6,11 @@ matching runs over all documents at once in a few dense blocks, one step per
 (padded width, truth rank).
 """
 import re
-from itertools import chain
-from operator import itemgetter
+from collections import defaultdict
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
+from itertools import chain, count
+from operator import itemgetter
 
 import numpy as np
 
@@ -120,25 +121,26 @@ def _as_items(doc, what, index):
         raise InputError(f"{what}: document {index} is not a list of strings") from None
 
 
-def _lookup(strings, flat, cleaned=None):
-    """Index of each item of flat in strings (through cleaned when given).
+def _first_ids(items):
+    """(distinct items in first-seen order, id of each item), in one pass.
 
-    Ids travel as one-character strings: one itemgetter call looks them all
-    up and one join packs them, both in C, and the text is read back as
-    uint32 - several times cheaper than making a Python int per item.
+    A defaultdict hands out the next id to each new item, and ids travel as
+    one-character strings: one itemgetter call looks them all up and one
+    join packs them, all in C, read back as uint32 - several times cheaper
+    than a set, a dict and a Python int per item. Raises TypeError for an
+    unhashable item.
     """
-    if not flat:
-        return np.zeros(0, dtype=np.int64)
-    if len(strings) > _CHAR_IDS:
-        ids = dict(zip(strings, range(len(strings))))
-        if cleaned is not None:
-            ids = {s: ids[c] for s, c in cleaned.items()}
-        return np.fromiter(map(ids.__getitem__, flat), dtype=np.int64, count=len(flat))
-    ids = dict(zip(strings, map(chr, range(len(strings)))))
-    if cleaned is not None:
-        ids = {s: ids[c] for s, c in cleaned.items()}
-    text = "".join(itemgetter(*flat)(ids))
-    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32).astype(np.int64)
+    if not items:
+        return [], np.zeros(0, dtype=np.int64)
+    ids = defaultdict(partial(next, map(chr, range(_CHAR_IDS))))
+    try:
+        text = "".join(itemgetter(*items)(ids))
+    except StopIteration:   # more distinct items than characters
+        ids = dict(zip(dict.fromkeys(items), count()))
+        return list(ids), np.fromiter(map(ids.__getitem__, items), dtype=np.int64,
+                                      count=len(items))
+    return list(ids), np.frombuffer(text.encode("utf-32-le", "surrogatepass"),
+                                    np.uint32).astype(np.int64)
 
 
 def _token_keys(strings):
@@ -153,8 +155,8 @@ def _token_keys(strings):
     else:   # no strings, or a string holding "\x00" itself
         lists = list(map(str.split, map(str.lower, strings)))
         toks = list(chain.from_iterable(lists))
-    vocab = list(set(toks)) or [""]
-    ids = _lookup(vocab, toks)
+    vocab, ids = _first_ids(toks)
+    vocab = vocab or [""]
     if joined:
         mark = ids == vocab.index("\x00")
         owner = np.cumsum(mark) - mark
@@ -184,21 +186,20 @@ class _Prepared:
         n = self.n_docs = len(truths)
         truths, predictions = _as_lists(truths, "truths"), _as_lists(predictions, "predictions")
         lens = np.fromiter(map(len, chain(truths, predictions)), dtype=np.int64, count=2 * n)
-        # One flat tuple, then set / dict lookups at C speed: no Python
-        # statement per item.
+        # One flat tuple, then dict lookups at C speed: no Python statement
+        # per item.
         flat = tuple(chain.from_iterable(chain(truths, predictions)))
         t_count = int(lens[:n].sum())
         try:
-            distinct = set(flat)
+            seen, first = _first_ids(flat)
         except TypeError:
-            _check_strings([s for s in flat if not isinstance(s, str)], flat, t_count)
-        _check_strings(distinct, flat, t_count)
-        if clean:
-            cleaned = {s: clean_text(s) for s in distinct}
-            self.strings = sorted(set(cleaned.values()))
-        else:
-            self.strings = sorted(distinct)
-        sid = _lookup(self.strings, flat, cleaned if clean else None)
+            seen = [s for s in flat if not isinstance(s, str)]
+        _check_strings(seen, flat, t_count)
+        keys = list(map(clean_text, seen)) if clean else seen
+        # Ids in alphabetical order: rank the distinct strings once.
+        self.strings = sorted(set(keys))
+        rank = dict(zip(self.strings, count()))
+        sid = np.fromiter(map(rank.__getitem__, keys), dtype=np.int64, count=len(keys))[first]
         del flat
         s_count = len(self.strings)
         self.nt, self.npd = lens[:n], lens[n:]
@@ -348,7 +349,10 @@ def _match(prep, threshold, matching):
     # By width class, most truths first: the documents still holding a truth
     # of rank r are then a prefix of their class.
     most = int(nt.max())
-    order = np.argsort(wclass * (most + 1) + (most - nt[docs]), kind="stable")
+    key = wclass * (most + 1) + (most - nt[docs])
+    if key.max() < 32767:
+        key = key.astype(np.int16)               # numpy's stable sort is a radix sort here
+    order = np.argsort(key, kind="stable")
     docs, wclass = docs[order], wclass[order]
     bounds = np.flatnonzero(np.r_[True, wclass[1:] != wclass[:-1], True])
     p_sid = np.append(prep.p_sid, 0)              # the padding slot reads any string
