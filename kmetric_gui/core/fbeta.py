@@ -21,6 +21,7 @@ MATCHINGS = ("one-to-one", "many-to-one")
 _DENSE_PAIRS = 1 << 22   # distinct-pair table size below which pairs are deduplicated
 _DENSE_MATMUL = 1 << 27  # strings^2 x vocabulary below which one matrix product scores all
 _BLOCK_CELLS = 12288     # cells per matching block: arrays small enough for malloc's heap
+_BITSET_MAX = 1 << 29    # (string, token) bitset size (bits) below which it replaces searchsorted
 _CHAR_IDS = 0x110000     # ids up to this travel as one-character strings
 _CLEAN_RE = re.compile(r"[^A-Za-z0-9]+")
 
@@ -195,11 +196,18 @@ class _Prepared:
         except TypeError:
             seen = [s for s in flat if not isinstance(s, str)]
         _check_strings(seen, flat, t_count)
-        keys = list(map(clean_text, seen)) if clean else seen
         # Ids in alphabetical order: rank the distinct strings once.
-        self.strings = sorted(set(keys))
-        rank = dict(zip(self.strings, count()))
-        sid = np.fromiter(map(rank.__getitem__, keys), dtype=np.int64, count=len(keys))[first]
+        if clean:
+            keys = list(map(clean_text, seen))
+            self.strings = sorted(set(keys))
+            rank = dict(zip(self.strings, count()))
+            rank = np.fromiter(map(rank.__getitem__, keys), dtype=np.int64, count=len(keys))
+        else:
+            order = sorted(range(len(seen)), key=seen.__getitem__)
+            self.strings = list(map(seen.__getitem__, order))
+            rank = np.empty(len(order), dtype=np.int64)
+            rank[order] = np.arange(len(order))
+        sid = rank[first]
         del flat
         s_count = len(self.strings)
         self.nt, self.npd = lens[:n], lens[n:]
@@ -258,14 +266,19 @@ class _Prepared:
         return self._jaccard_direct(a_sid, b_sid)
 
     @cached_property
-    def member_table(self):
-        """The same as a dense bitmap, when small (faster than searchsorted)."""
+    def member_bits(self):
+        """The (string, token) keys as a packed bitset, when it fits."""
         size = len(self.strings) * self.vocab_size
-        if size > 1 << 24:
+        if size > _BITSET_MAX:
             return None
-        table = np.zeros(size, dtype=bool)
-        table[self.member_keys] = True
-        return table
+        keys = self.member_keys                   # sorted: bytes come in runs
+        bits = np.zeros(size // 8 + 1, dtype=np.uint8)
+        if keys.size:
+            byte = keys >> 3
+            start = np.flatnonzero(np.r_[True, byte[1:] != byte[:-1]])
+            mask = np.left_shift(1, (keys & 7).astype(np.uint8), dtype=np.uint8)
+            bits[byte[start]] = np.bitwise_or.reduceat(mask, start)
+        return bits
 
     @cached_property
     def jaccard_table(self):
@@ -282,8 +295,8 @@ class _Prepared:
         lens = self.tok_len[a_sid]
         pair, tok = self._expand(a_sid, lens)
         query = b_sid[pair] * self.vocab_size + tok
-        if self.member_table is not None:
-            hit = self.member_table[query]
+        if self.member_bits is not None:
+            hit = (self.member_bits[query >> 3] >> (query & 7).astype(np.uint8)) & 1
         else:
             keys = self.member_keys
             pos = np.minimum(np.searchsorted(keys, query), max(keys.size - 1, 0))

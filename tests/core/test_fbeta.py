@@ -109,16 +109,19 @@ def test_dense_and_direct_pair_paths_agree(d, matching):
     mod = sys.modules["kmetric_gui.core.fbeta"]
     truths, preds = [a for a, _ in d], [b for _, b in d]
     table = jaccard_fbeta(truths, preds, matching=matching)
-    old = mod._DENSE_PAIRS, mod._DENSE_MATMUL
+    old = mod._DENSE_PAIRS, mod._DENSE_MATMUL, mod._BITSET_MAX
     try:
         mod._DENSE_MATMUL = 0
         dense = jaccard_fbeta(truths, preds, matching=matching)
         mod._DENSE_PAIRS = 0
         direct = jaccard_fbeta(truths, preds, matching=matching)
+        mod._BITSET_MAX = 0
+        search = jaccard_fbeta(truths, preds, matching=matching)
     finally:
-        mod._DENSE_PAIRS, mod._DENSE_MATMUL = old
+        mod._DENSE_PAIRS, mod._DENSE_MATMUL, mod._BITSET_MAX = old
     assert table.per_document.tolist() == dense.per_document.tolist()
     assert dense.per_document.tolist() == direct.per_document.tolist()
+    assert direct.per_document.tolist() == search.per_document.tolist()
 
 
 def test_non_string_items_rejected():
@@ -144,15 +147,17 @@ def test_int_ids_path_agrees_with_char_ids(d, matching):
     assert (ints.tp, ints.fp, ints.fn) == ref
 
 
-@pytest.mark.parametrize("path", ["table", "dedup", "direct"])
+@pytest.mark.parametrize("path", ["table", "dedup", "bitset", "search"])
 @pytest.mark.parametrize("matching", ["one-to-one", "many-to-one"])
 def test_wide_and_uneven_documents_against_loop(matching, path, monkeypatch):
     import sys
     mod = sys.modules["kmetric_gui.core.fbeta"]
     if path != "table":
         monkeypatch.setattr(mod, "_DENSE_MATMUL", 0)
-    if path == "direct":
+    if path in ("bitset", "search"):
         monkeypatch.setattr(mod, "_DENSE_PAIRS", 0)
+    if path == "search":
+        monkeypatch.setattr(mod, "_BITSET_MAX", 0)
     # Widths from 0 to 300 predictions and up to 40 truths per document: many
     # padding classes and ranks, duplicates and ties inside one document.
     rng = np.random.default_rng(7)
