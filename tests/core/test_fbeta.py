@@ -183,3 +183,16 @@ def test_ties_go_to_the_alphabetically_first_prediction_in_any_input_order():
     assert (r.tp, r.fp, r.fn) == (2, 0, 0)
     d = document_matrices(["a e", "a d"], ["a c", "a b"], threshold=0.3)
     assert d.truths == ["a d", "a e"] and d.match.tolist() == [[True, False], [False, True]]
+
+
+def test_document_kinds_mixed():
+    # A '|'-joined cell, None, a tuple and lists, in one call: the same as lists.
+    truths = [["abc def"], "abc def|x y", None, ("p q",), "a|b"]
+    preds = [["abc def"], "abc def", ["z"], ["p q"], ["a"]]
+    as_lists = [["abc def"], ["abc def", "x y"], [], ["p q"], ["a", "b"]]
+    pred_lists = [["abc def"], ["abc def"], ["z"], ["p q"], ["a"]]
+    r = jaccard_fbeta(truths, preds)
+    assert (r.tp, r.fp, r.fn) == fbeta_ref(as_lists, pred_lists)[1] == (4, 1, 2)
+    assert r.per_document.tolist() == jaccard_fbeta(as_lists, pred_lists).per_document.tolist()
+    with pytest.raises(InputError, match="document 0 is not a list of strings"):
+        jaccard_fbeta([5], [["a"]])
