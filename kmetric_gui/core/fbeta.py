@@ -224,23 +224,29 @@ class _Prepared:
         self.tok_len = np.bincount(owner, minlength=s_count)
         self.tok_ptr = np.concatenate(([0], np.cumsum(self.tok_len)))
 
-    def block_jaccard(self, blocks, cells):
+    def dense(self, pairs):
+        """Whether one dense table of all distinct pairs is worth building."""
+        s_count = len(self.strings)
+        return pairs > s_count and s_count * s_count * self.vocab_size <= _DENSE_MATMUL
+
+    def block_jaccard(self, blocks, dense):
         """For each block (a, b, ...), yield it with the Jaccard of a[j] and each b[i, j].
 
-        A small vocabulary reads one dense table block by block (lazily, so
-        only one block is in memory); otherwise all blocks go through one
-        call, so distinct pairs are scored once across them.
+        String id S (one past the last) is a sentinel. Dense: blocks are read
+        from the table lazily (one block in memory) and the sentinel scores
+        -1. Otherwise all blocks go through one call, so distinct pairs are
+        scored once across them, and the sentinel scores junk.
         """
         s_count = len(self.strings)
-        if cells > s_count and s_count * s_count * self.vocab_size <= _DENSE_MATMUL:
+        if dense:
             table = self.jaccard_table.ravel()
             for block in blocks:
-                yield block, table[block[1] * s_count + block[0]]
+                yield block, table[block[1] * (s_count + 1) + block[0]]
             return
         blocks = list(blocks)
         jac = self.pair_jaccard(
             np.concatenate([np.broadcast_to(a, b.shape).ravel() for a, b, *_ in blocks]),
-            np.concatenate([b.ravel() for _, b, *_ in blocks]))
+            np.minimum(np.concatenate([b.ravel() for _, b, *_ in blocks]), s_count - 1))
         ends = np.cumsum([b.size for _, b, *_ in blocks])[:-1]
         for block, j in zip(blocks, np.split(jac, ends)):
             yield block, j.reshape(block[1].shape)
@@ -282,14 +288,17 @@ class _Prepared:
 
     @cached_property
     def jaccard_table(self):
-        """Jaccard of every pair of distinct strings: one small matrix product."""
+        """Jaccard of every pair of distinct strings, one small matrix product,
+        plus a sentinel string that scores -1 with all."""
         s_count = len(self.strings)
         owner = np.repeat(np.arange(s_count), self.tok_len)
         m = np.zeros((s_count, self.vocab_size), dtype=np.float32)
         m[owner, self.tok_ids] = 1.0
         inter = (m @ m.T).astype(np.float64)          # exact: small integer counts
         union = self.tok_len[:, None] + self.tok_len[None, :] - inter
-        return np.where(union > 0, inter / np.maximum(union, 1), 0.0)
+        table = np.full((s_count + 1, s_count + 1), -1.0)   # last row, column: sentinel
+        table[:s_count, :s_count] = np.where(union > 0, inter / np.maximum(union, 1), 0.0)
+        return table
 
     def _jaccard_direct(self, a_sid, b_sid):
         lens = self.tok_len[a_sid]
@@ -368,7 +377,7 @@ def _match(prep, threshold, matching):
     order = np.argsort(key, kind="stable")
     docs, wclass = docs[order], wclass[order]
     bounds = np.flatnonzero(np.r_[True, wclass[1:] != wclass[:-1], True])
-    p_sid = np.append(prep.p_sid, 0)              # the padding slot reads any string
+    p_sid = np.append(prep.p_sid, s_count)        # the padding slot reads the sentinel
 
     def blocks():
         for lo, hi in zip(bounds[:-1], bounds[1:]):
@@ -384,10 +393,11 @@ def _match(prep, threshold, matching):
                     sub = idx[:, j:j + rows.size]
                     yield prep.t_sid[rows], p_sid[sub], rows, col, sub
 
-    pairs = int(nt @ npd)
-    for (_, b_sid, rows, col, idx), jac in prep.block_jaccard(blocks(), pairs):
+    dense = prep.dense(int(nt @ npd))
+    for (_, b_sid, rows, col, idx), jac in prep.block_jaccard(blocks(), dense):
         w = col.size
-        jac = np.where(blocked[idx], -1.0, jac)
+        if not dense:   # scored before any step ran: mask what is taken now
+            jac = np.where(blocked[idx], -1.0, jac)
         top = jac.max(axis=0)
         # Among equal scores the alphabetically first prediction wins, then
         # the first column: the largest tie key, column in its low part.
@@ -397,6 +407,8 @@ def _match(prep, threshold, matching):
         pick = idx[first[ok], ok]
         chosen[rows[ok]] = pick
         used[pick] = True
+        if dense and blocked is used:
+            p_sid[pick] = s_count   # later blocks read a taken prediction as the sentinel
     return chosen, used
 
 
@@ -451,7 +463,7 @@ def document_matrices(truths, predictions, *, threshold=0.5,
     jm = np.zeros((t, p))
     if t and p:
         block = (prep.p_sid[order], np.broadcast_to(prep.t_sid[:, None], (t, p)))
-        jm[:] = next(prep.block_jaccard([block], t * p))[1]
+        jm[:] = next(prep.block_jaccard([block], prep.dense(t * p)))[1]
     mm = np.zeros((t, p), dtype=bool)
     ok = chosen >= 0
     mm[np.flatnonzero(ok), column[chosen[ok]]] = True
