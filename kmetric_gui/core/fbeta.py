@@ -226,8 +226,10 @@ class _Prepared:
 
     def dense(self, pairs):
         """Whether one dense table of all distinct pairs is worth building."""
-        s_count = len(self.strings)
-        return pairs > s_count and s_count * s_count * self.vocab_size <= _DENSE_MATMUL
+        s_count, size = len(self.strings), len(self.strings) * self.vocab_size
+        # S x V token matrix, S x S product: both small (a few long strings
+        # can make V huge while S stays tiny).
+        return pairs > s_count and size <= _DENSE_MATMUL >> 3 and size * s_count <= _DENSE_MATMUL
 
     def block_jaccard(self, blocks, dense):
         """For each block (a, b, ...), yield it with the Jaccard of a[j] and each b[i, j].
