@@ -339,6 +339,9 @@ class MainWindow(QMainWindow):
         if channel.startswith("lwlrap-"):
             self.lwlrap_view.on_work_result(channel, result)
             return
+        if channel.startswith("fbeta-"):
+            self.fbeta_view.on_work_result(channel, result)
+            return
         if channel == "apply-cuts":
             prep, new = result
             if prep is self.prep:

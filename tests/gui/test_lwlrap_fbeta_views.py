@@ -14,6 +14,14 @@ def open_lwlrap(qtbot, window):
     return rep
 
 
+def open_fbeta(qtbot, window, action=None):
+    action = action or (lambda: window.open_files(*demo_paths("fbeta")))
+    with qtbot.waitSignal(window.work.result, timeout=20000,
+                          check_params_cb=lambda ch, r: ch == "fbeta-docs"):
+        rep = wait_scored(qtbot, window, action)
+    return rep
+
+
 def test_lwlrap_view_numbers_equal_core(qtbot, window):
     rep = open_lwlrap(qtbot, window)
     view = window.lwlrap_view
@@ -58,7 +66,7 @@ def test_lwlrap_ties_switch_rescores(qtbot, window):
 
 
 def test_fbeta_view_documents_and_matrices(qtbot, window):
-    rep = wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("fbeta")))
+    rep = open_fbeta(qtbot, window)
     view = window.fbeta_view
     assert window.views.currentWidget() is view
     per = rep.result.per_document
@@ -80,7 +88,7 @@ def test_fbeta_view_documents_and_matrices(qtbot, window):
 
 
 def test_fbeta_pair_shows_shared_words(qtbot, window):
-    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("fbeta")))
+    open_fbeta(qtbot, window)
     view = window.fbeta_view
     i = next(r for r in view.docs_model.rows if view.result.per_document[r, 0] > 0)
     view.select_document(int(i))
@@ -119,10 +127,25 @@ def test_exports_write_png_and_csv(qtbot, window, tmp_path):
     assert kv.export.save_csv(heat.to_csv, "O", str(tmp_path / "o.csv"))
     rows = list(csv.reader(open(tmp_path / "o.csv")))
     assert np.allclose(np.array([r[1:] for r in rows[1:]], float), rep.result.observed)
-    rep = wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("fbeta")))
+    rep = open_fbeta(qtbot, window)
     fv = window.fbeta_view
     from kmetric_gui.gui.widgets.export import columns_csv
     fv.export.save_csv(lambda: columns_csv(fv.docs_model), "docs", str(tmp_path / "d.csv"))
     rows = list(csv.reader(open(tmp_path / "d.csv")))
     assert rows[0][:4] == ["Id", "TP", "FP", "FN"] and len(rows) == 121
     assert sum(int(r[1]) for r in rows[1:]) == rep.result.tp
+
+
+def test_fbeta_documents_table_follows_a_rescore(qtbot, window):
+    open_fbeta(qtbot, window)
+    view = window.fbeta_view
+    rep = open_fbeta(qtbot, window, lambda: view.matching.setCurrentText("many-to-one"))
+    assert rep.result.matching == "many-to-one"
+    tp = view.docs_model.columns[1].values
+    assert tp.tolist() == rep.result.per_document[:, 0].tolist()
+    want = score_files(*demo_paths("fbeta"), Options(matching="many-to-one")).result
+    assert int(tp.sum()) == want.tp
+    # a stale table (from an older score) is dropped, not shown
+    old_cols = view.docs_model.columns
+    view.on_work_result("fbeta-docs", (object(), [], np.zeros(0, int)))
+    assert view.docs_model.columns is old_cols

@@ -5,9 +5,9 @@ core.document_matrices (same code path as the score).
 """
 import numpy as np
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
-                               QHeaderView, QLabel, QSlider, QSplitter, QTableView,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QFrame, QGroupBox,
+                               QHBoxLayout, QHeaderView, QLabel, QScrollArea, QSlider,
+                               QSplitter, QTableView, QVBoxLayout, QWidget)
 
 from ...core import document_matrices, shared_tokens
 from ..models.table import Column, ColumnsModel
@@ -32,7 +32,7 @@ class FbetaView(QWidget):
         super().__init__(parent)
         self.work = work
         self.report = self.prep = self.result = None
-        self.doc = None
+        self.doc = self._order = None
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         self.summary = QLabel("")
@@ -108,10 +108,23 @@ class FbetaView(QWidget):
         self.strings.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.pair = QLabel("Click a Jaccard cell to see the shared words.")
         self.pair.setWordWrap(True)
+        # The strings scroll in a short box of their own: on a short screen
+        # wrapped text would otherwise be laid over the maps.
+        text = QWidget()
+        tl = QVBoxLayout(text)
+        tl.setContentsMargins(0, 0, 0, 0)
+        tl.addWidget(self.strings)
+        tl.addWidget(self.pair)
+        tl.addStretch(1)
+        text_box = QScrollArea()
+        text_box.setWidgetResizable(True)
+        text_box.setFrameShape(QFrame.NoFrame)
+        text_box.setWidget(text)
+        text_box.setMinimumHeight(44)
+        text_box.setMaximumHeight(110)
         rl.addWidget(self.doc_title)
         rl.addLayout(maps, 1)
-        rl.addWidget(self.strings)
-        rl.addWidget(self.pair)
+        rl.addWidget(text_box)
         split.addWidget(left)
         split.addWidget(right)
         split.setSizes([380, 620])
@@ -158,6 +171,7 @@ class FbetaView(QWidget):
     # -- inputs ---------------------------------------------------------------------------
     def set_report(self, report):
         self.report, self.prep, self.result = report, report.prepared, report.result
+        self._order = None
         r = self.result
         self._sync_controls(r, report.options.clean)
         score = "undefined" if r.undefined_reason else f"{r.score:.6f}"
@@ -165,24 +179,40 @@ class FbetaView(QWidget):
             f"F<sub>{r.beta:g}</sub> <b>{score}</b> — precision {r.precision:.4f}, recall "
             f"{r.recall:.4f}; TP {r.tp:,}, FP {r.fp:,}, FN {r.fn:,} pooled over "
             f"{len(self.prep.ids):,} documents (threshold {r.threshold:g}, {r.matching}).")
-        per = r.per_document
-        errors = per[:, 1] + per[:, 2]
-        n_pred = np.fromiter(map(len, self.prep.pred), dtype=np.int64, count=len(self.prep.pred))
-        cols = [Column("Id", self.prep.ids), Column("TP", per[:, 0], align_right=True),
-                Column("FP", per[:, 1], align_right=True), Column("FN", per[:, 2], align_right=True),
-                Column("errors", errors, align_right=True),
-                Column("predictions", n_pred, align_right=True)]
+        ids, pred, per = self.prep.ids, self.prep.pred, r.per_document
+
+        def job(progress, cancel):
+            # O(documents) work: on the worker, like every other table.
+            errors = per[:, 1] + per[:, 2]
+            n_pred = np.fromiter(map(len, pred), dtype=np.int64, count=len(pred))
+            cols = [Column("Id", ids), Column("TP", per[:, 0], align_right=True),
+                    Column("FP", per[:, 1], align_right=True),
+                    Column("FN", per[:, 2], align_right=True),
+                    Column("errors", errors, align_right=True),
+                    Column("predictions", n_pred, align_right=True)]
+            return r, cols, np.argsort(-errors, kind="stable")      # most errors first
+        if self.work is not None:
+            self.work.submit("fbeta-docs", job)
+        else:
+            self.on_work_result("fbeta-docs", job(None, None))
+
+    def on_work_result(self, channel, result):
+        if channel != "fbeta-docs":
+            return
+        r, cols, order = result
+        if r is not self.result:          # a newer score has arrived since
+            return
         keep = self.doc
-        self.docs_model.set_columns(cols, len(errors))
-        self._order = np.argsort(-errors, kind="stable")      # most errors first
+        self.docs_model.set_columns(cols, len(order))
+        self._order = order
         self._filter_docs()
-        if keep is not None and keep < len(errors):
+        if keep is not None and keep < len(order):
             self.select_document(keep)
-        elif len(errors):
+        elif len(order):
             self.docs.selectRow(0)
 
     def _filter_docs(self):
-        if self.result is None:
+        if self.result is None or self._order is None:
             return
         per = self.result.per_document
         keep = np.ones(len(per), dtype=bool)
@@ -204,6 +234,8 @@ class FbetaView(QWidget):
 
     def show_document(self, i):
         prep, r = self.prep, self.result
+        if prep is None or not 0 <= i < len(prep.ids):
+            return          # a row of the previous table, before the new one arrives
         opts = self.report.options
         d = document_matrices(prep.truth[i], prep.pred[i], threshold=r.threshold,
                               matching=r.matching, clean=opts.clean)

@@ -125,10 +125,10 @@ class LwlrapView(QWidget):
         self._draw_classes()
         if self.work is not None:
             scores, ids = r.sample_scores, self.prep.ids
-            contrib = r.sample_contributions
-            n_lab = self.prep.truth.sum(axis=1)
+            contrib, truth = r.sample_contributions, self.prep.truth
 
             def job(progress, cancel):
+                n_lab = truth.sum(axis=1)
                 key = np.where(np.isnan(scores), np.inf, scores)
                 order = np.argsort(key, kind="stable")          # worst first
                 return order, [
