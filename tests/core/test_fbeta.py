@@ -196,3 +196,31 @@ def test_document_kinds_mixed():
     assert r.per_document.tolist() == jaccard_fbeta(as_lists, pred_lists).per_document.tolist()
     with pytest.raises(InputError, match="document 0 is not a list of strings"):
         jaccard_fbeta([5], [["a"]])
+
+
+big_docs = st.lists(st.tuples(st.lists(phrase, max_size=12), st.lists(phrase, max_size=40)),
+                    min_size=1, max_size=6)
+
+
+@settings(max_examples=80, deadline=None)
+@given(big_docs, st.sampled_from(["one-to-one", "many-to-one"]),
+       st.floats(0, 1), st.booleans(), st.sampled_from(["table", "dedup", "bitset", "search"]))
+def test_larger_documents_against_loop(d, matching, threshold, clean, path):
+    # Up to 12 truths x 40 predictions per document: many width classes,
+    # ranks and ties, on every Jaccard path.
+    import sys
+    mod = sys.modules["kmetric_gui.core.fbeta"]
+    truths, preds = [a for a, _ in d], [b for _, b in d]
+    saved = mod._DENSE_MATMUL, mod._DENSE_PAIRS, mod._BITSET_MAX
+    try:
+        if path != "table":
+            mod._DENSE_MATMUL = 0
+        if path in ("bitset", "search"):
+            mod._DENSE_PAIRS = 0
+        if path == "search":
+            mod._BITSET_MAX = 0
+        r = jaccard_fbeta(truths, preds, matching=matching, threshold=threshold, clean=clean)
+    finally:
+        mod._DENSE_MATMUL, mod._DENSE_PAIRS, mod._BITSET_MAX = saved
+    ref, counts = fbeta_ref(truths, preds, threshold=threshold, matching=matching, clean=clean)
+    assert (r.tp, r.fp, r.fn) == counts
