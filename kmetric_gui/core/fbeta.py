@@ -193,8 +193,9 @@ class _Prepared:
         t_count = int(lens[:n].sum())
         try:
             seen, first = _first_ids(flat)
-        except TypeError:
-            seen = [s for s in flat if not isinstance(s, str)]
+        except TypeError:   # an unhashable item: name it
+            _check_strings([s for s in flat if not isinstance(s, str)], flat, t_count)
+            raise InputError("truths and predictions must be strings") from None
         _check_strings(seen, flat, t_count)
         # Ids in alphabetical order: rank the distinct strings once.
         if clean:
@@ -256,8 +257,8 @@ class _Prepared:
     def pair_jaccard(self, a_sid, b_sid):
         """Jaccard for each (a, b) pair of string ids, vectorized.
 
-        Each token of a is looked up among b's tokens in one sorted array of
-        (string id, token) keys: no set built per pair.
+        Each token of a is looked up among b's tokens, in a (string, token)
+        bitset or sorted keys: no set built per pair.
         """
         if a_sid.size == 0:
             return np.zeros(0)
@@ -364,7 +365,8 @@ def _match(prep, threshold, matching):
     used = np.zeros(n_p + 1, dtype=bool)
     used[n_p] = True
     # One-to-one: a used prediction is not free; many-to-one: only padding is.
-    blocked = used if matching == "one-to-one" else used.copy()
+    one_to_one = matching == "one-to-one"
+    blocked = used if one_to_one else used.copy()
     nt, npd = prep.nt, prep.npd
     docs = np.flatnonzero((nt > 0) & (npd > 0))
     if docs.size == 0:
@@ -409,7 +411,7 @@ def _match(prep, threshold, matching):
         pick = idx[first[ok], ok]
         chosen[rows[ok]] = pick
         used[pick] = True
-        if dense and blocked is used:
+        if dense and one_to_one:
             p_sid[pick] = s_count   # later blocks read a taken prediction as the sentinel
     return chosen, used
 
