@@ -18,9 +18,9 @@ from ..errors import InputError
 from ._checks import check_option
 
 MATCHINGS = ("one-to-one", "many-to-one")
-_DENSE_PAIRS = 1 << 22   # distinct-pair table size below which pairs are deduplicated
 _DENSE_MATMUL = 1 << 27  # strings^2 x vocabulary below which one matrix product scores all
 _BLOCK_CELLS = 12288     # cells per matching block: arrays small enough for malloc's heap
+_PADDED_MAX = 1 << 21    # cells x tokens above which a block is scored token by token
 _BITSET_MAX = 1 << 29    # (string, token) bitset size (bits) below which it replaces searchsorted
 _CHAR_IDS = 0x110000     # ids up to this travel as one-character strings
 _CLEAN_RE = re.compile(r"[^A-Za-z0-9]+")
@@ -232,47 +232,52 @@ class _Prepared:
         # can make V huge while S stays tiny).
         return pairs > s_count and size <= _DENSE_MATMUL >> 3 and size * s_count <= _DENSE_MATMUL
 
-    def block_jaccard(self, blocks, dense):
+    def block_jaccard(self, blocks, pairs):
         """For each block (a, b, ...), yield it with the Jaccard of a[j] and each b[i, j].
 
-        String id S (one past the last) is a sentinel. Dense: blocks are read
-        from the table lazily (one block in memory) and the sentinel scores
-        -1. Otherwise all blocks go through one call, so distinct pairs are
-        scored once across them, and the sentinel scores junk.
+        Blocks are scored one at a time, when asked for, so a block built
+        after earlier matches sees them. String id S (one past the last) is a
+        sentinel that scores -1.
         """
         s_count = len(self.strings)
-        if dense:
+        if self.dense(pairs):
             table = self.jaccard_table.ravel()
             for block in blocks:
                 yield block, table[block[1] * (s_count + 1) + block[0]]
             return
-        blocks = list(blocks)
-        jac = self.pair_jaccard(
-            np.concatenate([np.broadcast_to(a, b.shape).ravel() for a, b, *_ in blocks]),
-            np.minimum(np.concatenate([b.ravel() for _, b, *_ in blocks]), s_count - 1))
-        ends = np.cumsum([b.size for _, b, *_ in blocks])[:-1]
-        for block, j in zip(blocks, np.split(jac, ends)):
-            yield block, j.reshape(block[1].shape)
+        for block in blocks:
+            a, b = block[0], block[1]
+            real = np.minimum(b, s_count - 1)
+            jac = self._padded_jaccard(a, real)
+            if jac is None:   # a very long truth: token by token instead
+                jac = self._jaccard_direct(np.broadcast_to(a, b.shape).ravel(),
+                                           real.ravel()).reshape(b.shape)
+            yield block, np.where(b < s_count, jac, -1.0)
 
-    def pair_jaccard(self, a_sid, b_sid):
-        """Jaccard for each (a, b) pair of string ids, vectorized.
+    def _padded_jaccard(self, a_sid, b_sid):
+        """Jaccard of a[j] with each b[i, j]: a's tokens padded to its longest,
+        looked up in b's in one (w, n, tokens) pass. None if too large."""
+        lens = self.tok_len[a_sid]
+        most = int(lens.max()) if lens.size else 0
+        if b_sid.size * most > _PADDED_MAX:
+            return None
+        k = np.arange(most)
+        tok = self.tok_ids[np.minimum(self.tok_ptr[a_sid][:, None] + k,
+                                      max(self.tok_ids.size - 1, 0))]
+        hit = self._has(b_sid[:, :, None] * self.vocab_size + tok)
+        hit &= k < lens[:, None]
+        inter = hit.sum(axis=2)
+        union = lens + self.tok_len[b_sid] - inter
+        return np.where(union > 0, inter / np.maximum(union, 1), 0.0)
 
-        Each token of a is looked up among b's tokens, in a (string, token)
-        bitset or sorted keys: no set built per pair.
-        """
-        if a_sid.size == 0:
-            return np.zeros(0)
-        s_count = len(self.strings)
-        if s_count * s_count <= _DENSE_PAIRS and a_sid.size > s_count:
-            # Few distinct strings, many pairs: score each distinct pair once.
-            code = a_sid * s_count + b_sid
-            present = np.zeros(s_count * s_count, dtype=bool)
-            present[code] = True
-            uniq = np.flatnonzero(present)
-            slot = np.cumsum(present, dtype=np.int32) - 1
-            jac = self._jaccard_direct(uniq // s_count, uniq % s_count)
-            return jac[slot[code]]
-        return self._jaccard_direct(a_sid, b_sid)
+    def _has(self, query):
+        """Whether each (string * V + token) key is a member: bitset or keys."""
+        if self.member_bits is not None:
+            return ((self.member_bits[query >> 3] >> (query & 7).astype(np.uint8)) & 1).astype(bool)
+        keys = self.member_keys
+        if keys.size == 0:
+            return np.zeros(query.shape, dtype=bool)
+        return keys[np.minimum(np.searchsorted(keys, query), keys.size - 1)] == query
 
     @cached_property
     def member_bits(self):
@@ -304,16 +309,10 @@ class _Prepared:
         return table
 
     def _jaccard_direct(self, a_sid, b_sid):
+        """Jaccard for each (a, b) pair: every token of a looked up in b."""
         lens = self.tok_len[a_sid]
         pair, tok = self._expand(a_sid, lens)
-        query = b_sid[pair] * self.vocab_size + tok
-        if self.member_bits is not None:
-            hit = (self.member_bits[query >> 3] >> (query & 7).astype(np.uint8)) & 1
-        else:
-            keys = self.member_keys
-            pos = np.minimum(np.searchsorted(keys, query), max(keys.size - 1, 0))
-            hit = keys[pos] == query if keys.size else np.zeros(query.size, bool)
-        hits = np.concatenate(([0], np.cumsum(hit)))
+        hits = np.concatenate(([0], np.cumsum(self._has(b_sid[pair] * self.vocab_size + tok))))
         ends = np.cumsum(lens)
         inter = hits[ends] - hits[ends - lens]
         union = lens + self.tok_len[b_sid] - inter
@@ -364,9 +363,7 @@ def _match(prep, threshold, matching):
     chosen = np.full(n_t, -1, dtype=np.int64)
     used = np.zeros(n_p + 1, dtype=bool)
     used[n_p] = True
-    # One-to-one: a used prediction is not free; many-to-one: only padding is.
     one_to_one = matching == "one-to-one"
-    blocked = used if one_to_one else used.copy()
     nt, npd = prep.nt, prep.npd
     docs = np.flatnonzero((nt > 0) & (npd > 0))
     if docs.size == 0:
@@ -397,11 +394,8 @@ def _match(prep, threshold, matching):
                     sub = idx[:, j:j + rows.size]
                     yield prep.t_sid[rows], p_sid[sub], rows, col, sub
 
-    dense = prep.dense(int(nt @ npd))
-    for (_, b_sid, rows, col, idx), jac in prep.block_jaccard(blocks(), dense):
+    for (_, b_sid, rows, col, idx), jac in prep.block_jaccard(blocks(), int(nt @ npd)):
         w = col.size
-        if not dense:   # scored before any step ran: mask what is taken now
-            jac = np.where(blocked[idx], -1.0, jac)
         top = jac.max(axis=0)
         # Among equal scores the alphabetically first prediction wins, then
         # the first column: the largest tie key, column in its low part.
@@ -411,7 +405,7 @@ def _match(prep, threshold, matching):
         pick = idx[first[ok], ok]
         chosen[rows[ok]] = pick
         used[pick] = True
-        if dense and one_to_one:
+        if one_to_one:
             p_sid[pick] = s_count   # later blocks read a taken prediction as the sentinel
     return chosen, used
 
@@ -467,7 +461,7 @@ def document_matrices(truths, predictions, *, threshold=0.5,
     jm = np.zeros((t, p))
     if t and p:
         block = (prep.p_sid[order], np.broadcast_to(prep.t_sid[:, None], (t, p)))
-        jm[:] = next(prep.block_jaccard([block], prep.dense(t * p)))[1]
+        jm[:] = next(prep.block_jaccard([block], t * p))[1]
     mm = np.zeros((t, p), dtype=bool)
     ok = chosen >= 0
     mm[np.flatnonzero(ok), column[chosen[ok]]] = True

@@ -1,3 +1,6 @@
+import sys
+from contextlib import contextmanager
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -5,6 +8,28 @@ from hypothesis import given, settings, strategies as st
 from kmetric_gui.core import document_matrices, jaccard, jaccard_fbeta, shared_tokens
 from kmetric_gui.errors import InputError
 from reference import close, fbeta_ref
+
+# How the Jaccard of a block is computed, forced through the module's limits.
+PATHS = {
+    "table": {},                                          # one dense table
+    "padded": {"_DENSE_MATMUL": 0},                       # padded tokens, bitset
+    "padded-search": {"_DENSE_MATMUL": 0, "_BITSET_MAX": 0},
+    "tokenwise": {"_DENSE_MATMUL": 0, "_PADDED_MAX": 0},
+    "tokenwise-search": {"_DENSE_MATMUL": 0, "_PADDED_MAX": 0, "_BITSET_MAX": 0},
+}
+
+
+@contextmanager
+def jaccard_path(name):
+    mod = sys.modules["kmetric_gui.core.fbeta"]
+    saved = {k: getattr(mod, k) for k in PATHS[name]}
+    try:
+        for k, v in PATHS[name].items():
+            setattr(mod, k, v)
+        yield
+    finally:
+        for k, v in saved.items():
+            setattr(mod, k, v)
 
 SEED_TRUTH = ("baccalaureate and beyond longitudinal study|baccalaureate and beyond|"
               "beginning postsecondary student|education longitudinal study|"
@@ -104,24 +129,13 @@ def test_random_against_loop(d, matching, threshold, beta):
 
 @settings(max_examples=60, deadline=None)
 @given(docs, st.sampled_from(["one-to-one", "many-to-one"]))
-def test_dense_and_direct_pair_paths_agree(d, matching):
-    import sys
-    mod = sys.modules["kmetric_gui.core.fbeta"]
+def test_all_jaccard_paths_agree(d, matching):
     truths, preds = [a for a, _ in d], [b for _, b in d]
-    table = jaccard_fbeta(truths, preds, matching=matching)
-    old = mod._DENSE_PAIRS, mod._DENSE_MATMUL, mod._BITSET_MAX
-    try:
-        mod._DENSE_MATMUL = 0
-        dense = jaccard_fbeta(truths, preds, matching=matching)
-        mod._DENSE_PAIRS = 0
-        direct = jaccard_fbeta(truths, preds, matching=matching)
-        mod._BITSET_MAX = 0
-        search = jaccard_fbeta(truths, preds, matching=matching)
-    finally:
-        mod._DENSE_PAIRS, mod._DENSE_MATMUL, mod._BITSET_MAX = old
-    assert table.per_document.tolist() == dense.per_document.tolist()
-    assert dense.per_document.tolist() == direct.per_document.tolist()
-    assert direct.per_document.tolist() == search.per_document.tolist()
+    got = {}
+    for name in PATHS:
+        with jaccard_path(name):
+            got[name] = jaccard_fbeta(truths, preds, matching=matching).per_document.tolist()
+    assert all(v == got["table"] for v in got.values()), got
 
 
 def test_non_string_items_rejected():
@@ -132,7 +146,6 @@ def test_non_string_items_rejected():
 @settings(max_examples=60, deadline=None)
 @given(docs, st.sampled_from(["one-to-one", "many-to-one"]))
 def test_int_ids_path_agrees_with_char_ids(d, matching):
-    import sys
     mod = sys.modules["kmetric_gui.core.fbeta"]
     truths, preds = [a for a, _ in d], [b for _, b in d]
     chars = jaccard_fbeta(truths, preds, matching=matching, clean=True)
@@ -147,17 +160,9 @@ def test_int_ids_path_agrees_with_char_ids(d, matching):
     assert (ints.tp, ints.fp, ints.fn) == ref
 
 
-@pytest.mark.parametrize("path", ["table", "dedup", "bitset", "search"])
+@pytest.mark.parametrize("path", list(PATHS))
 @pytest.mark.parametrize("matching", ["one-to-one", "many-to-one"])
-def test_wide_and_uneven_documents_against_loop(matching, path, monkeypatch):
-    import sys
-    mod = sys.modules["kmetric_gui.core.fbeta"]
-    if path != "table":
-        monkeypatch.setattr(mod, "_DENSE_MATMUL", 0)
-    if path in ("bitset", "search"):
-        monkeypatch.setattr(mod, "_DENSE_PAIRS", 0)
-    if path == "search":
-        monkeypatch.setattr(mod, "_BITSET_MAX", 0)
+def test_wide_and_uneven_documents_against_loop(matching, path):
     # Widths from 0 to 300 predictions and up to 40 truths per document: many
     # padding classes and ranks, duplicates and ties inside one document.
     rng = np.random.default_rng(7)
@@ -167,7 +172,8 @@ def test_wide_and_uneven_documents_against_loop(matching, path, monkeypatch):
         truths.append([" ".join(rng.choice(vocab, rng.integers(1, 4))) for _ in range(n_t)])
         preds.append([" ".join(rng.choice(vocab, rng.integers(1, 4))) for _ in range(n_p)])
     for threshold in (0.0, 0.3, 0.5, 1.0):
-        r = jaccard_fbeta(truths, preds, matching=matching, threshold=threshold)
+        with jaccard_path(path):
+            r = jaccard_fbeta(truths, preds, matching=matching, threshold=threshold)
         ref = fbeta_ref(truths, preds, threshold=threshold, matching=matching)[1]
         assert (r.tp, r.fp, r.fn) == ref
 
@@ -204,23 +210,12 @@ big_docs = st.lists(st.tuples(st.lists(phrase, max_size=12), st.lists(phrase, ma
 
 @settings(max_examples=80, deadline=None)
 @given(big_docs, st.sampled_from(["one-to-one", "many-to-one"]),
-       st.floats(0, 1), st.booleans(), st.sampled_from(["table", "dedup", "bitset", "search"]))
+       st.floats(0, 1), st.booleans(), st.sampled_from(list(PATHS)))
 def test_larger_documents_against_loop(d, matching, threshold, clean, path):
     # Up to 12 truths x 40 predictions per document: many width classes,
     # ranks and ties, on every Jaccard path.
-    import sys
-    mod = sys.modules["kmetric_gui.core.fbeta"]
     truths, preds = [a for a, _ in d], [b for _, b in d]
-    saved = mod._DENSE_MATMUL, mod._DENSE_PAIRS, mod._BITSET_MAX
-    try:
-        if path != "table":
-            mod._DENSE_MATMUL = 0
-        if path in ("bitset", "search"):
-            mod._DENSE_PAIRS = 0
-        if path == "search":
-            mod._BITSET_MAX = 0
+    with jaccard_path(path):
         r = jaccard_fbeta(truths, preds, matching=matching, threshold=threshold, clean=clean)
-    finally:
-        mod._DENSE_MATMUL, mod._DENSE_PAIRS, mod._BITSET_MAX = saved
     ref, counts = fbeta_ref(truths, preds, threshold=threshold, matching=matching, clean=clean)
     assert (r.tp, r.fp, r.fn) == counts
