@@ -1,9 +1,10 @@
 """Jaccard-matched micro F-beta (Coleridge "Show US the Data").
 
 Each distinct string is tokenized once; Jaccard scores come from one small
-table of distinct pairs (or integer token keys when strings are many);
-matching runs over all documents at once in a few dense blocks, one step per
-(padded width, truth rank).
+table of all distinct pairs, or, when strings are many, from looking each
+truth's tokens up in a (string, token) bitset; matching runs over all
+documents at once in a few dense blocks, one step per (padded width, truth
+rank).
 """
 import re
 from collections import defaultdict
