@@ -229,9 +229,11 @@ class _Prepared:
     def dense(self, pairs):
         """Whether one dense table of all distinct pairs is worth building."""
         s_count, size = len(self.strings), len(self.strings) * self.vocab_size
-        # S x V token matrix, S x S product: both small (a few long strings
-        # can make V huge while S stays tiny).
-        return pairs > s_count and size <= _DENSE_MATMUL >> 3 and size * s_count <= _DENSE_MATMUL
+        # The S x V token matrix, the S x V x S product and the S x S table
+        # all small: a few long strings make V huge while S stays tiny, and
+        # many spellings of a few words make S large while V stays tiny.
+        return (pairs > s_count and size * s_count <= _DENSE_MATMUL
+                and size <= _DENSE_MATMUL >> 3 and s_count * s_count <= _DENSE_MATMUL >> 5)
 
     def block_jaccard(self, blocks, pairs):
         """For each block (a, b, ...), yield it with the Jaccard of a[j] and each b[i, j].

@@ -219,3 +219,17 @@ def test_larger_documents_against_loop(d, matching, threshold, clean, path):
         r = jaccard_fbeta(truths, preds, matching=matching, threshold=threshold, clean=clean)
     ref, counts = fbeta_ref(truths, preds, threshold=threshold, matching=matching, clean=clean)
     assert (r.tp, r.fp, r.fn) == counts
+
+
+def test_dense_table_stays_small():
+    # Many spellings of three words: S is large, V tiny. The S x S table would
+    # be S^2 floats; the padded path must take over, with the same counts.
+    import itertools
+    from kmetric_gui.core.fbeta import _Prepared
+    strs = [" ".join(p) for n in (4, 5, 6) for p in itertools.product("aAbBc", repeat=n)][:6000]
+    prep = _Prepared([strs[:3000]], [strs[3000:]], False)
+    assert len(prep.strings) == 6000 and prep.vocab_size <= 4
+    assert not prep.dense(3000 * 3000)
+    truths, preds = [strs[i:i + 3] for i in range(0, 600, 3)], [strs[i + 1:i + 4] for i in range(0, 600, 3)]
+    r = jaccard_fbeta(truths, preds)
+    assert (r.tp, r.fp, r.fn) == fbeta_ref(truths, preds)[1]
