@@ -233,3 +233,19 @@ def test_dense_table_stays_small():
     truths, preds = [strs[i:i + 3] for i in range(0, 600, 3)], [strs[i + 1:i + 4] for i in range(0, 600, 3)]
     r = jaccard_fbeta(truths, preds)
     assert (r.tp, r.fp, r.fn) == fbeta_ref(truths, preds)[1]
+
+
+def test_dense_table_skipped_for_a_few_very_long_strings(monkeypatch):
+    # S x S x V within the limit but the S x V token matrix over its share:
+    # (scaled down: the real limits need strings of millions of words).
+    import kmetric_gui.core.fbeta as mod
+    monkeypatch.setattr(mod, "_DENSE_MATMUL", 1 << 14)
+    long_a = " ".join(f"w{i}" for i in range(600))
+    long_b = " ".join(f"w{i}" for i in range(300, 900))
+    truths, preds = [[long_a, "x y"]] * 3, [[long_b, "x z"]] * 3
+    prep = mod._Prepared(truths, preds, False)
+    assert len(prep.strings) == 4 and prep.vocab_size > 900
+    assert len(prep.strings) ** 2 * prep.vocab_size <= 1 << 14
+    assert not prep.dense(100)
+    r = jaccard_fbeta(truths, preds, threshold=0.3)
+    assert (r.tp, r.fp, r.fn) == fbeta_ref(truths, preds, threshold=0.3)[1] == (6, 0, 0)
