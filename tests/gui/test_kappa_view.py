@@ -1,6 +1,6 @@
 import numpy as np
 import pytest
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF
 
 from conftest import wait_scored
 from kmetric_gui.core import apply_cuts, kappa_from_confusion, weighted_kappa
@@ -11,7 +11,7 @@ from kmetric_gui.scoring import score_files
 
 
 def test_view_shows_the_cores_matrices(qtbot, window):
-    rep = wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
     view = window.kappa_view
     assert window.views.isVisible() and window.views.currentWidget() is view
     want = score_files(*demo_paths("qwk")).result
