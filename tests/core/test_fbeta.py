@@ -141,6 +141,8 @@ def test_all_jaccard_paths_agree(d, matching):
 def test_non_string_items_rejected():
     with pytest.raises(InputError, match="item 1 is not a string"):
         jaccard_fbeta([[1]], [["a"]])
+    with pytest.raises(InputError, match=r"predictions: item \['x'\] is not a string"):
+        jaccard_fbeta([["a"]], [["b", ["x"]]])    # unhashable, too
 
 
 @settings(max_examples=60, deadline=None)
