@@ -90,6 +90,7 @@ class FbetaView(QWidget):
         self.docs.setSelectionMode(QTableView.SingleSelection)
         self.docs.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
         self.docs.verticalHeader().setDefaultSectionSize(20)
+        self.docs.horizontalHeader().setResizeContentsPrecision(200)   # rows sampled to fit
         ll.addWidget(self.docs)
         right = QWidget()
         rl = QVBoxLayout(right)
@@ -204,6 +205,8 @@ class FbetaView(QWidget):
             return
         keep = self.doc
         self.docs_model.set_columns(cols, len(order))
+        self.docs.resizeColumnsToContents()     # right-aligned counts were cut off at 100 px
+        self.docs.setColumnWidth(0, min(self.docs.columnWidth(0), 140))   # long ids elide
         self._order = order
         self._filter_docs()
         if keep is not None and keep < len(order):

@@ -68,6 +68,7 @@ class LwlrapView(QWidget):
         self.samples.setSelectionMode(QTableView.SingleSelection)
         self.samples.verticalHeader().setDefaultSectionSize(20)
         self.samples.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
+        self.samples.horizontalHeader().setResizeContentsPrecision(200)   # rows sampled to fit
         detail = QWidget()
         dl = QVBoxLayout(detail)
         self.sample_title = QLabel("Pick a sample on the left")
@@ -144,6 +145,7 @@ class LwlrapView(QWidget):
         self.sample_order = order
         self.samples_model.set_columns(cols, len(order))
         self.samples_model.set_rows(order)
+        self.samples.resizeColumnsToContents()  # right-aligned counts were cut off at 100 px
         self._draw_overview()
         if len(order):
             self.samples.selectRow(0)
