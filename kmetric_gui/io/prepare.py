@@ -385,7 +385,8 @@ def _fbeta(sol, sub, sol_name, sub_name, id_col, options, col, usage, reason):
     label_col = options.target_column or next(
         (lower[c] for c in LABEL_COLUMNS if c in lower), None)
     if label_col is None or label_col not in sol.column_names:
-        col.add(sol_name, f"no label column (looked for {options.target_column or ', '.join(LABEL_COLUMNS)}); "
+        looked = options.target_column or ", ".join(LABEL_COLUMNS)
+        col.add(sol_name, f"no label column (looked for {looked}); "
                 f"found: {', '.join(sol.column_names)}")
     col.raise_if_any()
     ids = _ids(sol, id_col)

@@ -149,7 +149,8 @@ GOOD_SUB = csv([["id", "y"]] + list(zip(IDS, P)))
     (csv([["id", "y"]] + list(zip(IDS, P))[:-1]), "1 id(s) of the solution are missing: 'ffee'"),
     (GOOD_SUB + "zzzz,1\n", "1 id(s) are not in the solution: 'zzzz'"),
     (GOOD_SUB.replace("0b1c,2", "0b1c,two"), "row 2 (id '0b1c'): 'two'"),
-    (GOOD_SUB.replace("0b1c,2", "0b1c,2.7"), "row 2 (id '0b1c'): 2.7; continuous predictions need cut points"),
+    (GOOD_SUB.replace("0b1c,2", "0b1c,2.7"),
+     "row 2 (id '0b1c'): 2.7; continuous predictions need cut points"),
     ("id,y\n000a,1,5\n", "cannot parse as CSV"),
 ])
 def test_bad_submission(tmp_path, sub, expect):
