@@ -1,0 +1,175 @@
+"""Saving files safely, and CSV exports that a spreadsheet cannot run.
+
+No Qt (standard library and numbers.py): the GUI, the CLI and the tests share it.
+
+Two rules:
+- a saved *submission* goes back to Kaggle, so its ids and values are
+  written byte-exact (``save_atomic`` writes what it is given);
+- a CSV *export* meant for a spreadsheet (tables, matrices, drill-down
+  lists) quote-prefixes text cells that start with ``= + - @``, tab or
+  carriage return, as OWASP recommends against formula injection
+  (``spreadsheet_safe``, ``csv_text``).
+"""
+import csv
+import errno
+import io
+import os
+import re
+import stat
+import tempfile
+
+from .numbers import NUMBER_PATTERN
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# Plain decimal numbers (as numbers.py reads them) stay numbers in a spreadsheet.
+_NUMBER = re.compile(NUMBER_PATTERN)
+
+
+class SaveError(OSError):
+    """A file could not be saved; the message names the target and the reason in words."""
+
+    def __init__(self, path, reason):
+        self.path, self.reason = str(path), reason
+        super().__init__(f"cannot save {self.path}: {reason}")
+
+    def __str__(self):
+        return f"cannot save {self.path}: {self.reason}"
+
+
+_REASONS = {
+    errno.EACCES: "permission denied (the folder or the file is read-only)",
+    errno.EPERM: "permission denied (the folder or the file is read-only)",
+    errno.EROFS: "the disk is read-only",
+    errno.ENOSPC: "the disk is full",
+    errno.ENOENT: "the folder does not exist",
+    errno.ENOTDIR: "part of the path is not a folder",
+    errno.EISDIR: "it is a folder",
+    errno.ENAMETOOLONG: "the file name is too long",
+    errno.EDQUOT: "the disk quota is exceeded",
+}
+
+
+def reason_in_words(err):
+    """A short reason for an OSError, without the temporary file's name."""
+    return _REASONS.get(err.errno) or (err.strerror or "the system refused").lower()
+
+
+def save_atomic(path, data):
+    """Write ``data`` (str as UTF-8, or bytes) to ``path`` in one step.
+
+    The bytes go to a temporary file in the target's folder, are fsynced, and
+    replace the target; the folder is fsynced after the replace. A symlink is
+    written through (its target is replaced, the link stays); an existing
+    file keeps its permission bits (a new one gets the usual 0666 less umask).
+    Raises SaveError naming ``path`` and the reason; never leaves the
+    temporary file behind.
+    """
+    target = os.path.realpath(os.fspath(path))
+    folder, name = os.path.split(target)
+    raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    try:
+        st = os.stat(target)
+        mode, owner = stat.S_IMODE(st.st_mode), (st.st_uid, st.st_gid)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode, owner = 0o666 & ~umask, None
+    except OSError as e:
+        raise SaveError(path, reason_in_words(e)) from None
+    if owner is not None and stat.S_ISDIR(st.st_mode):
+        raise SaveError(path, "it is a folder")
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+        with os.fdopen(fd, "wb") as f:
+            f.write(raw)
+            f.flush()
+            os.fchmod(f.fileno(), mode) if hasattr(os, "fchmod") else None
+            if owner is not None and hasattr(os, "fchown"):
+                try:
+                    os.fchown(f.fileno(), *owner)
+                except OSError:
+                    pass              # not ours to give away: keep the mode at least
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+        tmp = None
+        _fsync_folder(folder)
+    except OSError as e:
+        raise SaveError(path, reason_in_words(e)) from None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def _fsync_folder(folder):
+    if os.name != "posix":
+        return                      # Windows cannot open a folder for fsync
+    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def is_formula(cell):
+    """True for text a spreadsheet would run as a formula (numbers are not)."""
+    return (isinstance(cell, str) and cell.startswith(FORMULA_START)
+            and not _NUMBER.fullmatch(cell))
+
+
+def spreadsheet_safe(cell):
+    """The cell for a spreadsheet export: formula-leading text gets a leading quote.
+
+    Non-text values (numbers) and plain decimal numbers written as text
+    (``-0.5``) are returned unchanged.
+    """
+    return "'" + cell if is_formula(cell) else cell
+
+
+def csv_text(rows, spreadsheet=True):
+    """CSV text of rows (sequences of cells), one line per row ending in '\\n'.
+
+    ``spreadsheet=True`` (exports) escapes formula-leading text cells;
+    ``spreadsheet=False`` writes them byte-exact (submissions for Kaggle).
+    """
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    for row in rows:
+        w.writerow([spreadsheet_safe(c) for c in row] if spreadsheet else row)
+    return buf.getvalue()
+
+
+def formula_ids(ids, show=5):
+    """(count, first few) of ids a spreadsheet would run as formulas.
+
+    ``ids``: any iterable of str, or a pyarrow string array (checked
+    vectorised). The app warns once when saving a submission with such ids;
+    the saved file still keeps them byte-exact.
+    """
+    try:
+        import pyarrow as pa
+    except ImportError:               # pragma: no cover - pyarrow is a dependency
+        pa = None
+    if pa is not None and isinstance(ids, (pa.Array, pa.ChunkedArray)):
+        import pyarrow.compute as pc
+        text = ids.cast(pa.string())
+        lead = pc.match_substring_regex(text, r"^[=+\-@\t\r]")
+        num = pc.match_substring_regex(text, f"^{NUMBER_PATTERN}$")
+        hit = pc.and_(pc.fill_null(lead, False), pc.invert(pc.fill_null(num, False)))
+        count = pc.sum(hit).as_py() or 0
+        examples = pc.filter(text, hit).slice(0, show).to_pylist() if count else []
+        return int(count), examples
+    count, examples = 0, []
+    for v in ids:
+        if is_formula(v):
+            count += 1
+            if len(examples) < show:
+                examples.append(v)
+    return count, examples
+
+
+__all__ = ["SaveError", "save_atomic", "reason_in_words", "FORMULA_START", "is_formula",
+           "spreadsheet_safe", "csv_text", "formula_ids"]
