@@ -1,0 +1,68 @@
+"""Matching truths to predictions in every document at once, in dense blocks."""
+import numpy as np
+
+_BLOCK_CELLS = 12288     # cells per matching block: arrays small enough for malloc's heap
+
+
+def _match(prep, threshold, matching):
+    """Match truths to predictions in every document.
+
+    Returns the chosen prediction of each truth (-1 when unmatched) and a
+    'used' flag per prediction, with one extra always-used slot for padding.
+
+    Documents are grouped by their prediction count rounded up to a power of
+    two (the block width); within a group, step r takes the r-th truth
+    (alphabetically) of every document that has one. Each step is one dense
+    (width, documents) block, column-major so reductions over axis 0 are
+    plain element-wise passes. One-to-one: documents are independent, so a
+    step's truths each take the best prediction not used yet.
+    """
+    n_t, n_p, s_count = prep.t_sid.size, prep.p_sid.size, len(prep.strings)
+    chosen = np.full(n_t, -1, dtype=np.int64)
+    used = np.zeros(n_p + 1, dtype=bool)
+    used[n_p] = True
+    one_to_one = matching == "one-to-one"
+    nt, npd = prep.nt, prep.npd
+    docs = np.flatnonzero((nt > 0) & (npd > 0))
+    if docs.size == 0:
+        return chosen, used
+    wclass = np.frexp(npd[docs] - 1)[1]          # ceil(log2(width)); 0 for width 1
+    # By width class, most truths first: the documents still holding a truth
+    # of rank r are then a prefix of their class.
+    most = int(nt.max())
+    key = wclass * (most + 1) + (most - nt[docs])
+    if key.max() < 32767:
+        key = key.astype(np.int16)               # numpy's stable sort is a radix sort here
+    order = np.argsort(key, kind="stable")
+    docs, wclass = docs[order], wclass[order]
+    bounds = np.flatnonzero(np.r_[True, wclass[1:] != wclass[:-1], True])
+    p_sid = np.append(prep.p_sid, s_count)        # the padding slot reads the sentinel
+
+    def blocks():
+        for lo, hi in zip(bounds[:-1], bounds[1:]):
+            d = docs[lo:hi]
+            col = np.arange(1 << int(wclass[lo]))[:, None]
+            idx = np.where(col < npd[d], prep.p_start[d] + col, n_p)
+            first, fewer = prep.t_start[d], -nt[d]           # fewer: ascending
+            step = max(1, _BLOCK_CELLS // col.size)
+            for r in range(int(nt[d[0]])):
+                k = np.searchsorted(fewer, -r)                # documents with > r truths
+                for j in range(0, k, step):
+                    rows = first[j:min(k, j + step)] + r
+                    sub = idx[:, j:j + rows.size]
+                    yield prep.t_sid[rows], p_sid[sub], rows, col, sub
+
+    for (_, b_sid, rows, col, idx), jac in prep.block_jaccard(blocks(), int(nt @ npd)):
+        w = col.size
+        top = jac.max(axis=0)
+        # Among equal scores the alphabetically first prediction wins, then
+        # the first column: the largest tie key, column in its low part.
+        tie = (s_count - b_sid) * w + (w - 1 - col)
+        first = w - 1 - ((jac == top) * tie).max(axis=0) % w
+        ok = np.flatnonzero(top >= threshold)
+        pick = idx[first[ok], ok]
+        chosen[rows[ok]] = pick
+        used[pick] = True
+        if one_to_one:
+            p_sid[pick] = s_count   # later blocks read a taken prediction as the sentinel
+    return chosen, used
