@@ -10,12 +10,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .core import (KappaAccumulator, apply_cuts, is_continuous, jaccard_fbeta, lwlrap,
-                   rounding_cuts)
 from .errors import Cancelled, InputError
+from .metrics import get_metric
 
 SPLITS = ("public", "private")
-_CHUNK = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -53,6 +51,11 @@ class ScoreReport:
     @property
     def score(self):
         return self.result.score
+
+    @property
+    def definition(self):
+        """The metric's module (kmetric_gui.metrics): JSON fields, table, write-back."""
+        return get_metric(self.metric)
 
     def to_json(self):
         return report_json(self)
@@ -99,56 +102,22 @@ def load(truth_path, submission_path, options=Options(), progress=None, cancel=N
 def score_prepared(prep, options=Options(), progress=None, cancel=None):
     """Score aligned inputs (all rows but Ignored, then each Usage split)."""
     progress, cancel = progress or _noop, cancel or _noop
-    original = prep
+    metric = get_metric(prep.metric)
     usage = prep.usage
-    scored = np.ones(len(prep), bool) if usage is None else usage != 2
-    masks = {"all": scored}
+    plan = metric.plan(prep, options)
+    # Without a Usage column every row is scored: no index, no copies.
+    rows = {"all": None}
     if usage is not None:
-        masks.update(public=usage == 0, private=usage == 1)
-    kw, cuts = {}, None
-    if prep.metric == "qwk":
-        # One rating range for every split: weights never change between them.
-        lo = options.min_rating
-        hi = options.max_rating
-        pred = prep.pred
-        if is_continuous(pred):
-            lo = int(prep.truth.min()) if lo is None else lo
-            hi = int(prep.truth.max()) if hi is None else hi
-            cuts = np.asarray(options.cuts if options.cuts is not None
-                              else rounding_cuts(lo, hi), dtype=np.float64)
-            if cuts.size != hi - lo:
-                raise InputError(f"expected {hi - lo} cut points for ratings {lo}..{hi}, "
-                                 f"got {cuts.size}")
-            prep = replace(prep, pred=apply_cuts(pred, cuts, lo))
-        elif len(prep.truth):
-            lo = min(int(prep.truth.min()), int(pred.min())) if lo is None else lo
-            hi = max(int(prep.truth.max()), int(pred.max())) if hi is None else hi
-        kw = dict(min_rating=lo, max_rating=hi)
+        rows = {"all": None if not (usage == 2).any() else np.flatnonzero(usage != 2),
+                "public": np.flatnonzero(usage == 0), "private": np.flatnonzero(usage == 1)}
     results = {}
-    for k, (name, mask) in enumerate(masks.items()):
-        base = 0.7 + 0.3 * k / len(masks)
-        _step(progress, cancel, base, f"scoring {name} rows")
-        results[name] = _score(prep, mask, options, kw, progress, cancel, base)
+    for k, (name, idx) in enumerate(rows.items()):
+        _step(progress, cancel, 0.7 + 0.3 * k / len(rows), f"scoring {name} rows")
+        results[name] = metric.score(plan, idx, options, cancel)
     progress(1.0, "done")
-    return ScoreReport(prep.metric, prep.reason, prep.layout, int(scored.sum()),
-                       results.pop("all"), results, original, options, cuts)
-
-
-def _score(prep, mask, options, kw, progress, cancel, base):
-    idx = np.flatnonzero(mask)
-    if prep.metric == "qwk":
-        acc = KappaAccumulator(weights=options.weights, **kw)
-        t, p = prep.truth[idx], prep.pred[idx]
-        for a in range(0, max(idx.size, 1), _CHUNK):
-            if cancel():
-                raise Cancelled("scoring")
-            acc.update(t[a:a + _CHUNK], p[a:a + _CHUNK])
-        return acc.result()
-    if prep.metric == "lwlrap":
-        return lwlrap(prep.truth[idx], prep.pred[idx], ties=options.ties)
-    return jaccard_fbeta([prep.truth[i] for i in idx], [prep.pred[i] for i in idx],
-                         beta=options.beta, threshold=options.threshold,
-                         matching=options.matching, clean=options.clean)
+    n = len(prep) if rows["all"] is None else int(rows["all"].size)
+    return ScoreReport(prep.metric, prep.reason, prep.layout, n,
+                       results.pop("all"), results, prep, options, plan.cuts)
 
 
 def score_files(truth_path, submission_path, options=Options(), progress=None, cancel=None):
@@ -172,21 +141,7 @@ def report_json(rep):
             out[name] = _num(s.score)
             if s.undefined_reason:
                 out[f"{name}_undefined_reason"] = s.undefined_reason
-    if rep.metric == "fbeta":
-        out.update(tp=r.tp, fp=r.fp, fn=r.fn, precision=_num(r.precision),
-                   recall=_num(r.recall), beta=r.beta, threshold=r.threshold,
-                   matching=r.matching)
-    elif rep.metric == "qwk":
-        if rep.cuts is not None:
-            out["cuts"] = rep.cuts.tolist()
-        out.update(weights=r.weighting, labels=r.labels.tolist(),
-                   observed=r.observed.astype(np.int64).tolist(),
-                   numerator=r.numerator, denominator=r.denominator)
-    else:
-        names = rep.prepared.classes
-        out.update(ties=r.ties, n_positives=r.n_positives, tied_positives=r.tied_positives,
-                   per_class={n: _num(v) for n, v in zip(names, r.per_class)},
-                   class_weights={n: float(v) for n, v in zip(names, r.class_weights)})
+    out.update(rep.definition.json_fields(rep))
     out["chosen"] = rep.reason
     out["layout"] = rep.layout
     out["options"] = {k: v for k, v in asdict(rep.options).items() if v is not None}

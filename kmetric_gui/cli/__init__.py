@@ -1,0 +1,43 @@
+"""`kmetric`: Kaggle metrics headless.
+
+Exit codes: 0 scored (an undefined score too), 2 invalid input (one line
+per problem on stderr), 1 a bug (one line; KMETRIC_DEBUG=1 shows the trace).
+Each command is a module with ``register(subparsers)``; its parser's
+``run(args)`` returns the exit code.
+"""
+import argparse
+import os
+import sys
+
+from .. import __version__
+from . import score
+
+COMMANDS = (score,)
+
+
+def build_parser():
+    p = argparse.ArgumentParser(prog="kmetric", description="Kaggle metric scoring.")
+    p.add_argument("--version", action="version", version=f"kmetric {__version__}")
+    sub = p.add_subparsers(dest="command", required=True)
+    for command in COMMANDS:
+        command.register(sub)
+    return p
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:
+        print("kmetric: interrupted", file=sys.stderr)
+        return 130
+    except Exception as e:  # a bug: one line, never a traceback unless asked
+        if os.environ.get("KMETRIC_DEBUG"):
+            raise
+        print(f"kmetric: internal error ({type(e).__name__}: {e}); "
+              "rerun with KMETRIC_DEBUG=1 for details and report it", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,47 @@
+"""`kmetric score TRUTH SUBMISSION`: validate, then score (or list every problem)."""
+import json
+import math
+import sys
+
+from .options import add_metric_options, options_from_args, print_problems
+
+
+def register(sub):
+    s = sub.add_parser("score", help="score a submission against a solution file")
+    s.add_argument("truth", help="solution file (CSV, TSV, .gz, .zip, Parquet)")
+    s.add_argument("submission", help="submission file")
+    add_metric_options(s)
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.set_defaults(run=run)
+    return s
+
+
+def fmt(x):
+    return "undefined" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.6f}"
+
+
+def human(rep, d):
+    lines = [f"metric:  {rep.metric}  ({rep.reason})",
+             f"layout:  {rep.layout}",
+             f"rows:    {rep.n_rows}",
+             f"score:   {fmt(d['score'])}"]
+    if d.get("undefined_reason"):
+        lines.append(f"         undefined: {d['undefined_reason']}")
+    for name in ("public", "private"):
+        if name in d:
+            lines.append(f"{name + ':':<9}{fmt(d[name])}")
+    lines += rep.definition.human_lines(rep, d)
+    return "\n".join(lines)
+
+
+def run(args):
+    from ..errors import InputError
+    from ..scoring import report_json, score_files
+    try:
+        rep = score_files(args.truth, args.submission, options_from_args(args))
+    except InputError as e:
+        print_problems(e, sys.stderr)
+        return 2
+    d = report_json(rep)
+    print(json.dumps(d) if args.json else human(rep, d))
+    return 0

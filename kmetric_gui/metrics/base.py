@@ -1,0 +1,97 @@
+"""What a metric module provides, outside the numpy core.
+
+One module per metric subclasses ``Metric`` and is listed once in
+``metrics/__init__.py``. Everything else (io, scoring, CLI, app) asks the
+registry; nothing branches on a metric's name.
+"""
+import math
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+# The file grammar for a typed number: optional sign, decimal digits, optional
+# fraction and exponent (no hex, underscores, separators or non-ASCII digits).
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)
+
+
+def parse_number(text):
+    """A finite number typed in a cell; ValueError with the reason in words."""
+    t = str(text).strip()
+    if not t:
+        raise ValueError("the cell is empty; type a number")
+    if not _NUMBER.fullmatch(t):
+        raise ValueError(f"'{t}' is not a plain decimal number")
+    v = float(t)
+    if not math.isfinite(v):
+        raise ValueError(f"'{t}' is too large to be a finite number")
+    return v
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Inputs ready for scoring, shared by every split (all, Public, Private)."""
+    truth: object
+    pred: object
+    params: dict = field(default_factory=dict)   # keyword arguments for the core call
+    cuts: "np.ndarray | None" = None             # kappa: cut points of continuous predictions
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """An editable field of a unit: the truth or the prediction (``part``: class)."""
+    name: str           # "truth" or "pred"
+    part: "int | None" = None
+
+
+class Metric:
+    name = ""           # registry key and CLI value: "qwk", "lwlrap", "fbeta"
+    label = ""          # shown to users
+    unit = "row"        # what Kaggle splits and the bootstrap resamples
+
+    # -- layout ------------------------------------------------------------------
+    def detect(self, sub_targets):
+        """Why this metric fits a submission's non-id columns, or None."""
+        return None
+
+    def build(self, ctx):
+        """Validated, id-aligned ``io.Prepared`` from two tables (see io/prepare.py)."""
+        raise NotImplementedError
+
+    # -- scoring -----------------------------------------------------------------
+    def plan(self, prep, options):
+        return Plan(prep.truth, prep.pred)
+
+    def score(self, plan, rows, options, cancel):
+        """Core result over ``rows`` (an index array, or None for every row)."""
+        raise NotImplementedError
+
+    # -- output ------------------------------------------------------------------
+    def json_fields(self, report):
+        return {}
+
+    def human_lines(self, report, fields):
+        """Extra lines of `kmetric score` output (``fields``: the JSON object)."""
+        return []
+
+    def submission_rows(self, prep):
+        """(header, rows) of the submission as it stands, ids in solution order."""
+        raise NotImplementedError
+
+    # -- the app's table and edits -----------------------------------------------
+    def table_columns(self, prep):
+        """Qt-free column specs (kmetric_gui.tables.Column) of the joined table."""
+        return []
+
+    def parse(self, spec, text, prep):
+        """A typed value for an edited cell; ValueError with a reason in words."""
+        raise ValueError("this cell cannot be edited")
+
+
+def take(values, rows):
+    """values[rows] for arrays and lists; the values themselves when rows is None."""
+    if rows is None:
+        return values
+    if isinstance(values, np.ndarray):
+        return values[rows]
+    return [values[i] for i in rows]

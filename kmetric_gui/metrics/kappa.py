@@ -1,0 +1,117 @@
+"""Weighted kappa (QWK): one integer rating per id; continuous predictions
+become ratings through cut points."""
+import numpy as np
+
+from ..core import KappaAccumulator, apply_cuts, is_continuous, rounding_cuts
+from ..errors import Cancelled, InputError
+from ..tables import Column
+from .base import FieldSpec, Metric, Plan, parse_number
+
+_CHUNK = 1_000_000
+
+
+def parse_rating(text):
+    v = parse_number(text)
+    if v != int(v) or abs(v) > 2 ** 53:
+        raise ValueError(f"'{str(text).strip()}' is not an integer rating (round it, or use cut points)")
+    return int(v)
+
+
+class Kappa(Metric):
+    name = "qwk"
+    label = "Weighted kappa"
+    unit = "row"
+
+    def detect(self, sub_targets):
+        return "the submission has one target column (weighted kappa)"
+
+    def build(self, ctx):
+        from ..io.columns import Lazy, check_range, join_ids, numbers, string_ids, target_column
+        from ..io.prepare import Prepared
+        from ..io.problems import ValidationFailed
+        sol, sub, sol_name, sub_name, col = ctx.sol, ctx.sub, ctx.sol_name, ctx.sub_name, ctx.col
+        name = target_column(sol, sub, sol_name, sub_name, ctx.id_col, ctx.options, col)
+        if name is None:
+            raise ValidationFailed(col.problems)
+        al, sol_ids = join_ids(sol, sub, sol_name, sub_name, ctx.id_col, col)
+        sid = Lazy(sol_ids)
+        truth = numbers(sol, name, sol_name, sid, col, integer=True)
+        sub_id = Lazy(string_ids(sub, ctx.id_col))
+        # The app may accept continuous predictions (it offers cut points); the CLI never.
+        allow = ctx.options.allow_continuous
+        pred = numbers(sub, name, sub_name, sub_id, col, integer=not allow)
+        checks = ((sol_name, truth, sid), (sub_name, pred, sub_id))
+        if allow and pred is not None and pred.dtype.kind == "f":
+            if not is_continuous(pred):
+                pred = pred.astype(np.int64)
+            else:
+                checks = checks[:1]
+        for fname, vals, vid in checks:
+            if vals is not None:
+                check_range(vals, ctx.options, fname, name, vid, col)
+        col.raise_if_any()
+        layout = f"id '{ctx.id_col}' + integer rating column '{name}'"
+        return Prepared("qwk", ctx.reason, ctx.id_col, [name], sol_ids, truth, pred[al.sub_index],
+                        ctx.usage, layout=layout)
+
+    def plan(self, prep, options):
+        # One rating range for every split: weights never change between them.
+        lo, hi, pred, cuts = options.min_rating, options.max_rating, prep.pred, None
+        if is_continuous(pred):
+            lo = int(prep.truth.min()) if lo is None else lo
+            hi = int(prep.truth.max()) if hi is None else hi
+            cuts = np.asarray(options.cuts if options.cuts is not None
+                              else rounding_cuts(lo, hi), dtype=np.float64)
+            if cuts.size != hi - lo:
+                raise InputError(f"expected {hi - lo} cut points for ratings {lo}..{hi}, "
+                                 f"got {cuts.size}")
+            pred = apply_cuts(pred, cuts, lo)
+        elif len(prep.truth):
+            lo = min(int(prep.truth.min()), int(pred.min())) if lo is None else lo
+            hi = max(int(prep.truth.max()), int(pred.max())) if hi is None else hi
+        return Plan(prep.truth, pred, dict(min_rating=lo, max_rating=hi), cuts)
+
+    def score(self, plan, rows, options, cancel):
+        acc = KappaAccumulator(weights=options.weights, **plan.params)
+        t, p = plan.truth, plan.pred
+        if rows is not None:
+            t, p = t[rows], p[rows]
+        for a in range(0, max(t.size, 1), _CHUNK):
+            if cancel():
+                raise Cancelled("scoring")
+            acc.update(t[a:a + _CHUNK], p[a:a + _CHUNK])
+        return acc.result()
+
+    def json_fields(self, report):
+        r, out = report.result, {}
+        if report.cuts is not None:
+            out["cuts"] = report.cuts.tolist()
+        out.update(weights=r.weighting, labels=r.labels.tolist(),
+                   observed=r.observed.astype(np.int64).tolist(),
+                   numerator=r.numerator, denominator=r.denominator)
+        return out
+
+    def submission_rows(self, prep):
+        pred = prep.pred
+        if pred.dtype.kind == "f" and not is_continuous(pred):
+            pred = pred.astype(np.int64)        # ratings after cut points: write integers
+        return [prep.id_column, prep.target_columns[0]], zip(prep.ids, pred.tolist())
+
+    def table_columns(self, prep):
+        name = prep.target_columns[0]
+        continuous = prep.pred.dtype.kind == "f"
+        return [
+            Column(f"truth ({name})", prep.truth, FieldSpec("truth"), str, align_right=True,
+                   tooltip="solution rating (editable)"),
+            Column(f"prediction ({name})", prep.pred, FieldSpec("pred"),
+                   (lambda v: f"{v:.4g}") if continuous else str, align_right=True,
+                   tooltip="submission prediction (editable)"),
+        ]
+
+    def parse(self, spec, text, prep):
+        if spec.name == "pred" and prep.pred.dtype.kind == "f":
+            return parse_number(text)
+        return parse_rating(text)
+
+
+KAPPA = Kappa()

@@ -1,0 +1,161 @@
+"""LwLRAP: one score column per class; truth as 0/1 columns or comma-joined labels."""
+import numpy as np
+
+from ..core import lwlrap
+from ..tables import Column
+from .base import FieldSpec, Metric, parse_number, take
+
+
+def _f4(v):
+    return "" if v is None or (isinstance(v, float) and np.isnan(v)) else f"{v:.4f}"
+
+
+def label_strings(truth, classes):
+    """Each row's true classes, comma-joined (the solution's own notation)."""
+    names = np.array(classes, dtype=object)
+    rows, cols = np.nonzero(truth)
+    out = np.full(truth.shape[0], "", dtype=object)
+    if rows.size:
+        starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
+        ends = np.r_[starts[1:], rows.size]
+        for s, e in zip(starts, ends):
+            out[rows[s]] = ",".join(names[cols[s:e]])
+    return out
+
+
+class Lwlrap(Metric):
+    name = "lwlrap"
+    label = "LwLRAP"
+    unit = "sample"
+
+    def detect(self, sub_targets):
+        if len(sub_targets) >= 2:
+            return (f"the submission has {len(sub_targets)} score columns, "
+                    "one per class (LwLRAP)")
+        return None
+
+    def build(self, ctx):
+        from ..io.columns import Lazy, join_ids, numbers, string_ids
+        from ..io.prepare import Prepared
+        from ..io.problems import ValidationFailed
+        sol, sub, sol_name, sub_name, col = ctx.sol, ctx.sub, ctx.sol_name, ctx.sub_name, ctx.col
+        id_col, options = ctx.id_col, ctx.options
+        classes = [c for c in sub.column_names if c != id_col]
+        sol_extra = [c for c in sol.column_names if c != id_col and c.lower() != "usage"]
+        wide = [c for c in classes if c in sol_extra]
+        al, sol_ids = join_ids(sol, sub, sol_name, sub_name, id_col, col)
+        sid = Lazy(sol_ids)
+        sub_id = Lazy(string_ids(sub, id_col))
+        if len(wide) >= 2 or (len(sol_extra) > 1 and not options.target_column):
+            missing = [c for c in sol_extra if c not in classes]
+            if missing:
+                col.add(sub_name, f"missing class column(s): {', '.join(missing)}")
+            extra = [c for c in classes if c not in sol_extra]
+            if extra:
+                col.add(sub_name, f"class column(s) not in the solution: {', '.join(extra)}")
+            truth = np.zeros((sol.num_rows, len(wide)), dtype=np.int8)
+            for j, c in enumerate(wide):
+                v = numbers(sol, c, sol_name, sid, col, integer=True)
+                if v is not None:
+                    bad = np.flatnonzero((v != 0) & (v != 1))
+                    if bad.size:
+                        col.add(sol_name, f"class column '{c}' must be 0/1; row {bad[0] + 1} "
+                                f"(id {sid[bad[0]]!r}) has {v[bad[0]]}", bad)
+                    truth[:, j] = v
+            classes_used = wide
+            layout = f"id '{id_col}' + {len(wide)} class columns (0/1 truth, scores)"
+        else:
+            label_col = options.target_column or (sol_extra[0] if sol_extra else None)
+            if label_col is None or label_col not in sol.column_names:
+                col.add(sol_name, f"no labels column; found columns: {', '.join(sol.column_names)}")
+                raise ValidationFailed(col.problems)
+            truth = _label_matrix(sol.column(label_col), classes, sol_name, label_col, sid, col)
+            classes_used = classes
+            layout = (f"solution '{id_col},{label_col}' with comma-joined class names; "
+                      f"submission one score column per class ({len(classes)})")
+        scores = np.zeros((sub.num_rows, len(classes_used)))
+        for j, c in enumerate(classes_used):
+            v = numbers(sub, c, sub_name, sub_id, col, integer=False)
+            if v is not None:
+                scores[:, j] = v
+        col.raise_if_any()
+        return Prepared("lwlrap", ctx.reason, id_col, classes_used, sol_ids, truth,
+                        scores[al.sub_index], ctx.usage, classes=list(classes_used), layout=layout)
+
+    def score(self, plan, rows, options, cancel):
+        return lwlrap(take(plan.truth, rows), take(plan.pred, rows), ties=options.ties)
+
+    def json_fields(self, report):
+        r, names = report.result, report.prepared.classes
+        num = _num
+        return dict(ties=r.ties, n_positives=r.n_positives, tied_positives=r.tied_positives,
+                    per_class={n: num(v) for n, v in zip(names, r.per_class)},
+                    class_weights={n: float(v) for n, v in zip(names, r.class_weights)})
+
+    def human_lines(self, report, d):
+        if not d["tied_positives"]:
+            return []
+        return [f"ties:    {d['tied_positives']} positive label(s) tie another class's "
+                f"score (counted as '{d['ties']}')"]
+
+    def submission_rows(self, prep):
+        rows = ([i, *(repr(float(v)) for v in row)] for i, row in zip(prep.ids, prep.pred.tolist()))
+        return [prep.id_column, *prep.classes], rows
+
+    def table_columns(self, prep):
+        cols = [Column("true labels", prep.truth, FieldSpec("truth"),
+                       fmt=lambda row: ",".join(c for c, t in zip(prep.classes, row) if t),
+                       sort_key=lambda v: label_strings(v, prep.classes),
+                       tooltip="classes marked 1 in the solution (editable: comma-joined names)"),
+                Column("sample lwlrap", np.full(len(prep), np.nan), fmt=_f4, align_right=True,
+                       tooltip="mean precision over this sample's true labels",
+                       derived=lambda rep: rep.result.sample_scores)]
+        for j, c in enumerate(prep.classes):
+            cols.append(Column(c, prep.pred[:, j], FieldSpec("pred", j), lambda v: f"{v:.4g}",
+                               align_right=True, tooltip=f"score for class {c} (editable)"))
+        return cols
+
+    def parse(self, spec, text, prep):
+        if spec.name == "pred":
+            return parse_number(text)
+        index = {c: j for j, c in enumerate(prep.classes)}
+        row = np.zeros(len(prep.classes), dtype=prep.truth.dtype)
+        for lab in str(text).split(","):
+            lab = lab.strip()
+            if not lab:
+                continue
+            if lab not in index:
+                raise ValueError(f"'{lab}' is not a class of this file")
+            row[index[lab]] = 1
+        return row
+
+
+def _num(x):
+    return None if x is None or not np.isfinite(x) else float(x)
+
+
+def _label_matrix(arr, classes, fname, label_col, sid, col):
+    import pyarrow as pa
+    from ..io.problems import SHOW
+    index = {c: j for j, c in enumerate(classes)}
+    values = arr.cast(pa.string()).to_pylist()
+    truth = np.zeros((len(values), len(classes)), dtype=np.int8)
+    unknown = {}
+    for i, cell in enumerate(values):
+        for lab in (cell or "").split(","):
+            lab = lab.strip()
+            if not lab:
+                continue
+            j = index.get(lab)
+            if j is None:
+                unknown.setdefault(lab, i)
+            else:
+                truth[i, j] = 1
+    if unknown:
+        shown = ", ".join(f"{k!r} (row {r + 1}, id {sid[r]!r})" for k, r in list(unknown.items())[:SHOW])
+        col.add(fname, f"column '{label_col}': {len(unknown)} label(s) have no score "
+                f"column in the submission: {shown}", list(unknown.values()))
+    return truth
+
+
+LWLRAP = Lwlrap()
