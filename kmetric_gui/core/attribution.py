@@ -1,0 +1,241 @@
+"""What moves the score: exact gains of fixing units, and the greedy "fix first" order.
+
+A fix sets a unit's prediction to its truth (kappa: a row's rating; LwLRAP:
+a sample's scores rank its true labels first; F-beta: a document's predicted
+strings equal its truths). ``FixList`` holds the greedy order: repeatedly fix
+the unit whose fix gains the most; ``score_after[k]`` is the score after
+fixing units 0..k, computed from the exact updated statistics (gains of
+several fixes do not add up for kappa or F-beta).
+
+Kappa works on the K x K counts only: every row of cell (i, j) has the same
+gain, so the greedy runs over cells and the m-th pick of a cell takes that
+cell's m-th row in file order.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from .kappa import as_ratings, kappa_from_confusion, weighted_kappa
+
+_CHUNK = 1 << 20   # rows per pass when mapping picked cells back to rows
+
+
+@dataclass(frozen=True)
+class FixList:
+    """Units in greedy "fix first" order (all arrays have the same length)."""
+    units: np.ndarray          # (N,) unit positions (row, sample or document index)
+    gains: np.ndarray          # (N,) score change of each fix, given the fixes before it
+    score_after: np.ndarray    # (N,) exact score after fixing this unit and all before it
+    score: float               # the score before any fix (nan when undefined)
+    n_fixable: int             # units with an error: the most a list can hold
+    undefined_reason: "str | None" = None   # why there are no gains
+
+    def __len__(self):
+        return int(self.units.size)
+
+
+def empty_fixes(score, reason=None, n_fixable=0):
+    z = np.zeros(0)
+    return FixList(np.zeros(0, dtype=np.int64), z, z, float(score), n_fixable, reason)
+
+
+def check_top(top):
+    """Validated list length (a positive integer)."""
+    from ..errors import InputError
+    if isinstance(top, (bool, np.bool_)) or not isinstance(top, (int, np.integer)) or top < 1:
+        raise InputError(f"the number of fixes must be an integer of at least 1; got {top!r}")
+    return int(top)
+
+
+def greedy_types(state, deltas, counts, score_fn, top):
+    """Greedy over unit types: the units of one type have identical fixes.
+
+    state: (m,) sufficient statistics; deltas: (T, m) change of one fix of
+    each type; counts: (T,) units of each type; score_fn maps (..., m)
+    statistics to scores (nan when undefined). Returns (types picked in
+    order, score after each pick). Ties go to the lowest type index.
+    """
+    state = np.asarray(state, dtype=np.float64)
+    deltas = np.asarray(deltas, dtype=np.float64)
+    left = np.asarray(counts, dtype=np.int64).copy()
+    live = np.flatnonzero(left > 0)
+    picks = []
+    cur = state.copy()
+    while len(picks) < top and live.size:
+        cand = score_fn(cur + deltas[live])
+        cand = np.where(np.isnan(cand), -np.inf, cand)
+        j = int(np.argmax(cand))
+        if cand[j] == -np.inf:
+            break
+        t = int(live[j])
+        picks.append(t)
+        cur += deltas[t]
+        left[t] -= 1
+        if left[t] == 0:
+            live = np.delete(live, j)
+    picks = np.asarray(picks, dtype=np.int64)
+    # Scores after each step from the cumulated statistics, not from summed gains.
+    after = score_fn(state + np.cumsum(deltas[picks], axis=0)) if picks.size else np.zeros(0)
+    return picks, np.asarray(after, dtype=np.float64)
+
+
+def as_fixlist(units, after, score, n_fixable):
+    prev = np.concatenate(([score], after[:-1]))
+    return FixList(np.asarray(units, dtype=np.int64), after - prev, after,
+                   float(score), int(n_fixable))
+
+
+def nth_in_groups(groups, picks, chunk=_CHUNK):
+    """Unit positions for a pick sequence: the m-th pick of group g takes the
+    m-th unit of g in order. groups: (N,) int group of each unit (or a
+    callable giving the groups of units [a, b), so large inputs are read in
+    chunks). Stops reading once every pick is served."""
+    picks = np.asarray(picks, dtype=np.int64)
+    if picks.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    size = len(groups) if not callable(groups) else groups.size
+    get = groups if callable(groups) else (lambda a, b: groups[a:b])
+    g_max = int(picks.max()) + 1
+    need = np.bincount(picks, minlength=g_max)
+    found = [[] for _ in range(g_max)]
+    for a in range(0, size, chunk):
+        g = np.asarray(get(a, min(a + chunk, size)))
+        inside = (g >= 0) & (g < g_max)
+        sel = np.flatnonzero(inside)
+        sel = sel[need[g[sel]] > 0]
+        if sel.size:
+            gs = g[sel]
+            order = np.argsort(gs, kind="stable")
+            gs, rows = gs[order], sel[order] + a
+            starts = np.flatnonzero(np.r_[True, gs[1:] != gs[:-1]])
+            ends = np.r_[starts[1:], gs.size]
+            for s, e in zip(starts, ends):
+                grp = int(gs[s])
+                take = min(e - s, int(need[grp]))
+                found[grp].append(rows[s:s + take])
+                need[grp] -= take
+        if not need.any():
+            break
+    if need.any():
+        raise ValueError("more picks than units in a group")
+    pools = [np.concatenate(f) if f else np.zeros(0, np.int64) for f in found]
+    # occurrence rank of each pick within its group
+    order = np.argsort(picks, kind="stable")
+    sp = picks[order]
+    first = np.r_[0, np.flatnonzero(sp[1:] != sp[:-1]) + 1]
+    rank_sorted = np.arange(sp.size) - np.repeat(first, np.diff(np.r_[first, sp.size]))
+    rank = np.empty_like(rank_sorted)
+    rank[order] = rank_sorted
+    return np.fromiter((pools[g][r] for g, r in zip(picks.tolist(), rank.tolist())),
+                       dtype=np.int64, count=picks.size)
+
+
+# ---- kappa ---------------------------------------------------------------
+
+def _kappa_terms(result):
+    """(num, den, per-cell change of num, per-cell change of den) for one fix."""
+    w, r = result.weights, result.hist_true
+    n = result.n
+    u = r @ w                               # u[j] = sum_a r_a W[a, j]
+    d_num = -w                              # W[i, i] = 0 replaces W[i, j]
+    d_den = (u[:, None] - u[None, :]) / n   # column j loses a row, column i gains it
+    return result.numerator, result.denominator, d_num, d_den
+
+
+def truth_one_class(result):
+    cls = np.flatnonzero(result.hist_true)
+    if cls.size == 1:
+        return (f"every truth is rating {result.labels[cls[0]]}: kappa is 0 (or undefined) "
+                "whatever the predictions, so no fix can move it")
+    return None
+
+
+def kappa_gain_map(result):
+    """Exact change of kappa from moving one row of cell (i, j) to (i, i).
+
+    Returns a K x K float array: 0 on the diagonal, nan where the cell is
+    empty or the kappa after the move is undefined (and everywhere when the
+    score itself is undefined or the truth has one class).
+    """
+    k = result.observed.shape[0]
+    out = np.full((k, k), np.nan)
+    if result.undefined_reason or truth_one_class(result) or k == 0:
+        return out
+    num, den, d_num, d_den = _kappa_terms(result)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        den2 = den + d_den
+        after = np.where(den2 > 0, 1.0 - (num + d_num) / den2, np.nan)
+    out = np.where(result.observed > 0, after - result.score, np.nan)
+    np.fill_diagonal(out, 0.0)
+    return out
+
+
+def _kappa_score(stats):
+    num, den = stats[..., 0], stats[..., 1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, 1.0 - num / den, np.nan)
+
+
+def kappa_greedy_cells(result, top):
+    """Greedy fix order over cells: (truth index, prediction index, score after) arrays.
+
+    Indices are into result.labels. Empty arrays when there are no gains
+    (see ``kappa_no_gain_reason``).
+    """
+    top = check_top(top)
+    k = result.observed.shape[0]
+    if kappa_no_gain_reason(result):
+        z = np.zeros(0, dtype=np.int64)
+        return z, z, np.zeros(0)
+    num, den, d_num, d_den = _kappa_terms(result)
+    counts = result.observed.astype(np.int64).copy()
+    np.fill_diagonal(counts, 0)
+    deltas = np.stack([d_num.ravel(), d_den.ravel()], axis=1)
+    picks, after = greedy_types([num, den], deltas, counts.ravel(), _kappa_score, top)
+    return picks // k, picks % k, after
+
+
+def kappa_no_gain_reason(result):
+    """Why a kappa has no gains (undefined score, one truth class), or None."""
+    return result.undefined_reason or truth_one_class(result)
+
+
+def kappa_fix_first(y_true, y_pred, *, top=10, weights="quadratic", min_rating=None,
+                    max_rating=None, result=None):
+    """Rows in greedy "fix first" order: fixing a row sets its prediction to its truth.
+
+    ``result`` (the KappaResult of these rows, same range) saves one pass.
+
+    >>> f = kappa_fix_first([0, 1, 2, 2], [0, 2, 2, 0], top=2)
+    >>> f.units.tolist(), [round(s, 4) for s in f.score_after]
+    ([3, 1], [0.8, 1.0])
+    """
+    top = check_top(top)
+    t = as_ratings(y_true, "truth")
+    p = as_ratings(y_pred, "predictions")
+    if result is None:
+        result = weighted_kappa(t, p, weights=weights, min_rating=min_rating,
+                                max_rating=max_rating)
+    k = result.observed.shape[0]
+    n_err = int(result.observed.sum() - np.trace(result.observed))
+    reason = kappa_no_gain_reason(result)
+    if reason:
+        return empty_fixes(result.score, reason, n_err)
+    ti, pj, after = kappa_greedy_cells(result, top)
+    lo = int(result.labels[0])
+
+    def cells(a, b):
+        c = (t[a:b].astype(np.int64) - lo) * k + (p[a:b] - lo)
+        c[t[a:b] == p[a:b]] = -1            # diagonal rows are never picked
+        return c
+    cells.size = t.size
+    rows = nth_in_groups(cells, ti * k + pj)
+    return as_fixlist(rows, after, result.score, n_err)
+
+
+def kappa_after_fixes(result, ti, pj):
+    """Exact kappa from the counts after moving one row per (ti, pj) pair to the diagonal."""
+    o = result.observed.copy()
+    np.subtract.at(o, (ti, pj), 1)
+    np.add.at(o, (ti, ti), 1)
+    return kappa_from_confusion(o, weights=result.weighting, labels=result.labels).score

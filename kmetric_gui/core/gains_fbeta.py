@@ -1,0 +1,138 @@
+"""F-beta: per-document gains of removing its FPs / FNs, fix-first, and score curves.
+
+Counts pool over documents, so a fix changes three numbers: removing a
+document's FPs takes its fp off FP; removing its FNs counts its missed
+truths as found (fn moves from FN to TP); a full fix (predictions equal to
+the truths) does both. Unmatched predictions never decide a match, so
+removing them changes no TP.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from .attribution import as_fixlist, check_top, empty_fixes, greedy_types, nth_in_groups
+from .fbeta import MATCHINGS, _check_numbers, _match, _Prepared, _segment_sums
+from ._checks import check_option
+
+
+@dataclass(frozen=True)
+class FbetaDocGains:
+    fp_removed: np.ndarray    # (D,) score change if the document's FPs were removed
+    fn_removed: np.ndarray    # (D,) ... if its FNs were found
+    both: np.ndarray          # (D,) ... if its predictions equalled its truths
+    score: float
+
+
+def fbeta_scores(tp, fp, fn, beta=0.5):
+    """Vectorised F-beta of pooled counts (nan when tp + fp + fn == 0)."""
+    tp, fp, fn = (np.asarray(x, dtype=np.float64) for x in (tp, fp, fn))
+    b2 = float(beta) ** 2
+    den = (1 + b2) * tp + b2 * fn + fp
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f = np.where(tp > 0, (1 + b2) * tp / den, 0.0)
+    return np.where(tp + fp + fn > 0, f, np.nan)
+
+
+def fbeta_doc_gains(result):
+    """Exact gain of each document's three fixes (nan when the score is undefined)."""
+    tp, fp, fn = (result.per_document[:, i].astype(np.float64) for i in range(3))
+    b = result.beta
+    score = result.score
+    if result.undefined_reason:
+        nan = np.full(tp.size, np.nan)
+        return FbetaDocGains(nan, nan, nan, score)
+    TP, FP, FN = result.tp, result.fp, result.fn
+    return FbetaDocGains(fbeta_scores(TP, FP - fp, FN, b) - score,
+                         fbeta_scores(TP + fn, FP, FN - fn, b) - score,
+                         fbeta_scores(TP + fn, FP - fp, FN - fn, b) - score, score)
+
+
+def no_gain_reason(result):
+    """Why no fix can move an F-beta (undefined, or no ground truths at all), or None."""
+    if result.undefined_reason:
+        return result.undefined_reason
+    if result.tp + result.fn == 0:
+        return ("there are no ground truths: F-beta is 0 with any prediction and "
+                "undefined with none, so no fix can raise it")
+    return None
+
+
+def fbeta_fix_first(result, top=10):
+    """Documents in greedy order of a full fix, with the exact score after each."""
+    top = check_top(top)
+    per = result.per_document.astype(np.int64)
+    bad = (per[:, 1] + per[:, 2]) > 0
+    n_fix = int(bad.sum())
+    reason = no_gain_reason(result)
+    if reason:
+        return empty_fixes(result.score, reason, n_fix)
+    if n_fix == 0:
+        return empty_fixes(result.score, None, 0)
+    # Documents with the same (fp, fn) have the same fix: greedy over those kinds.
+    kinds, kind_of = np.unique(per[bad][:, 1:], axis=0, return_inverse=True)
+    kind_of = kind_of.ravel()
+    group = np.full(per.shape[0], -1, dtype=np.int64)
+    group[bad] = kind_of
+    counts = np.bincount(kind_of, minlength=kinds.shape[0])
+    deltas = np.stack([kinds[:, 1], -kinds[:, 0], -kinds[:, 1]], axis=1)
+    beta = result.beta
+
+    def score_fn(stats):
+        return fbeta_scores(stats[..., 0], stats[..., 1], stats[..., 2], beta)
+    picks, after = greedy_types([result.tp, result.fp, result.fn], deltas, counts, score_fn, top)
+    return as_fixlist(nth_in_groups(group, picks), after, result.score, n_fix)
+
+
+def threshold_counts(truths, predictions, thresholds, *, matching="one-to-one", clean=False):
+    """(T, D, 3) per-document tp, fp, fn at each Jaccard threshold (strings read once)."""
+    check_option("matching", matching, MATCHINGS)
+    ths = [_check_numbers(0.5, t)[1] for t in np.atleast_1d(thresholds)]
+    prep = _Prepared(truths, predictions, clean)
+    out = np.zeros((len(ths), prep.n_docs, 3), dtype=np.int64)
+    for i, th in enumerate(ths):
+        chosen, used = _match(prep, th, matching)
+        tp = _segment_sums(chosen >= 0, prep.t_start, prep.nt)
+        out[i, :, 0] = tp
+        out[i, :, 1] = prep.npd - _segment_sums(used[:-1], prep.p_start, prep.npd)
+        out[i, :, 2] = prep.nt - tp
+    return out
+
+
+def curve_scores(counts, beta=0.5, weights=None):
+    """Scores from (T, D, 3) counts; weights (B, D) document weights give (B, T)."""
+    counts = np.asarray(counts, dtype=np.float64)
+    if weights is None:
+        tot = counts.sum(axis=1)                              # (T, 3)
+    else:
+        tot = np.einsum("bd,tdk->btk", np.asarray(weights, dtype=np.float64), counts)
+    return fbeta_scores(tot[..., 0], tot[..., 1], tot[..., 2], beta)
+
+
+def beta_curve(tp, fp, fn, betas):
+    """Score of the same pooled counts at each beta (matching does not depend on beta)."""
+    betas = np.asarray(betas, dtype=np.float64)
+    return np.array([float(fbeta_scores(tp, fp, fn, b)) for b in betas])
+
+
+def document_weights(n_docs, replicates, seed=0):
+    """(B, D) bootstrap counts: documents drawn with replacement (multinomial)."""
+    rng = np.random.default_rng(seed)
+    if n_docs == 0:
+        return np.zeros((replicates, 0))
+    return rng.multinomial(n_docs, np.full(n_docs, 1.0 / n_docs), size=replicates)
+
+
+def curve_bands(counts, beta=0.5, *, replicates=200, level=0.95, seed=0, weights=None):
+    """Percentile band (low, high), each (T,), of the curve over document resamples."""
+    counts = np.asarray(counts)
+    if weights is None:
+        weights = document_weights(counts.shape[1], replicates, seed)
+    reps = curve_scores(counts, beta, weights)                # (B, T)
+    alpha = (1.0 - level) / 2.0
+    low = np.full(reps.shape[1], np.nan)
+    high = low.copy()
+    for t in range(reps.shape[1]):
+        v = reps[:, t][np.isfinite(reps[:, t])]
+        if v.size:
+            low[t], high[t] = np.quantile(v, [alpha, 1.0 - alpha])
+    return low, high
