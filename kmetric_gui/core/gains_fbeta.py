@@ -11,7 +11,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .attribution import as_fixlist, check_top, empty_fixes, greedy_types, nth_in_groups
-from .fbeta import MATCHINGS, _check_numbers, _match, _Prepared, _segment_sums
+from .fbeta import MATCHINGS, _check_numbers
+from .fbeta.match import _match
+from .fbeta.table import _Prepared, _segment_sums
 from ._checks import check_option
 
 
