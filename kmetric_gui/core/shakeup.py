@@ -1,0 +1,143 @@
+"""Public / Private shake-up: random splits of the units at fraction f.
+
+Kaggle puts a random fraction f of the test units in Public and the rest
+in Private. A simulated split draws round(f N) units without replacement:
+for cells of identical units (kappa's cells of O) that is one multivariate
+hypergeometric draw over the cells; for single units, a random subset (the
+smaller side is drawn, the other is the total minus it). Both sides are
+scored from their sums; gap = private - public.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError
+from .resample import CHUNK, _Gather, check_replicates, rng_of
+
+
+@dataclass(frozen=True)
+class Shakeup:
+    """Simulated Public and Private scores of ``splits`` random splits."""
+    public: np.ndarray        # (S,) public score of each split (nan: undefined)
+    private: np.ndarray       # (S,)
+    public_fraction: float
+    n_public: int             # units in Public in every split
+    n_units: int
+    seed: "int | None"
+    actual_gap: float = float("nan")   # private - public of the real split, when known
+
+    @property
+    def gap(self):
+        return self.private - self.public
+
+    @property
+    def splits(self):
+        return int(self.public.size)
+
+    @property
+    def undefined(self):
+        """Splits where either side's score is undefined (left out of the summary)."""
+        return int((~np.isfinite(self.gap)).sum())
+
+    @property
+    def actual_percentile(self):
+        """Where the actual gap falls among the simulated ones, 0..100 (mid-rank)."""
+        g = self.gap[np.isfinite(self.gap)]
+        if not np.isfinite(self.actual_gap) or g.size == 0:
+            return float("nan")
+        a = self.actual_gap
+        return float(100.0 * (np.count_nonzero(g < a) + np.count_nonzero(g <= a)) / (2 * g.size))
+
+    def summary(self):
+        g = self.gap[np.isfinite(self.gap)]
+        nan = float("nan")
+        if g.size == 0:
+            return dict(mean=nan, sd=nan, p05=nan, p50=nan, p95=nan)
+        p05, p50, p95 = np.quantile(g, [0.05, 0.5, 0.95])
+        return dict(mean=float(g.mean()), sd=float(g.std(ddof=1)) if g.size > 1 else nan,
+                    p05=float(p05), p50=float(p50), p95=float(p95))
+
+    def to_dict(self):
+        """The JSON ``shakeup`` object of DESIGN.md (nan -> None), plus undefined_splits."""
+        s = self.summary()
+        return {"public_fraction": self.public_fraction, "splits": self.splits,
+                "seed": self.seed, "gap_mean": _num(s["mean"]), "gap_sd": _num(s["sd"]),
+                "gap_p05": _num(s["p05"]), "gap_p50": _num(s["p50"]),
+                "gap_p95": _num(s["p95"]), "actual_gap": _num(self.actual_gap),
+                "actual_gap_percentile": _num(self.actual_percentile),
+                "undefined_splits": self.undefined}
+
+
+def _num(x):
+    return None if x is None or not np.isfinite(x) else float(x)
+
+
+def check_fraction(fraction):
+    f = float(fraction)
+    if not 0.0 < f < 1.0:
+        raise InputError(f"public fraction must be between 0 and 1 (exclusive); got {f}")
+    return f
+
+
+def public_size(n, fraction):
+    """Units in Public: round(f N), kept in 1..N-1 (both sides non-empty)."""
+    if n < 2:
+        raise InputError(f"a shake-up needs at least 2 units to split; got {n}")
+    return int(min(max(round(check_fraction(fraction) * n), 1), n - 1))
+
+
+def split_blocks(rng, units, splits, n_public):
+    """Yield (first split, counts of Public units): (r, M) cells or (r, N) 0/1.
+
+    For single units only the smaller side is drawn; the counts mark Public.
+    """
+    n = units.n
+    if units.cells is not None:
+        cells = np.asarray(units.cells, dtype=np.int64)
+        step = max(1, CHUNK // max(cells.size, 1))
+        for r0 in range(0, splits, step):
+            r = min(step, splits - r0)
+            yield r0, rng.multivariate_hypergeometric(cells, n_public, size=r)
+        return
+    for r0, sel in subset_blocks(rng, n, splits, n_public):
+        mark = np.zeros((sel.shape[0], n), dtype=np.int64)
+        np.put_along_axis(mark, sel, 1, axis=1)
+        if n_public > n - n_public:
+            mark = 1 - mark
+        yield r0, mark
+
+
+def subset_blocks(rng, n, splits, n_public):
+    """Yield (first split, indices (r, k)) of the smaller side, k = min(n_public, n - n_public)."""
+    k = min(n_public, n - n_public)
+    step = max(1, CHUNK // max(n, 1))
+    for r0 in range(0, splits, step):
+        r = min(step, splits - r0)
+        yield r0, np.stack([rng.choice(n, k, replace=False, shuffle=False) for _ in range(r)])
+
+
+def shakeup(units, fraction, splits=2000, seed=0, actual_gap=float("nan")):
+    """Simulate ``splits`` Public/Private splits of ``units`` at ``fraction``."""
+    s = check_replicates(splits, "splits")
+    n = units.n
+    k = public_size(n, fraction)
+    rng = rng_of(seed)
+    public = np.empty(s)
+    private = np.empty(s)
+    total = units.total()
+    if units.cells is not None:
+        for r0, cnt in split_blocks(rng, units, s, k):
+            pub = units.sums_of_counts(cnt)
+            public[r0:r0 + cnt.shape[0]] = units.score(pub)
+            private[r0:r0 + cnt.shape[0]] = units.score(total[None, :] - pub)
+    else:
+        g = _Gather(units.stats, max(k, n - k))
+        acc = g.zeros(s)
+        for r0, sel in subset_blocks(rng, n, s, k):
+            g.add(acc, slice(r0, r0 + sel.shape[0]), sel)
+        small = g.unpack(acc)
+        other = total[None, :] - small
+        pub, priv = (small, other) if k <= n - k else (other, small)
+        public[:] = units.score(pub)
+        private[:] = units.score(priv)
+    return Shakeup(public, private, float(fraction), k, n, seed, float(actual_gap))
