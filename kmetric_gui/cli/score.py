@@ -4,6 +4,7 @@ import math
 import sys
 
 from .options import add_metric_options, options_from_args, print_problems
+from .stats import add_stats_options, apply_stats, stats_options
 
 
 def register(sub):
@@ -11,6 +12,7 @@ def register(sub):
     s.add_argument("truth", help="solution file (CSV, TSV, .gz, .zip, Parquet)")
     s.add_argument("submission", help="submission file")
     add_metric_options(s)
+    add_stats_options(s)
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(run=run)
     return s
@@ -21,6 +23,10 @@ def fmt(x):
 
 
 def human(rep, d):
+    return "\n".join(human_lines(rep, d))
+
+
+def human_lines(rep, d):
     lines = [f"metric:  {rep.metric}  ({rep.reason})",
              f"layout:  {rep.layout}",
              f"rows:    {rep.n_rows}",
@@ -31,17 +37,25 @@ def human(rep, d):
         if name in d:
             lines.append(f"{name + ':':<9}{fmt(d[name])}")
     lines += rep.definition.human_lines(rep, d)
-    return "\n".join(lines)
+    return lines
 
 
 def run(args):
     from ..errors import InputError
     from ..scoring import report_json, score_files
+    ci, shake, problems = stats_options(args)
+    for line in problems:
+        print(f"kmetric: {line}", file=sys.stderr)
+    if problems:
+        return 2
     try:
         rep = score_files(args.truth, args.submission, options_from_args(args))
+        d = report_json(rep)
+        lines = human_lines(rep, d)
+        if ci or shake:
+            apply_stats(rep, d, lines, ci, shake)
     except InputError as e:
         print_problems(e, sys.stderr)
         return 2
-    d = report_json(rep)
-    print(json.dumps(d) if args.json else human(rep, d))
+    print(json.dumps(d) if args.json else "\n".join(lines))
     return 0

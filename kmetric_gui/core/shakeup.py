@@ -25,6 +25,7 @@ class Shakeup:
     n_units: int
     seed: "int | None"
     actual_gap: float = float("nan")   # private - public of the real split, when known
+    kind: str = "unit"                 # what a unit is (row, sample, document)
 
     @property
     def gap(self):
@@ -140,4 +141,4 @@ def shakeup(units, fraction, splits=2000, seed=0, actual_gap=float("nan")):
         pub, priv = (small, other) if k <= n - k else (other, small)
         public[:] = units.score(pub)
         private[:] = units.score(priv)
-    return Shakeup(public, private, float(fraction), k, n, seed, float(actual_gap))
+    return Shakeup(public, private, float(fraction), k, n, seed, float(actual_gap), units.kind)

@@ -109,3 +109,21 @@ def fbeta_units(result):
 
     return Units(np.asarray(result.per_document, dtype=np.int64).reshape(-1, 3), score,
                  None, "document")
+
+
+class ClassUnits:
+    """Per-class LwLRAP statistics: points, replicates from the bootstrap's draws, jackknife."""
+
+    def __init__(self, result):
+        self.result = result
+
+    def points(self):
+        """(C,) per-class score; nan for a class without positives."""
+        r = self.result
+        return np.where(r.class_positives > 0, r.per_class, np.nan)
+
+    def replicates(self, replicates, seed=0):
+        return lwlrap_class_replicates(self.result, replicates, seed)
+
+    def jackknife(self, cls):
+        return lwlrap_class_jackknife(self.result, cls)

@@ -66,6 +66,15 @@ class Metric:
         """Core result over ``rows`` (an index array, or None for every row)."""
         raise NotImplementedError
 
+    # -- statistics (STATS.md) ---------------------------------------------------
+    def units(self, result):
+        """Per-unit additive statistics (``core.resample.Units``) of a core result."""
+        raise NotImplementedError
+
+    def class_units(self, report):
+        """(class names, ``core.units.ClassUnits``) for per-class intervals, or None."""
+        return None
+
     # -- output ------------------------------------------------------------------
     def json_fields(self, report):
         return {}

@@ -3,6 +3,7 @@
 import numpy as np
 
 from ..core import jaccard_fbeta
+from ..core.units import fbeta_units
 from ..tables import Column
 from .base import FieldSpec, Metric, take
 
@@ -80,6 +81,9 @@ class Fbeta(Metric):
         return jaccard_fbeta(take(plan.truth, rows), take(plan.pred, rows),
                              beta=options.beta, threshold=options.threshold,
                              matching=options.matching, clean=options.clean)
+
+    def units(self, result):
+        return fbeta_units(result)
 
     def json_fields(self, report):
         r = report.result

@@ -3,6 +3,7 @@ become ratings through cut points."""
 import numpy as np
 
 from ..core import KappaAccumulator, apply_cuts, is_continuous, rounding_cuts
+from ..core.units import kappa_units
 from ..errors import Cancelled, InputError
 from ..tables import Column
 from .base import FieldSpec, Metric, Plan, parse_number
@@ -81,6 +82,9 @@ class Kappa(Metric):
                 raise Cancelled("scoring")
             acc.update(t[a:a + _CHUNK], p[a:a + _CHUNK])
         return acc.result()
+
+    def units(self, result):
+        return kappa_units(result)
 
     def json_fields(self, report):
         r, out = report.result, {}

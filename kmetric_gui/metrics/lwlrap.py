@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..core import lwlrap
+from ..core.units import ClassUnits, lwlrap_units
 from ..tables import Column
 from .base import FieldSpec, Metric, parse_number, take
 
@@ -84,6 +85,12 @@ class Lwlrap(Metric):
 
     def score(self, plan, rows, options, cancel):
         return lwlrap(take(plan.truth, rows), take(plan.pred, rows), ties=options.ties)
+
+    def units(self, result):
+        return lwlrap_units(result)
+
+    def class_units(self, report):
+        return report.prepared.classes, ClassUnits(report.result)
 
     def json_fields(self, report):
         r, names = report.result, report.prepared.classes

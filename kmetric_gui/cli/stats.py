@@ -1,0 +1,113 @@
+"""Statistics flags of `kmetric score`: bootstrap intervals and the shake-up.
+
+Values are read as text and checked here, so a bad one is one line naming
+the flag and the allowed range (exit 2), like every other input problem.
+"""
+import math
+
+MAX_COUNT = 1_000_000      # replicates / splits: beyond this it is surely a typo
+
+
+def add_stats_options(s):
+    g = s.add_argument_group("how sure is the score (bootstrap and shake-up)")
+    g.add_argument("--ci", metavar="LEVEL",
+                   help="add a bootstrap confidence interval at this level, e.g. 0.95 (0 < LEVEL < 1)")
+    g.add_argument("--bootstrap", metavar="B",
+                   help=f"bootstrap replicates (default 2000, at most {MAX_COUNT:,}); implies --ci 0.95")
+    g.add_argument("--ci-method", choices=["percentile", "bca"],
+                   help="interval method (default percentile; bca: bias-corrected and accelerated)")
+    g.add_argument("--seed", metavar="S", help="random seed of the bootstrap and the shake-up (default 0)")
+    g.add_argument("--shakeup", action="store_true",
+                   help="simulate random Public/Private splits: the distribution of private - public")
+    g.add_argument("--public-fraction", metavar="F",
+                   help="shake-up: Public share of the units (0 < F < 1; default: the solution's "
+                        "Usage column share when it has one, else 0.3)")
+    g.add_argument("--splits", metavar="S",
+                   help=f"shake-up: number of random splits (default 2000, at most {MAX_COUNT:,})")
+
+
+def _number(text, flag, problems, integer=False):
+    try:
+        v = int(text) if integer else float(text)
+    except ValueError:
+        problems.append(f"{flag} expects {'an integer' if integer else 'a number'}; got '{text}'")
+        return None
+    if not math.isfinite(v):
+        problems.append(f"{flag} expects a finite number; got '{text}'")
+        return None
+    return v
+
+
+def _fraction(text, flag, problems):
+    v = _number(text, flag, problems)
+    if v is not None and not 0 < v < 1:
+        problems.append(f"{flag} must be between 0 and 1 (exclusive); got {text}")
+        return None
+    return v
+
+
+def _count(text, flag, problems):
+    v = _number(text, flag, problems, integer=True)
+    if v is not None and not 1 <= v <= MAX_COUNT:
+        problems.append(f"{flag} must be between 1 and {MAX_COUNT:,}; got {text}")
+        return None
+    return v
+
+
+def stats_options(args):
+    """(StatsOptions or None, ShakeupOptions or None, problems) from the parsed flags."""
+    from ..stats import ShakeupOptions, StatsOptions
+    problems = []
+    seed = 0
+    if args.seed is not None:
+        seed = _number(args.seed, "--seed", problems, integer=True)
+        if seed is not None and seed < 0:
+            problems.append(f"--seed must be 0 or more; got {args.seed}")
+    level = _fraction(args.ci, "--ci", problems) if args.ci is not None else None
+    reps = _count(args.bootstrap, "--bootstrap", problems) if args.bootstrap is not None else 2000
+    want_ci = any(x is not None for x in (args.ci, args.bootstrap, args.ci_method))
+    fraction = (_fraction(args.public_fraction, "--public-fraction", problems)
+                if args.public_fraction is not None else None)
+    splits = _count(args.splits, "--splits", problems) if args.splits is not None else 2000
+    for flag, value in (("--public-fraction", args.public_fraction), ("--splits", args.splits)):
+        if value is not None and not args.shakeup:
+            problems.append(f"{flag} is a shake-up option: add --shakeup")
+    if problems:
+        return None, None, problems
+    ci = (StatsOptions(level if level is not None else 0.95, reps, seed, args.ci_method or "percentile")
+          if want_ci else None)
+    shake = ShakeupOptions(fraction, splits, seed) if args.shakeup else None
+    return ci, shake, []
+
+
+def apply_stats(rep, d, lines, ci, shake):
+    """Add the statistics to the JSON object ``d`` and the human ``lines`` (in place)."""
+    from ..stats import analyze, interval_text, shakeup_lines
+    st = analyze(rep, ci, shake)
+    d.update(st.to_json())
+    seed = ci.seed if ci else None
+    labels = {"ci": "score:", "public_ci": "public:", "private_ci": "private:"}
+    for key, iv in st.intervals.items():
+        for i, line in enumerate(lines):
+            if line.startswith(labels[key]):
+                lines[i] = f"{line}  {interval_text(iv, seed)}"
+                break
+    if st.class_intervals:
+        lines.append(f"per class ({100 * ci.level:g}% CI, {ci.method}):")
+        width = max(len(str(n)) for n in st.class_intervals)
+        for name, iv in st.class_intervals.items():
+            lines.append(f"  {str(name):<{width}}  {_point(d['per_class'].get(name))}  {_short(iv)}")
+    if st.shakeup is not None:
+        lines.extend(shakeup_lines(st.shakeup))
+    return d, lines
+
+
+def _point(x):
+    return "undefined" if x is None else f"{x:.4f}"
+
+
+def _short(iv):
+    if not (math.isfinite(iv.low) and math.isfinite(iv.high)):
+        return "[undefined]" + (f"  ({iv.undefined} undefined)" if iv.undefined else "")
+    extra = f"  ({iv.undefined} undefined)" if iv.undefined else ""
+    return f"[{iv.low:.4f}, {iv.high:.4f}]{extra}"

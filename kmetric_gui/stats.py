@@ -1,0 +1,197 @@
+"""How sure is the score: bootstrap intervals and the Public/Private shake-up.
+
+Works on a ``scoring.ScoreReport`` through its metric's ``units`` hook
+(kmetric_gui/metrics), so nothing here depends on which metric it is.
+Semantics: the resampling unit is the metric's (row, sample, document); see
+the README section "How sure is the score".
+
+    >>> st = analyze(report, StatsOptions(level=0.95, replicates=2000, seed=0))
+    >>> st.to_json()["ci"]["low"]
+"""
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .core.intervals import METHODS, Interval, bca_interval, check_level, percentile_interval
+from .core.resample import MAX_REPLICATES, bootstrap, check_replicates
+from .core.shakeup import Shakeup, check_fraction
+from .core.shakeup import shakeup as simulate
+from .errors import Cancelled, InputError
+
+DEFAULT_FRACTION = 0.3     # Public share when the solution has no Usage column
+SPLIT_NAMES = ("public", "private")
+
+
+@dataclass(frozen=True)
+class StatsOptions:
+    """Bootstrap interval settings (``level`` None: no interval)."""
+    level: "float | None" = 0.95
+    replicates: int = 2000
+    seed: int = 0
+    method: str = "percentile"
+
+    def check(self):
+        if self.level is not None:
+            check_level(self.level)
+        check_replicates(self.replicates)
+        if self.method not in METHODS:
+            raise InputError(f"interval method must be one of {', '.join(METHODS)}; got {self.method!r}")
+        return self
+
+
+@dataclass(frozen=True)
+class ShakeupOptions:
+    fraction: "float | None" = None   # None: the Usage column's Public share, else DEFAULT_FRACTION
+    splits: int = 2000
+    seed: int = 0
+
+    def check(self):
+        if self.fraction is not None:
+            check_fraction(self.fraction)
+        check_replicates(self.splits, "splits")
+        return self
+
+
+@dataclass
+class Stats:
+    """Everything ``analyze`` computed for one report."""
+    options: "StatsOptions | None" = None
+    intervals: dict = field(default_factory=dict)        # "ci", "public_ci", "private_ci" -> Interval
+    class_intervals: "dict | None" = None               # class name -> Interval (LwLRAP)
+    shakeup: "Shakeup | None" = None
+
+    def to_json(self):
+        """The keys DESIGN.md adds to `kmetric score --json`."""
+        out = {}
+        seed = self.options.seed if self.options else None
+        for key, iv in self.intervals.items():
+            out[key] = iv.to_dict(seed)
+        if self.class_intervals is not None:
+            out["per_class_ci"] = {n: iv.to_dict(seed) for n, iv in self.class_intervals.items()}
+        if self.shakeup is not None:
+            out["shakeup"] = self.shakeup.to_dict()
+        return out
+
+
+def interval_of(units, level=0.95, replicates=2000, seed=0, method="percentile"):
+    """Interval of one score from its Units (core.resample.Units)."""
+    reps = bootstrap(units, replicates, seed)
+    if method == "bca":
+        values, weights = units.jackknife() if units.n else (np.array([np.nan]), None)
+        return bca_interval(reps, units.point() if units.n else np.nan, values, level, weights)
+    return percentile_interval(reps, level)
+
+
+def score_intervals(report, options=StatsOptions(), cancel=None):
+    """{"ci": overall, "public_ci", "private_ci" (with a Usage column)} -> Interval."""
+    o = options.check()
+    metric = report.definition
+    out = {}
+    results = [("ci", report.result)] + [(f"{s}_ci", report.splits[s]) for s in SPLIT_NAMES
+                                         if s in report.splits]
+    for key, result in results:
+        _check_cancel(cancel)
+        out[key] = interval_of(metric.units(result), o.level, o.replicates, o.seed, o.method)
+    return out
+
+
+def class_intervals(report, options=StatsOptions(), cancel=None):
+    """{class name: Interval} from the same draws as the overall interval, or None."""
+    o = options.check()
+    found = report.definition.class_units(report)
+    if found is None:
+        return None
+    names, cu = found
+    _check_cancel(cancel)
+    reps = cu.replicates(o.replicates, o.seed)
+    points = cu.points()
+    out = {}
+    for c, name in enumerate(names):
+        if o.method == "bca":
+            values, weights = cu.jackknife(c)
+            out[name] = bca_interval(reps[:, c], points[c], values, o.level, weights)
+        else:
+            out[name] = percentile_interval(reps[:, c], o.level)
+    return out
+
+
+def usage_fraction(report):
+    """Public share of the scored units from the Usage column, or None without one."""
+    usage = getattr(report.prepared, "usage", None)
+    if usage is None or "public" not in report.splits:
+        return None
+    pub, priv = int((usage == 0).sum()), int((usage == 1).sum())
+    return pub / (pub + priv) if pub + priv else None
+
+
+def shakeup(report, options=ShakeupOptions()):
+    """Simulated Private - Public gaps over random splits of the scored units."""
+    o = options.check()
+    f = o.fraction if o.fraction is not None else (usage_fraction(report) or DEFAULT_FRACTION)
+    units = report.definition.units(report.result)
+    if units.n < 2:
+        raise InputError(f"--shakeup needs at least 2 {units.kind}s to split; this input has {units.n}")
+    actual = float("nan")
+    if all(s in report.splits for s in SPLIT_NAMES):
+        actual = report.splits["private"].score - report.splits["public"].score
+    return simulate(units, f, o.splits, o.seed, actual)
+
+
+def analyze(report, ci=None, shake=None, cancel=None):
+    """Intervals (``ci``: StatsOptions) and shake-up (``shake``: ShakeupOptions) of a report."""
+    st = Stats(options=ci)
+    if ci is not None and ci.level is not None:
+        st.intervals = score_intervals(report, ci, cancel)
+        st.class_intervals = class_intervals(report, ci, cancel)
+    if shake is not None:
+        _check_cancel(cancel)
+        st.shakeup = shakeup(report, shake)
+    return st
+
+
+def _check_cancel(cancel):
+    if cancel is not None and cancel():
+        raise Cancelled("statistics")
+
+
+# -- human output ----------------------------------------------------------------
+
+def _decimals(iv):
+    """Enough decimals to show the interval's width (3 at least, 6 at most)."""
+    width = iv.high - iv.low
+    if not np.isfinite(width) or width <= 0:
+        return 3
+    return int(min(6, max(3, np.ceil(-np.log10(width)) + 1)))
+
+
+def interval_text(iv, seed):
+    """`[0.741, 0.812] 95% CI (percentile, 2000 replicates, seed 0)`."""
+    level = f"{100 * iv.level:g}%"
+    extra = f", {iv.undefined} undefined" if iv.undefined else ""
+    how = f"({iv.method}, {iv.replicates} replicates, seed {seed}{extra})"
+    if not (np.isfinite(iv.low) and np.isfinite(iv.high)):
+        return f"[undefined] {level} CI {how}"
+    d = _decimals(iv)
+    return f"[{iv.low:.{d}f}, {iv.high:.{d}f}] {level} CI {how}"
+
+
+def shakeup_lines(sh):
+    s = sh.summary()
+    lines = [f"shake-up: {sh.splits} random splits, Public {sh.public_fraction:.0%} "
+             f"({sh.n_public} of {sh.n_units} {sh.kind}s), seed {sh.seed}"]
+    if not np.isfinite(s["mean"]):
+        lines.append("          private - public: undefined in every split")
+    else:
+        lines.append(f"          private - public: mean {s['mean']:+.6f}, sd {s['sd']:.6f}, "
+                     f"5%..95% [{s['p05']:+.6f}, {s['p95']:+.6f}], median {s['p50']:+.6f}")
+    if sh.undefined:
+        lines.append(f"          {sh.undefined} split(s) undefined on one side (left out above)")
+    if np.isfinite(sh.actual_gap):
+        lines.append(f"          actual gap {sh.actual_gap:+.6f}: percentile "
+                     f"{sh.actual_percentile:.1f} of the simulated gaps")
+    return lines
+
+
+__all__ = ["StatsOptions", "ShakeupOptions", "Stats", "Interval", "Shakeup", "analyze",
+           "interval_of", "score_intervals", "class_intervals", "shakeup", "usage_fraction",
+           "interval_text", "shakeup_lines", "DEFAULT_FRACTION", "MAX_REPLICATES"]
