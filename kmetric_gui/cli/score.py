@@ -3,6 +3,7 @@ import json
 import math
 import sys
 
+from .fixes import add_fix_options, fix_lines, fixes_for
 from .options import add_metric_options, options_from_args, print_problems
 from .stats import add_stats_options, apply_stats, stats_options
 
@@ -13,6 +14,7 @@ def register(sub):
     s.add_argument("submission", help="submission file")
     add_metric_options(s)
     add_stats_options(s)
+    add_fix_options(s)
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(run=run)
     return s
@@ -54,6 +56,9 @@ def run(args):
         lines = human_lines(rep, d)
         if ci or shake:
             apply_stats(rep, d, lines, ci, shake)
+        tf = fixes_for(rep, args, d)
+        if tf is not None:
+            lines += fix_lines(tf, args.top_fixes)
     except InputError as e:
         print_problems(e, sys.stderr)
         return 2

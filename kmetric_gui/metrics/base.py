@@ -87,6 +87,15 @@ class Metric:
         """(header, rows) of the submission as it stands, ids in solution order."""
         raise NotImplementedError
 
+    # -- what moves the score (core/attribution.py) --------------------------------
+    def fixes(self, report, rows, top):
+        """FixList of the scored units (``rows``: as in ``score``) in greedy fix-first order."""
+        raise NotImplementedError
+
+    def gains(self, report, rows):
+        """Gains of single fixes for the app's views (the metric's own gains object)."""
+        return None
+
     # -- the app's table and edits -----------------------------------------------
     def table_columns(self, prep):
         """Qt-free column specs (kmetric_gui.tables.Column) of the joined table."""

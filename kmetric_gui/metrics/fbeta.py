@@ -4,6 +4,7 @@ import numpy as np
 
 from ..core import jaccard_fbeta
 from ..core.units import fbeta_units
+from ..core.gains_fbeta import fbeta_doc_gains, fbeta_fix_first
 from ..tables import Column
 from .base import FieldSpec, Metric, take
 
@@ -84,6 +85,12 @@ class Fbeta(Metric):
 
     def units(self, result):
         return fbeta_units(result)
+
+    def fixes(self, report, rows, top):
+        return fbeta_fix_first(report.result, top)
+
+    def gains(self, report, rows):
+        return fbeta_doc_gains(report.result)     # per document: FPs, FNs, both removed
 
     def json_fields(self, report):
         r = report.result

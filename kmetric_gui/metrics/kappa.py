@@ -6,7 +6,8 @@ from ..core import KappaAccumulator, apply_cuts, is_continuous, rounding_cuts
 from ..core.units import kappa_units
 from ..errors import Cancelled, InputError
 from ..tables import Column
-from .base import FieldSpec, Metric, Plan, parse_number
+from ..core.attribution import kappa_fix_first, kappa_gain_map
+from .base import FieldSpec, Metric, Plan, parse_number, take
 
 _CHUNK = 1_000_000
 
@@ -85,6 +86,14 @@ class Kappa(Metric):
 
     def units(self, result):
         return kappa_units(result)
+
+    def fixes(self, report, rows, top):
+        plan = self.plan(report.prepared, report.options)
+        return kappa_fix_first(take(plan.truth, rows), take(plan.pred, rows), top=top,
+                               result=report.result)
+
+    def gains(self, report, rows):
+        return kappa_gain_map(report.result)      # K x K: truth rows, prediction columns
 
     def json_fields(self, report):
         r, out = report.result, {}

@@ -3,6 +3,7 @@ import numpy as np
 
 from ..core import lwlrap
 from ..core.units import ClassUnits, lwlrap_units
+from ..core.gains_lwlrap import lwlrap_class_gains, lwlrap_fix_first, sample_gains
 from ..tables import Column
 from .base import FieldSpec, Metric, parse_number, take
 
@@ -91,6 +92,16 @@ class Lwlrap(Metric):
 
     def class_units(self, report):
         return report.prepared.classes, ClassUnits(report.result)
+
+    def fixes(self, report, rows, top):
+        return lwlrap_fix_first(report.result, top)
+
+    def gains(self, report, rows):
+        """(per-class share and gain of a perfect class ranking, per-sample gains)."""
+        p = self.plan(report.prepared, report.options)
+        return (lwlrap_class_gains(take(p.truth, rows), take(p.pred, rows),
+                                   ties=report.options.ties, result=report.result),
+                sample_gains(report.result))
 
     def json_fields(self, report):
         r, names = report.result, report.prepared.classes

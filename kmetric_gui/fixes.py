@@ -1,0 +1,47 @@
+"""Top fixes of a scored report: the metric's greedy list, with the units' ids.
+
+The metric module (kmetric_gui.metrics) computes the list; this maps each
+unit back to its id among the scored rows (Ignored rows are not scored).
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class TopFixes:
+    ids: list                 # unit ids in greedy order
+    rows: np.ndarray          # (N,) solution row of each unit
+    fixes: object             # core.attribution.FixList (units index the scored rows)
+    unit: str                 # "row", "sample", "document"
+
+    @property
+    def reason(self):
+        return self.fixes.undefined_reason
+
+    def to_json(self):
+        return [{"id": i, "gain": float(g), "score_after": float(s)}
+                for i, g, s in zip(self.ids, self.fixes.gains, self.fixes.score_after)]
+
+
+def scored_rows(prep):
+    """Solution rows of the overall score (None: every row), as scoring picks them."""
+    usage = prep.usage
+    if usage is None or not (usage == 2).any():
+        return None
+    return np.flatnonzero(usage != 2)
+
+
+def top_fixes(report, top):
+    """The ``top`` units whose fix gains the most, in greedy order (TopFixes)."""
+    metric = report.definition
+    rows = scored_rows(report.prepared)
+    fixes = metric.fixes(report, rows, top)
+    sol_rows = fixes.units if rows is None else rows[fixes.units]
+    ids = report.prepared.id_array.take(np.asarray(sol_rows, dtype=np.int64)).to_pylist()
+    return TopFixes(ids, np.asarray(sol_rows, dtype=np.int64), fixes, metric.unit)
+
+
+def gains(report):
+    """The metric's gains of single fixes (see Metric.gains) over the scored rows."""
+    return report.definition.gains(report, scored_rows(report.prepared))
