@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .kappa import as_ratings, kappa_from_confusion, weighted_kappa
+from .resample import check_replicates, index_blocks, rng_of
 
 _CHUNK = 1 << 20   # rows per pass when mapping picked cells back to rows
 
@@ -128,6 +129,22 @@ def nth_in_groups(groups, picks, chunk=_CHUNK):
     rank[order] = rank_sorted
     return np.fromiter((pools[g][r] for g, r in zip(picks.tolist(), rank.tolist())),
                        dtype=np.int64, count=picks.size)
+
+
+def replicate_rows(n, replicates, seed=0):
+    """Yield (replicate, row indices) of the bootstrap's own draws (core/resample.py)."""
+    b = check_replicates(replicates)
+    parts, cur = [], 0
+    for r0, r, u0, idx in index_blocks(rng_of(seed), n, b):
+        if r > 1 or (u0 == 0 and idx.shape[1] == n):
+            for i in range(r):
+                yield r0 + i, idx[i].astype(np.int64)
+            continue
+        parts.append(idx[0])
+        cur = r0
+        if u0 + idx.shape[1] == n:
+            yield cur, np.concatenate(parts).astype(np.int64)
+            parts = []
 
 
 # ---- kappa ---------------------------------------------------------------

@@ -10,11 +10,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .attribution import as_fixlist, check_top, empty_fixes, greedy_types, nth_in_groups
+from .attribution import (as_fixlist, check_top, empty_fixes, greedy_types, nth_in_groups,
+                          replicate_rows)
 from .fbeta import MATCHINGS, _check_numbers
 from .fbeta.match import _match
 from .fbeta.table import _Prepared, _segment_sums
 from ._checks import check_option
+from .intervals import percentile_interval
+from .resample import check_replicates
 
 
 @dataclass(frozen=True)
@@ -116,25 +119,18 @@ def beta_curve(tp, fp, fn, betas):
     return np.array([float(fbeta_scores(tp, fp, fn, b)) for b in betas])
 
 
-def document_weights(n_docs, replicates, seed=0):
-    """(B, D) bootstrap counts: documents drawn with replacement (multinomial)."""
-    rng = np.random.default_rng(seed)
-    if n_docs == 0:
-        return np.zeros((replicates, 0))
-    return rng.multinomial(n_docs, np.full(n_docs, 1.0 / n_docs), size=replicates)
-
-
-def curve_bands(counts, beta=0.5, *, replicates=200, level=0.95, seed=0, weights=None):
-    """Percentile band (low, high), each (T,), of the curve over document resamples."""
+def curve_replicates(counts, beta=0.5, *, replicates=200, seed=0):
+    """(B, T) curve scores over document resamples: the stats bootstrap's own draws."""
     counts = np.asarray(counts)
-    if weights is None:
-        weights = document_weights(counts.shape[1], replicates, seed)
-    reps = curve_scores(counts, beta, weights)                # (B, T)
-    alpha = (1.0 - level) / 2.0
-    low = np.full(reps.shape[1], np.nan)
-    high = low.copy()
-    for t in range(reps.shape[1]):
-        v = reps[:, t][np.isfinite(reps[:, t])]
-        if v.size:
-            low[t], high[t] = np.quantile(v, [alpha, 1.0 - alpha])
-    return low, high
+    reps = np.empty((check_replicates(replicates), counts.shape[0]))
+    d = counts.shape[1]
+    for r, rows in replicate_rows(d, replicates, seed):
+        reps[r] = curve_scores(counts, beta, np.bincount(rows, minlength=d)[None, :])[0]
+    return reps
+
+
+def curve_bands(counts, beta=0.5, *, replicates=200, level=0.95, seed=0):
+    """Percentile band (low, high), each (T,), of the curve over document resamples."""
+    reps = curve_replicates(counts, beta, replicates=replicates, seed=seed)
+    bands = [percentile_interval(reps[:, t], level) for t in range(reps.shape[1])]
+    return np.array([b.low for b in bands]), np.array([b.high for b in bands])

@@ -83,12 +83,11 @@ def lwlrap_class_gains(truth, scores, *, ties="worst", result=None):
         else:
             above = (srow > sj) | ((srow == sj) & (col_idx[None, :] >= j[:, None]))
         tr = t[r]
-        h, rk = hits[a:a + step, None], ranks[a:a + step, None].astype(np.float64)
+        h, rk = hits[a:a + step], ranks[a:a + step].astype(np.float64)
         base = h / rk
-        up = tr & ~above                 # a true class below k moves above it
-        down = ~tr & above               # a false class at or above k moves below it
-        d = np.where(up, (h + 1) / (rk + 1) - base, 0.0)
-        d += np.where(down, h / np.maximum(rk - 1, 1) - base, 0.0)
-        moved += d.sum(axis=0)
+        # The change of k's precision depends only on k, not on which j moved.
+        rise = (h + 1) / (rk + 1) - base                 # a true class below k moves above it
+        drop = h / np.maximum(rk - 1, 1) - base          # a false class at or above k moves below it
+        moved += rise @ (tr & ~above) + drop @ (~tr & above)
     own = np.bincount(cols, weights=1.0 - result.precisions, minlength=c)
     return LwlrapClassGains(share, (own + moved) / p, result.score)

@@ -200,19 +200,25 @@ def test_threshold_curve_and_beta_curve_equal_rescoring():
         assert s == pytest.approx(fbeta_ref(truths, preds, beta=b)[0], abs=1e-12)
 
 
-def test_curve_bands_are_percentiles_of_document_resamples():
+def test_curve_bands_are_percentiles_of_the_stats_bootstrap_draws():
+    from kmetric_gui.core.intervals import percentile_interval
+    from kmetric_gui.core.resample import bootstrap, resample_indices
+    from kmetric_gui.core.units import fbeta_units
     rng = np.random.default_rng(9)
     truths, preds = _fb_case(rng)
-    counts = threshold_counts(truths, preds, [0.3, 0.5])
-    w = rng.multinomial(len(truths), np.full(len(truths), 1 / len(truths)), size=50)
-    low, high = curve_bands(counts, weights=w, level=0.9)
-    for t in range(2):
-        reps = []
-        for row in w:
-            docs = np.repeat(np.arange(len(truths)), row)
-            reps.append(fbeta_ref([truths[d] for d in docs], [preds[d] for d in docs],
-                                  threshold=[0.3, 0.5][t])[0])
-        reps = np.array(reps)
+    while len(truths) < 4:
+        truths, preds = _fb_case(rng)
+    ths = [0.3, 0.5]
+    counts = threshold_counts(truths, preds, ths)
+    low, high = curve_bands(counts, level=0.9, replicates=60, seed=4)
+    draws = resample_indices(len(truths), 60, seed=4)
+    for t, th in enumerate(ths):
+        reps = np.array([fbeta_ref([truths[d] for d in row], [preds[d] for d in row],
+                                   threshold=th)[0] for row in draws])
         reps = reps[np.isfinite(reps)]
         assert low[t] == pytest.approx(np.quantile(reps, 0.05), abs=1e-12)
         assert high[t] == pytest.approx(np.quantile(reps, 0.95), abs=1e-12)
+    # at the scoring threshold the band is the stats bootstrap's interval
+    units = fbeta_units(jaccard_fbeta(truths, preds, threshold=0.5))
+    ci = percentile_interval(bootstrap(units, 60, seed=4), 0.9)
+    assert (low[1], high[1]) == pytest.approx((ci.low, ci.high), abs=1e-12)

@@ -1,0 +1,244 @@
+"""Optimisers that show their own overfitting.
+
+Cut points fitted on some rows score better on those rows than on new ones.
+Here they are fitted on one part and scored on the other (Public -> Private
+and the reverse, or k folds across rows), their spread over bootstrap
+replicates is shown, and a paired bootstrap of the held-out gain says
+plainly whether the gain is within the noise. The F-beta threshold gets the
+same public/private treatment. The rating range (and so W) is the full
+files' in every fit.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from .attribution import replicate_rows
+from .gains_fbeta import curve_scores
+from .kappa import as_ratings, weight_matrix, weighted_kappa
+from .resample import check_replicates, resample_counts, rng_of
+from .thresholds import apply_cuts, optimize_cuts, rounding_cuts
+
+NOISE_SE = 2.0   # a gain smaller than this many standard errors is "within the noise"
+
+
+@dataclass(frozen=True)
+class HoldOut:
+    """Cut points fitted on some rows and scored on others."""
+    fit_on: str
+    cuts: np.ndarray
+    fit_kappa: float           # on the fit rows, fitted cuts (optimistic)
+    fit_start_kappa: float     # on the fit rows, starting cuts
+    held_kappa: float          # on the held-out rows, fitted cuts (honest)
+    held_start_kappa: float    # on the held-out rows, starting cuts
+
+    @property
+    def fit_gain(self):
+        return self.fit_kappa - self.fit_start_kappa
+
+    @property
+    def held_gain(self):
+        return self.held_kappa - self.held_start_kappa
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Paired bootstrap of a score difference (B minus A) on the same units."""
+    delta: float
+    se: float
+    low: float
+    high: float
+    level: float
+    replicates: int
+    undefined: int
+    within_noise: bool
+    text: str
+
+
+def _range(truth, min_rating, max_rating):
+    t = as_ratings(truth, "truth")
+    lo = int(t.min()) if min_rating is None else int(min_rating)
+    hi = int(t.max()) if max_rating is None else int(max_rating)
+    return t, lo, hi
+
+
+def _kappa(t, pred, weights, lo, hi):
+    return weighted_kappa(t, pred, weights=weights, min_rating=lo, max_rating=hi).score
+
+
+def fit_and_hold_out(truth, x, fit_rows, held_rows, *, fit_on="fit", weights="quadratic",
+                     min_rating=None, max_rating=None, start=None):
+    """Fit cut points on ``fit_rows`` (indices or mask), score on ``held_rows``."""
+    t, lo, hi = _range(truth, min_rating, max_rating)
+    x = np.asarray(x, dtype=np.float64)
+    fit = _index(fit_rows, t.size)
+    held = _index(held_rows, t.size)
+    start = rounding_cuts(lo, hi) if start is None else np.sort(np.asarray(start, float))
+    res = optimize_cuts(t[fit], x[fit], weights=weights, min_rating=lo, max_rating=hi, start=start)
+    held_fit = _kappa(t[held], apply_cuts(x[held], res.cuts, lo), weights, lo, hi)
+    held_start = _kappa(t[held], apply_cuts(x[held], start, lo), weights, lo, hi)
+    return HoldOut(fit_on, res.cuts, res.kappa, res.start_kappa, held_fit, held_start)
+
+
+def _index(rows, n):
+    rows = np.asarray(rows)
+    return np.flatnonzero(rows) if rows.dtype == bool and rows.size == n else rows.astype(np.int64)
+
+
+def public_private(truth, x, public, private, **kw):
+    """(fit on Public scored on Private, fit on Private scored on Public)."""
+    return (fit_and_hold_out(truth, x, public, private, fit_on="public", **kw),
+            fit_and_hold_out(truth, x, private, public, fit_on="private", **kw))
+
+
+def fold_ids(n, folds=5, seed=0):
+    """Fold of each row: a seeded shuffle cut into ``folds`` near-equal parts."""
+    folds = int(folds)
+    if not 2 <= folds <= max(n, 2):
+        from ..errors import InputError
+        raise InputError(f"folds must be between 2 and the number of rows ({n}); got {folds}")
+    out = np.empty(n, dtype=np.int64)
+    out[rng_of(seed).permutation(n)] = np.arange(n) % folds
+    return out
+
+
+@dataclass(frozen=True)
+class KFold:
+    folds: list                # HoldOut per fold (fit on the other folds)
+    oof_kappa: float           # every row rated by the cuts fitted without its fold
+    start_kappa: float         # every row rated by the starting cuts
+    oof_pred: np.ndarray       # (N,) those out-of-fold ratings
+
+
+def kfold_cuts(truth, x, *, folds=5, seed=0, weights="quadratic", min_rating=None,
+               max_rating=None, start=None):
+    """Cut points fitted on k-1 folds and applied to the k-th, for each fold."""
+    t, lo, hi = _range(truth, min_rating, max_rating)
+    x = np.asarray(x, dtype=np.float64)
+    fid = fold_ids(t.size, folds, seed)
+    kw = dict(weights=weights, min_rating=lo, max_rating=hi, start=start)
+    out, oof = [], np.empty(t.size, dtype=np.int64)
+    for f in range(int(folds)):
+        h = fit_and_hold_out(t, x, fid != f, fid == f, fit_on=f"fold {f + 1}", **kw)
+        out.append(h)
+        rows = fid == f
+        oof[rows] = apply_cuts(x[rows], h.cuts, lo)
+    start_cuts = rounding_cuts(lo, hi) if start is None else np.sort(np.asarray(start, float))
+    return KFold(out, _kappa(t, oof, weights, lo, hi),
+                 _kappa(t, apply_cuts(x, start_cuts, lo), weights, lo, hi), oof)
+
+
+def bootstrap_cuts(truth, x, *, replicates=50, seed=0, weights="quadratic", min_rating=None,
+                   max_rating=None, start=None):
+    """(B, K-1) cut points fitted on bootstrap replicates of the rows."""
+    t, lo, hi = _range(truth, min_rating, max_rating)
+    x = np.asarray(x, dtype=np.float64)
+    out = np.empty((check_replicates(replicates), hi - lo))
+    for i, rows in replicate_rows(t.size, replicates, seed):
+        out[i] = optimize_cuts(t[rows], x[rows], weights=weights, min_rating=lo, max_rating=hi,
+                               start=start).cuts
+    return out
+
+
+def kappa_paired_replicates(truth, pred_a, pred_b, *, weights="quadratic", lo, hi,
+                            replicates=1000, seed=0):
+    """(B, 2) kappas of A and B on the same row resamples (multinomial over joint cells)."""
+    t = as_ratings(truth, "truth") - lo
+    a, b = as_ratings(pred_a, "A") - lo, as_ratings(pred_b, "B") - lo
+    k = hi - lo + 1
+    joint = np.bincount((t * k + a) * k + b, minlength=k ** 3)
+    cells = np.flatnonzero(joint)
+    counts = resample_counts(joint[cells], replicates, seed).astype(np.float64)   # (B, M)
+    ti, ai, bi = cells // (k * k), (cells // k) % k, cells % k
+    w = weight_matrix(k, weights)
+    r = counts.shape[0]
+    base = (np.arange(r) * k)[:, None]
+
+    def hist(idx):
+        return np.bincount((base + idx).ravel(), counts.ravel(), r * k).reshape(r, k)
+    ht = hist(ti)
+    n = counts.sum(axis=1)
+    out = np.empty((r, 2))
+    for col, pj in enumerate((ai, bi)):
+        num = counts @ w[ti, pj]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            den = ((ht @ w) * hist(pj)).sum(axis=1) / n
+            out[:, col] = np.where(den > 0, 1.0 - num / den, np.nan)
+    return out
+
+
+def verdict(point_a, point_b, reps, *, level=0.95, what="the optimised cut points"):
+    """Plain words on whether B - A is within the noise of its paired bootstrap."""
+    d = reps[:, 1] - reps[:, 0]
+    ok = np.isfinite(d)
+    delta = float(point_b - point_a)
+    v = d[ok]
+    se = float(v.std(ddof=1)) if v.size > 1 else float("nan")
+    alpha = (1 - level) / 2
+    low, high = (np.quantile(v, [alpha, 1 - alpha]) if v.size else (np.nan, np.nan))
+    within = not np.isfinite(se) or delta == 0 or abs(delta) < NOISE_SE * se
+    if not np.isfinite(se):
+        text = f"{what} gain {delta:+.4f}; too few defined replicates to judge the noise"
+    elif within:
+        text = (f"{what} gain {delta:+.4f} on held-out rows, within the noise: the bootstrap "
+                f"standard error of that gain is {se:.4f} (|gain| < {NOISE_SE:g} SE)")
+    else:
+        text = (f"{what} gain {delta:+.4f} on held-out rows, beyond the noise: "
+                f"{abs(delta) / se:.1f} bootstrap standard errors ({se:.4f})")
+    return Verdict(delta, se, float(low), float(high), level, int(d.size), int((~ok).sum()),
+                   bool(within), text)
+
+
+def holdout_verdict(truth, x, hold, held_rows, *, weights="quadratic", min_rating=None,
+                    max_rating=None, start=None, replicates=1000, seed=0, level=0.95):
+    """Is a HoldOut's held-out gain (fitted vs starting cuts) within the noise?"""
+    t, lo, hi = _range(truth, min_rating, max_rating)
+    rows = _index(held_rows, t.size)
+    xs = np.asarray(x, dtype=np.float64)[rows]
+    start = rounding_cuts(lo, hi) if start is None else np.sort(np.asarray(start, float))
+    a, b = apply_cuts(xs, start, lo), apply_cuts(xs, hold.cuts, lo)
+    reps = kappa_paired_replicates(t[rows], a, b, weights=weights, lo=lo, hi=hi,
+                                   replicates=replicates, seed=seed)
+    return verdict(hold.held_start_kappa, hold.held_kappa, reps, level=level,
+                   what=f"cut points fitted on {hold.fit_on}:")
+
+
+# ---- F-beta threshold -------------------------------------------------------
+
+@dataclass(frozen=True)
+class ThresholdHoldOut:
+    fit_on: str
+    threshold: float           # best on the fit documents (ties: closest to the default)
+    fit_score: float
+    fit_default_score: float
+    held_score: float
+    held_default_score: float
+    verdict: Verdict
+
+
+def threshold_holdout(counts, thresholds, fit_docs, held_docs, *, default=0.5, beta=0.5,
+                      fit_on="fit", replicates=1000, seed=0, level=0.95):
+    """Best Jaccard threshold on ``fit_docs``, scored on ``held_docs`` against ``default``.
+
+    counts: (T, D, 3) per-document counts at each threshold (gains_fbeta.threshold_counts);
+    ``default`` must be one of ``thresholds``.
+    """
+    ths = np.asarray(thresholds, dtype=np.float64)
+    counts = np.asarray(counts)
+    d0 = int(np.argmin(np.abs(ths - default)))
+    fit = _index(fit_docs, counts.shape[1])
+    held = _index(held_docs, counts.shape[1])
+    fit_curve = curve_scores(counts[:, fit], beta)
+    score = np.where(np.isnan(fit_curve), -np.inf, fit_curve)
+    best = np.flatnonzero(score == score.max())
+    i = int(best[np.argmin(np.abs(ths[best] - ths[d0]))])
+    held_curve = curve_scores(counts[:, held], beta)
+    # Paired: the same document resamples scored at both thresholds.
+    reps = np.empty((check_replicates(replicates), 2))
+    pair = counts[[d0, i]][:, held]
+    for r, rows in replicate_rows(held.size, replicates, seed):
+        w = np.bincount(rows, minlength=held.size)[None, :]
+        reps[r] = curve_scores(pair, beta, w)[0]
+    v = verdict(held_curve[d0], held_curve[i], reps, level=level,
+                what=f"threshold {ths[i]:g} fitted on {fit_on}:")
+    return ThresholdHoldOut(fit_on, float(ths[i]), float(fit_curve[i]), float(fit_curve[d0]),
+                            float(held_curve[i]), float(held_curve[d0]), v)
