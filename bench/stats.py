@@ -1,0 +1,159 @@
+"""Benchmark the bootstrap and the shake-up against resampling the rows, same run.
+
+    PYTHONPATH=. .venv/bin/python bench/stats.py [--quick]
+
+Ours: the per-unit-sums forms of kmetric_gui.core (resample, shakeup).
+References resample the units themselves and score each replicate:
+scikit-learn's cohen_kappa_score for kappa; our own vectorised core scorer
+for LwLRAP and F-beta (faster than any plain loop, so the ratio is a floor).
+A reference is far too slow to run B times: a few replicates are timed
+(median) and multiplied by B; the table says "extrapolated".
+The machine is shared: compare the two sides of a row, not runs.
+"""
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+from sklearn.metrics import cohen_kappa_score
+
+sys.path.insert(0, os.path.dirname(__file__))
+from _table import median_time, print_table  # noqa: E402
+
+from kmetric_gui.core import jaccard_fbeta, lwlrap, weighted_kappa  # noqa: E402
+from kmetric_gui.core.resample import bootstrap  # noqa: E402
+from kmetric_gui.core.shakeup import shakeup  # noqa: E402
+from kmetric_gui.core.units import (fbeta_units, kappa_units, lwlrap_class_replicates,  # noqa: E402
+                                    lwlrap_units)
+
+
+def per_call(fn, n):
+    """Median seconds of n calls (after one warm-up)."""
+    fn()
+    times = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def kappa_case(n, b, ref_calls, rng):
+    t = rng.integers(0, 6, n)
+    p = np.clip(t + rng.integers(-1, 2, n), 0, 5)
+    units = kappa_units(weighted_kappa(t, p))
+    ours = median_time(lambda: bootstrap(units, b, seed=0), repeat=5)
+
+    def one_sklearn():
+        idx = rng.integers(0, n, n)
+        cohen_kappa_score(t[idx], p[idx], weights="quadratic")
+
+    def one_numpy():
+        idx = rng.integers(0, n, n)
+        np.bincount(t[idx] * 6 + p[idx], minlength=36)
+
+    sk = per_call(one_sklearn, ref_calls) * b
+    npy = per_call(one_numpy, ref_calls) * b
+    return units, ours, sk, npy
+
+
+def shake_case(units, n, calls, rng):
+    """Ours: 10,000 hypergeometric splits of O; reference: a random 30 % of the rows,
+    both sides scored with sklearn."""
+    ours = median_time(lambda: shakeup(units, 0.3, 10_000, seed=0), repeat=5)
+    t = rng.integers(0, 6, n)
+    p = np.clip(t + rng.integers(-1, 2, n), 0, 5)
+    k = int(0.3 * n)
+
+    def one_split():
+        perm = rng.permutation(n)
+        pub, priv = perm[:k], perm[k:]
+        cohen_kappa_score(t[pub], p[pub], weights="quadratic")
+        cohen_kappa_score(t[priv], p[priv], weights="quadratic")
+
+    return ours, per_call(one_split, calls) * 10_000
+
+
+def lwlrap_case(n, c, b, ref_calls, rng):
+    truth = rng.random((n, c)) < 0.02
+    truth[np.arange(n), rng.integers(0, c, n)] = True
+    scores = rng.random((n, c)) + 0.5 * truth
+    res = lwlrap(truth, scores)
+    units = lwlrap_units(res)
+    ours = median_time(lambda: bootstrap(units, b, seed=0), repeat=5)
+
+    def one():
+        idx = rng.integers(0, n, n)
+        lwlrap(truth[idx], scores[idx])
+
+    ref = per_call(one, ref_calls) * b
+    per_class = median_time(lambda: lwlrap_class_replicates(res, b, seed=0), repeat=1, warmup=0)
+    return ours, ref, per_class
+
+
+def fbeta_case(n, b, ref_calls, rng):
+    vocab = [f"survey of topic {i}" for i in range(300)] + [f"study {i} data" for i in range(300)]
+    truths = [list(rng.choice(vocab, rng.integers(1, 4))) for _ in range(n)]
+    preds = [[s if rng.random() < 0.7 else s + " extra" for s in tr] +
+             list(rng.choice(vocab, rng.integers(0, 2))) for tr in truths]
+    units = fbeta_units(jaccard_fbeta(truths, preds))
+    ours = median_time(lambda: bootstrap(units, b, seed=0), repeat=5)
+
+    def one():
+        idx = rng.integers(0, n, n)
+        jaccard_fbeta([truths[i] for i in idx], [preds[i] for i in idx])
+
+    ref = per_call(one, ref_calls) * b
+    return ours, ref
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run)")
+    a = ap.parse_args()
+    rng = np.random.default_rng(0)
+    q = a.quick
+    n_kappa = 1_000_000 if q else 10_000_000
+    calls = 2 if q else 3
+    rows, targets = [], []
+
+    units, ours, sk, npy = kappa_case(n_kappa, 10_000, calls, rng)
+    case = f"kappa 10k reps, {n_kappa / 1e6:g}M rows"
+    rows += [(case, ours, "sklearn rows (extrap.)", sk),
+             (case, ours, "numpy bincount rows (extrap.)", npy)]
+    targets.append((case, ours, 0.2, sk / ours, 10_000))
+
+    sh, ref = shake_case(units, n_kappa, calls, rng)
+    case = f"shake-up 10k splits, {n_kappa / 1e6:g}M rows"
+    rows.append((case, sh, "sklearn row splits (extrap.)", ref))
+    targets.append((case, sh, 0.5, ref / sh, None))
+    units = None
+
+    n_lw = 10_000 if q else 100_000
+    ours, ref, per_class = lwlrap_case(n_lw, 80, 1000, calls, rng)
+    case = f"lwlrap 1k reps, {n_lw // 1000}k x 80"
+    rows.append((case, ours, "core lwlrap/replicate (extrap.)", ref))
+    targets.append((case, ours, 1.0, ref / ours, None))
+    case = f"lwlrap per-class 1k reps, {n_lw // 1000}k"
+    rows.append((case, per_class, "core lwlrap/replicate (extrap.)", ref))
+
+    n_fb = 2_000 if q else 20_000
+    ours, ref = fbeta_case(n_fb, 1000, calls, rng)
+    case = f"fbeta 1k reps, {n_fb // 1000}k documents"
+    rows.append((case, ours, "core fbeta/replicate (extrap.)", ref))
+    targets.append((case, ours, 0.5, ref / ours, None))
+
+    print("(extrap.) = median of a few reference replicates x B; ratio = reference / ours\n")
+    print_table(rows)
+    print("\ntargets")
+    for case, t_ours, limit, ratio, min_ratio in targets:
+        ok = t_ours < limit and (min_ratio is None or ratio >= min_ratio)
+        need = f"< {limit} s" + (f" and >= {min_ratio:,}x" if min_ratio else "")
+        print(f"  {case:<34} {t_ours:8.4f} s  {ratio:>12,.0f}x  target {need:<22} "
+              f"{'met' if ok else 'MISSED'}")
+
+
+if __name__ == "__main__":
+    main()
