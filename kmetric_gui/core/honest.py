@@ -166,7 +166,8 @@ def kappa_paired_replicates(truth, pred_a, pred_b, *, weights="quadratic", lo, h
     return out
 
 
-def verdict(point_a, point_b, reps, *, level=0.95, what="the optimised cut points"):
+def verdict(point_a, point_b, reps, *, level=0.95, what="the optimised cut points",
+            held="held-out rows"):
     """Plain words on whether B - A is within the noise of its paired bootstrap."""
     d = reps[:, 1] - reps[:, 0]
     ok = np.isfinite(d)
@@ -176,13 +177,15 @@ def verdict(point_a, point_b, reps, *, level=0.95, what="the optimised cut point
     alpha = (1 - level) / 2
     low, high = (np.quantile(v, [alpha, 1 - alpha]) if v.size else (np.nan, np.nan))
     within = not np.isfinite(se) or delta == 0 or abs(delta) < NOISE_SE * se
-    if not np.isfinite(se):
-        text = f"{what} gain {delta:+.4f}; too few defined replicates to judge the noise"
+    if delta == 0:
+        text = f"{what} no gain on the {held} (the same score as before)"
+    elif not np.isfinite(se):
+        text = f"{what} gain {delta:+.4f} on the {held}; too few defined replicates to judge the noise"
     elif within:
-        text = (f"{what} gain {delta:+.4f} on held-out rows, within the noise: the bootstrap "
+        text = (f"{what} gain {delta:+.4f} on the {held}, within the noise: the bootstrap "
                 f"standard error of that gain is {se:.4f} (|gain| < {NOISE_SE:g} SE)")
     else:
-        text = (f"{what} gain {delta:+.4f} on held-out rows, beyond the noise: "
+        text = (f"{what} gain {delta:+.4f} on the {held}, beyond the noise: "
                 f"{abs(delta) / se:.1f} bootstrap standard errors ({se:.4f})")
     return Verdict(delta, se, float(low), float(high), level, int(d.size), int((~ok).sum()),
                    bool(within), text)
@@ -239,6 +242,6 @@ def threshold_holdout(counts, thresholds, fit_docs, held_docs, *, default=0.5, b
         w = np.bincount(rows, minlength=held.size)[None, :]
         reps[r] = curve_scores(pair, beta, w)[0]
     v = verdict(held_curve[d0], held_curve[i], reps, level=level,
-                what=f"threshold {ths[i]:g} fitted on {fit_on}:")
+                what=f"threshold {ths[i]:g} fitted on {fit_on}:", held="held-out documents")
     return ThresholdHoldOut(fit_on, float(ths[i]), float(fit_curve[i]), float(fit_curve[d0]),
                             float(held_curve[i]), float(held_curve[d0]), v)

@@ -96,6 +96,11 @@ class Metric:
         """Gains of single fixes for the app's views (the metric's own gains object)."""
         return None
 
+    def honest(self, report, rows, **kw):
+        """optimisers.HonestReport of the metric's optimiser fitted on one part and scored
+        on the other, or None when the metric has nothing to fit."""
+        return None
+
     # -- the app's table and edits -----------------------------------------------
     def table_columns(self, prep):
         """Qt-free column specs (kmetric_gui.tables.Column) of the joined table."""

@@ -92,6 +92,10 @@ class Fbeta(Metric):
     def gains(self, report, rows):
         return fbeta_doc_gains(report.result)     # per document: FPs, FNs, both removed
 
+    def honest(self, report, rows, **kw):
+        from ..optimisers import fbeta_honest     # the Jaccard threshold
+        return fbeta_honest(report, rows, **kw)
+
     def json_fields(self, report):
         r = report.result
         return dict(tp=r.tp, fp=r.fp, fn=r.fn, precision=_num(r.precision),

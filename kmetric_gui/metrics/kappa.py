@@ -95,6 +95,10 @@ class Kappa(Metric):
     def gains(self, report, rows):
         return kappa_gain_map(report.result)      # K x K: truth rows, prediction columns
 
+    def honest(self, report, rows, **kw):
+        from ..optimisers import kappa_honest     # cut points: continuous predictions only
+        return kappa_honest(report, rows, **kw)
+
     def json_fields(self, report):
         r, out = report.result, {}
         if report.cuts is not None:

@@ -1,0 +1,113 @@
+"""Honest optimisers for a scored report (core/honest.py), one entry per metric kind.
+
+The metric modules call these from their ``honest`` hook: kappa fits cut
+points (only for continuous predictions), F-beta fits the Jaccard threshold.
+Fits use Public -> Private and the reverse when the solution has a Usage
+column, else two seeded random halves; kappa adds k folds and the spread of
+cut points over bootstrap replicates.
+"""
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .core.gains_fbeta import curve_bands, curve_scores, threshold_counts
+from .core.honest import (bootstrap_cuts, fit_and_hold_out, fold_ids, holdout_verdict, kfold_cuts,
+                          threshold_holdout)
+from .core.thresholds import is_continuous
+
+THRESHOLDS = np.round(np.arange(0.05, 1.0001, 0.05), 2)
+
+
+@dataclass(frozen=True)
+class HonestReport:
+    kind: str                               # "cut points" or "threshold"
+    split: str                              # "Usage" or "random halves (seed S)"
+    holdouts: list                          # core.honest.HoldOut / ThresholdHoldOut
+    verdicts: list                          # core.honest.Verdict per hold-out
+    kfold: object = None                    # core.honest.KFold (kappa)
+    spread: "np.ndarray | None" = None      # (B, K-1) cut points over bootstrap replicates
+    curve: dict = field(default_factory=dict)   # F-beta: thresholds, score, low, high, per split
+
+    def lines(self):
+        out = [f"honest {self.kind} ({self.split}):"]
+        for h, v in zip(self.holdouts, self.verdicts):
+            out.append(f"  {v.text}")
+            if hasattr(h, "cuts"):
+                out.append(f"    fitted on {h.fit_on}: kappa {h.fit_kappa:.4f} there "
+                           f"(+{h.fit_gain:.4f}), {h.held_kappa:.4f} on the other rows "
+                           f"({h.held_gain:+.4f})")
+            else:
+                out.append(f"    fitted on {h.fit_on}: F-beta {h.fit_score:.4f} there, "
+                           f"{h.held_score:.4f} on the other documents "
+                           f"(default threshold: {h.held_default_score:.4f})")
+        if self.kfold is not None:
+            k = self.kfold
+            out.append(f"  {len(k.folds)}-fold: out-of-fold kappa {k.oof_kappa:.4f} "
+                       f"vs {k.start_kappa:.4f} with rounding")
+        if self.spread is not None and self.spread.size:
+            lo, hi = np.percentile(self.spread, [5, 95], axis=0)
+            pairs = ", ".join(f"{a:.3g}..{b:.3g}" for a, b in zip(lo, hi))
+            out.append(f"  cut points over {self.spread.shape[0]} bootstrap fits (5-95%): {pairs}")
+        return out
+
+
+def _halves(n, seed):
+    f = fold_ids(n, 2, seed) if n >= 2 else np.zeros(n, dtype=np.int64)
+    return f == 0, f == 1
+
+
+def _splits(prep, rows, seed):
+    """(fit masks, names, description) over the scored rows."""
+    usage = prep.usage
+    if usage is not None:
+        u = usage if rows is None else usage[rows]
+        if (u == 0).any() and (u == 1).any():
+            return (u == 0, u == 1), ("public", "private"), "Usage column"
+    n = len(prep) if rows is None else rows.size
+    a, b = _halves(n, seed)
+    return (a, b), ("half 1", "half 2"), f"random halves, seed {seed}"
+
+
+def kappa_honest(report, rows, *, folds=5, replicates=30, verdict_replicates=1000, seed=0):
+    """Cut points fitted on one part, scored on the other; None for integer predictions."""
+    prep = report.prepared
+    x = prep.pred if rows is None else prep.pred[rows]
+    if not is_continuous(x):
+        return None
+    t = prep.truth if rows is None else prep.truth[rows]
+    plan = report.definition.plan(prep, report.options)
+    lo, hi = plan.params["min_rating"], plan.params["max_rating"]
+    # The baseline is the cut points in use (rounding unless the user set some).
+    kw = dict(weights=report.options.weights, min_rating=lo, max_rating=hi, start=plan.cuts)
+    (a, b), names, split = _splits(prep, rows, seed)
+    holds = [fit_and_hold_out(t, x, a, b, fit_on=names[0], **kw),
+             fit_and_hold_out(t, x, b, a, fit_on=names[1], **kw)]
+    verdicts = [holdout_verdict(t, x, h, held, replicates=verdict_replicates, seed=seed, **kw)
+                for h, held in zip(holds, (b, a))]
+    kf = kfold_cuts(t, x, folds=folds, seed=seed, **kw) if t.size >= 2 * folds else None
+    spread = bootstrap_cuts(t, x, replicates=replicates, seed=seed, **kw)
+    return HonestReport("cut points", split, holds, verdicts, kf, spread)
+
+
+def fbeta_honest(report, rows, *, replicates=200, verdict_replicates=1000, seed=0):
+    """Threshold curve with bands, and the threshold fitted on one part scored on the other."""
+    prep, opts = report.prepared, report.options
+    truths = prep.truth if rows is None else [prep.truth[i] for i in rows]
+    preds = prep.pred if rows is None else [prep.pred[i] for i in rows]
+    ths = np.unique(np.append(THRESHOLDS, opts.threshold))
+    counts = threshold_counts(truths, preds, ths, matching=opts.matching, clean=opts.clean)
+    low, high = curve_bands(counts, opts.beta, replicates=replicates, seed=seed)
+    (a, b), names, split = _splits(prep, rows, seed)
+    curve = {"thresholds": ths, "score": curve_scores(counts, opts.beta), "low": low, "high": high,
+             names[0]: curve_scores(counts[:, a], opts.beta),
+             names[1]: curve_scores(counts[:, b], opts.beta)}
+    holds = [threshold_holdout(counts, ths, fit, held, default=opts.threshold, beta=opts.beta,
+                               fit_on=name, replicates=verdict_replicates, seed=seed)
+             for fit, held, name in ((a, b, names[0]), (b, a, names[1]))]
+    return HonestReport("threshold", split, holds, [h.verdict for h in holds], curve=curve)
+
+
+def honest(report, **kw):
+    """The metric's honest-optimiser report over the scored rows, or None."""
+    from .fixes import scored_rows
+    return report.definition.honest(report, scored_rows(report.prepared), **kw)
