@@ -14,6 +14,7 @@ magnitude below 2^53, so that it is exact in a double.
 in words); ``column_numbers`` reads a whole Arrow column at once (a regex
 match over the column, then a cast: no Python loop over rows).
 """
+import datetime
 import math
 import re
 
@@ -54,6 +55,10 @@ def why_not_number(text):
         return None
     if isinstance(text, (float, np.floating)):
         return None if math.isfinite(text) else "not a finite number"
+    if isinstance(text, (datetime.date, datetime.time, datetime.timedelta)):
+        return "a date or a time, not a number"
+    if not isinstance(text, str):
+        return "not a number"
     s = str(text)
     t = s.strip(" \t")
     if not t:
