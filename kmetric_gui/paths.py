@@ -1,10 +1,22 @@
-"""Where the shipped resources are: the repository, or a PyInstaller bundle."""
+"""Where the shipped resources (demo files, icons) are.
+
+An installed package and the PyInstaller bundle carry them as package data in
+kmetric_gui/resources; a source checkout reads the top-level resources/ folder,
+which is their source (the wheel build copies it, see setup.py).
+"""
 import sys
 from pathlib import Path
 
+PACKAGE = Path(__file__).resolve().parent
 
-def resources_dir():
+
+def resources_dir() -> Path:
+    """The folder holding demo/ and the icons."""
+    candidates = [PACKAGE / "resources", PACKAGE.parent / "resources"]
     frozen = getattr(sys, "_MEIPASS", None)
     if frozen:
-        return Path(frozen) / "resources"
-    return Path(__file__).resolve().parents[1] / "resources"
+        candidates.insert(0, Path(frozen) / "kmetric_gui" / "resources")
+    for folder in candidates:
+        if (folder / "demo").is_dir():
+            return folder
+    return candidates[0]

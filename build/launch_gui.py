@@ -1,6 +1,0 @@
-"""PyInstaller entry for the `kmetric-gui` executable."""
-import sys
-
-from kmetric_gui.gui.app import main
-
-sys.exit(main())
