@@ -1,0 +1,107 @@
+"""The Public/Private shake-up: histogram of simulated Private - Public gaps.
+
+``show_shakeup(sh)`` takes a ``kmetric_gui.core.shakeup.Shakeup`` (as made by
+``kmetric_gui.stats.shakeup``); the panel only draws, it computes nothing
+but the histogram's bins.
+"""
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+BAR = (120, 150, 200)
+MIDDLE = (70, 110, 180)        # bars inside the 5-95 % range
+ACTUAL = (200, 30, 30)
+
+
+def histogram(gaps, bins=None):
+    """(edges, counts) of the defined gaps; bins: about sqrt(S), 10 to 60."""
+    g = np.asarray(gaps, dtype=np.float64)
+    g = g[np.isfinite(g)]
+    if g.size == 0:
+        return np.zeros(1), np.zeros(0, dtype=np.int64)
+    if bins is None:
+        bins = int(np.clip(np.sqrt(g.size), 10, 60))
+    lo, hi = float(g.min()), float(g.max())
+    if lo == hi:
+        lo, hi = lo - 0.5e-3, hi + 0.5e-3
+    counts, edges = np.histogram(g, bins=bins, range=(lo, hi))
+    return edges, counts
+
+
+class ShakeupPanel(QWidget):
+    """Histogram of Private - Public over random splits, the actual gap, a summary."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        self.title = QLabel("Shake-up: no data yet")
+        self.title.setObjectName("shakeupTitle")
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.setLabel("bottom", "private − public")
+        self.plot.getAxis("bottom").enableAutoSIPrefix(False)   # gaps read as scores, not x0.001
+        self.plot.setLabel("left", "splits")
+        self.plot.setMouseEnabled(x=True, y=False)
+        self.summary = QLabel("")
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        lay.addWidget(self.title)
+        lay.addWidget(self.plot, 1)
+        lay.addWidget(self.summary)
+        self.bars = None
+        self.actual_line = None
+        self.shakeup = None
+
+    def clear(self, message="Shake-up: no data yet"):
+        self.plot.clear()
+        self.bars = self.actual_line = self.shakeup = None
+        self.title.setText(message)
+        self.summary.setText("")
+
+    def show_shakeup(self, sh):
+        """Draw a core ``Shakeup``: histogram, zero line, 5-95 % range, actual gap."""
+        self.clear()
+        self.shakeup = sh
+        s = sh.summary()
+        self.title.setText(f"Shake-up: {sh.splits:,} random splits, Public {sh.public_fraction:.0%} "
+                           f"({sh.n_public:,} of {sh.n_units:,} {sh.kind}s), seed {sh.seed}")
+        edges, counts = histogram(sh.gap)
+        if counts.size:
+            mid = (edges[:-1] + edges[1:]) / 2
+            inside = (mid >= s["p05"]) & (mid <= s["p95"])
+            brushes = [pg.mkBrush(*(MIDDLE if k else BAR)) for k in inside]
+            self.bars = pg.BarGraphItem(x0=edges[:-1], x1=edges[1:], height=counts,
+                                        brushes=brushes, pen=pg.mkPen("w"))
+            self.plot.addItem(self.bars)
+        self.plot.addItem(pg.InfiniteLine(pos=0.0, angle=90,
+                                          pen=pg.mkPen((120, 120, 120), style=Qt.DashLine)))
+        if np.isfinite(sh.actual_gap):
+            self.actual_line = pg.InfiniteLine(
+                pos=sh.actual_gap, angle=90, pen=pg.mkPen(ACTUAL, width=2.5),
+                label=f"actual {sh.actual_gap:+.4f}", labelOpts={"position": 0.9, "color": ACTUAL,
+                                                                  "fill": (255, 255, 255, 200)})
+            self.plot.addItem(self.actual_line)
+            lo, hi = min(edges[0], sh.actual_gap), max(edges[-1], sh.actual_gap)
+            pad = 0.05 * (hi - lo or 1e-3)
+            self.plot.setXRange(lo - pad, hi + pad, padding=0)
+        self.summary.setText(summary_text(sh))
+
+
+def summary_text(sh):
+    """The numbers under the histogram, in words (HTML)."""
+    s = sh.summary()
+    if not np.isfinite(s["mean"]):
+        return "Every simulated split was undefined on one side: no gap to show."
+    parts = [f"Private − Public over random splits: mean <b>{s['mean']:+.4f}</b>, "
+             f"sd {s['sd']:.4f}; 90% of the splits fall in "
+             f"<b>[{s['p05']:+.4f}, {s['p95']:+.4f}]</b> (median {s['p50']:+.4f})."]
+    if np.isfinite(sh.actual_gap):
+        parts.append(f"The actual split's gap <b>{sh.actual_gap:+.4f}</b> is at percentile "
+                     f"<b>{sh.actual_percentile:.1f}</b> of the simulated gaps.")
+    else:
+        parts.append("No Usage column: the actual gap is unknown.")
+    if sh.undefined:
+        parts.append(f"{sh.undefined:,} split(s) had an undefined score on one side and are "
+                     f"left out of these numbers.")
+    return " ".join(parts)
