@@ -21,12 +21,24 @@ def parse_args(argv):
                    help="open built-in demo files (default: qwk)")
     p.add_argument("--screenshot", metavar="PNG",
                    help="save the window once scoring finished, then exit")
+    p.add_argument("--size", metavar="WxH", type=_size,
+                   help="window size in pixels (also for --screenshot), whatever the saved layout")
     p.add_argument("--timeout", type=float, default=60.0,
                    help="--screenshot: give up after this many seconds")
     args = p.parse_args(argv)
     if bool(args.truth) != bool(args.submission):
         p.error("give both TRUTH and SUBMISSION, or neither")
     return args
+
+
+def _size(text):
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 1280x720, got {text!r}")
+    if not (200 <= w <= 10000 and 200 <= h <= 10000):
+        raise argparse.ArgumentTypeError(f"size {text} is outside 200x200 .. 10000x10000")
+    return w, h
 
 
 def _has_display():
@@ -41,8 +53,8 @@ def install_excepthook(window_getter):
         details = "".join(traceback.format_exception(etype, value, tb))
         sys.stderr.write(details)
         try:
-            from .main_window import show_error_dialog
-            show_error_dialog(window_getter(), "Unexpected error", f"{etype.__name__}: {value}",
+            from .dialogs import show_error
+            show_error(window_getter(), "Unexpected error", f"{etype.__name__}: {value}",
                               details)
         except Exception:
             pass
@@ -53,7 +65,7 @@ def create_window(args=None):
     """Build the window (no event loop): used by main() and by the tests."""
     from .main_window import MainWindow, demo_paths
     args = args or parse_args([])
-    win = MainWindow()
+    win = MainWindow(size=args.size)
     if args.metric:
         i = win.options_panel.metric_combo.findData(args.metric)
         win.options_panel.metric_combo.blockSignals(True)
@@ -101,19 +113,21 @@ def _screenshot_mode(app, win, args):
     from PySide6.QtCore import QTimer
     status = {"code": 1}
 
-    def shoot(*_):
+    def shoot(invalid=False):
         def save():
             ok = win.grab().save(args.screenshot)
-            status["code"] = 0 if ok else 1
+            status["code"] = (2 if invalid else 0) if ok else 1
             if not ok:
                 print(f"kmetric-gui: could not write {args.screenshot}", file=sys.stderr)
-            win.undo.setClean()
-            win.close()
+            elif invalid:
+                for line in win.session.problems:
+                    print(f"kmetric-gui: {line}", file=sys.stderr)
+            win.discard_and_close()
             app.quit()
         QTimer.singleShot(200, save)     # let the views paint first
 
-    win.scored.connect(shoot)
-    win.failed.connect(shoot)
+    win.scored.connect(lambda *_: shoot())
+    win.failed.connect(lambda *_: shoot(invalid=True))
     if not (args.demo or args.truth):
         shoot()
 

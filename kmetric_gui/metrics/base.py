@@ -4,28 +4,11 @@ One module per metric subclasses ``Metric`` and is listed once in
 ``metrics/__init__.py``. Everything else (io, scoring, CLI, app) asks the
 registry; nothing branches on a metric's name.
 """
-import math
-import re
 from dataclasses import dataclass, field
 
 import numpy as np
 
-# The file grammar for a typed number: optional sign, decimal digits, optional
-# fraction and exponent (no hex, underscores, separators or non-ASCII digits).
-_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)
-
-
-def parse_number(text):
-    """A finite number typed in a cell; ValueError with the reason in words."""
-    t = str(text).strip()
-    if not t:
-        raise ValueError("the cell is empty; type a number")
-    if not _NUMBER.fullmatch(t):
-        raise ValueError(f"'{t}' is not a plain decimal number")
-    v = float(t)
-    if not math.isfinite(v):
-        raise ValueError(f"'{t}' is too large to be a finite number")
-    return v
+from ..numbers import parse_number, parse_rating  # noqa: F401 (one grammar: files, CLI, edits)
 
 
 @dataclass(frozen=True)
@@ -81,6 +64,10 @@ class Metric:
 
     def human_lines(self, report, fields):
         """Extra lines of `kmetric score` output (``fields``: the JSON object)."""
+        return []
+
+    def summary_lines(self, report):
+        """Short HTML lines under the score in the app (counts, options in use)."""
         return []
 
     def submission_rows(self, prep):

@@ -66,11 +66,17 @@ class Fbeta(Metric):
             sol = pa.table({id_col: pa.array(grouped.index.astype(str)),
                             label_col: pa.array(["|".join(v) for v in grouped.to_numpy()])})
             truths = [list(v) for v in grouped.to_numpy()]
+            # Problems name rows of the file, not of the grouped table.
+            file_rows = frame.drop_duplicates("id").index.to_numpy()
             layout = f"solution one row per ('{id_col}', '{label_col}'), grouped by id"
         else:
             truths = [split_cell(v) for v in labels]
+            file_rows = None
             layout = f"solution '{id_col},{label_col}' with '|'-joined labels"
+        seen = len(col.problems)
         al, sol_ids = join_ids(sol, sub, sol_name, sub_name, id_col, col)
+        if file_rows is not None:
+            col.problems[seen:] = [_file_rows(p, file_rows) for p in col.problems[seen:]]
         col.raise_if_any()
         preds = [split_cell(v) for v in sub.column(pred_col).cast(pa.string()).to_pylist()]
         preds = [preds[i] for i in al.sub_index]
@@ -106,6 +112,12 @@ class Fbeta(Metric):
         return [f"counts:  TP {d['tp']}  FP {d['fp']}  FN {d['fn']}  "
                 f"(precision {_fmt(d['precision'])}, recall {_fmt(d['recall'])})"]
 
+    def summary_lines(self, report):
+        r = report.result
+        return [f"TP {r.tp:,} · FP {r.fp:,} · FN {r.fn:,} — precision "
+                f"{_fmt(_num(r.precision))}, recall {_fmt(_num(r.recall))} "
+                f"(β = {r.beta:g}, threshold {r.threshold:g}, {r.matching})"]
+
     def submission_rows(self, prep):
         return [prep.id_column, prep.target_columns[0]], \
             ((i, "|".join(p)) for i, p in zip(prep.ids, prep.pred))
@@ -124,6 +136,13 @@ class Fbeta(Metric):
 
     def parse(self, spec, text, prep):
         return split_cell(str(text))
+
+
+def _file_rows(problem, file_rows):
+    from dataclasses import replace
+    if problem.role != "solution":
+        return problem
+    return replace(problem, rows=tuple(int(file_rows[r]) for r in problem.rows))
 
 
 def _joined(values):

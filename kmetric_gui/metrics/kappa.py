@@ -7,16 +7,9 @@ from ..core.units import kappa_units
 from ..errors import Cancelled, InputError
 from ..tables import Column
 from ..core.attribution import kappa_fix_first, kappa_gain_map
-from .base import FieldSpec, Metric, Plan, parse_number, take
+from .base import FieldSpec, Metric, Plan, parse_number, parse_rating, take
 
 _CHUNK = 1_000_000
-
-
-def parse_rating(text):
-    v = parse_number(text)
-    if v != int(v) or abs(v) > 2 ** 53:
-        raise ValueError(f"'{str(text).strip()}' is not an integer rating (round it, or use cut points)")
-    return int(v)
 
 
 class Kappa(Metric):
@@ -107,6 +100,12 @@ class Kappa(Metric):
                    observed=r.observed.astype(np.int64).tolist(),
                    numerator=r.numerator, denominator=r.denominator)
         return out
+
+    def summary_lines(self, report):
+        r = report.result
+        return [f"{r.weighting} weights, ratings {r.labels[0]}..{r.labels[-1]} "
+                f"(K = {r.labels.size}); numerator {r.numerator:.4g}, "
+                f"denominator {r.denominator:.4g}"]
 
     def submission_rows(self, prep):
         pred = prep.pred

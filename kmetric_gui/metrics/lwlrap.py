@@ -116,6 +116,14 @@ class Lwlrap(Metric):
         return [f"ties:    {d['tied_positives']} positive label(s) tie another class's "
                 f"score (counted as '{d['ties']}')"]
 
+    def summary_lines(self, report):
+        r = report.result
+        lines = [f"{r.n_positives:,} positive labels over {r.per_class.size} classes"]
+        if r.tied_positives:
+            lines.append(f"{r.tied_positives:,} positive label(s) tie another class's score "
+                         f"(counted as '{r.ties}' — switch under Options)")
+        return lines
+
     def submission_rows(self, prep):
         rows = ([i, *(repr(float(v)) for v in row)] for i, row in zip(prep.ids, prep.pred.tolist()))
         return [prep.id_column, *prep.classes], rows

@@ -11,11 +11,33 @@ def window(qtbot, tmp_path, monkeypatch):
     qtbot.addWidget(win)
     win.show()
     yield win
-    win.undo.setClean()
-    win.work.shutdown()
+    win._discarding = True
+    win.jobs.shutdown()
 
 
 def wait_scored(qtbot, win, action, timeout=20000):
     with qtbot.waitSignal(win.scored, timeout=timeout) as blocker:
         action()
     return blocker.args[0]
+
+
+def prep(win):
+    """The data shown now, edits applied."""
+    return win.session.data.prepared()
+
+
+def column(win, name, part=None):
+    """Index of the table column reading a data field ('truth' / 'pred')."""
+    cols = win.table_panel.model.columns
+    return next(i for i, c in enumerate(cols)
+                if c.spec is not None and c.spec.name == name and c.spec.part == part)
+
+
+def set_cell(win, view_row, col, text):
+    m = win.table_panel.model
+    return m.setData(m.index(view_row, col), text)
+
+
+def wait_rows(qtbot, win, action, timeout=10000):
+    with qtbot.waitSignal(win.table_panel.rows_shown, timeout=timeout):
+        action()

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPointF
 
-from conftest import wait_scored
+from conftest import prep, wait_scored
 from kmetric_gui.core import apply_cuts, kappa_from_confusion, weighted_kappa
 from kmetric_gui.gui.main_window import demo_paths
 from kmetric_gui.gui.views.kappa_presets import PRESETS, agreement_band
@@ -12,8 +12,8 @@ from kmetric_gui.scoring import score_files
 
 def test_view_shows_the_cores_matrices(qtbot, window):
     wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
-    view = window.kappa_view
-    assert window.views.isVisible() and window.views.currentWidget() is view
+    view = window.tabs.view("qwk")
+    assert window.tabs.isVisible() and window.tabs.currentWidget() is view
     want = score_files(*demo_paths("qwk")).result
     for key, _, _ in MATRICES:
         assert np.allclose(view.maps[key].values, matrix_of(want, key))
@@ -28,23 +28,23 @@ def test_view_shows_the_cores_matrices(qtbot, window):
 
 def test_clicking_an_o_cell_filters_the_table(qtbot, window):
     wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
-    heat = window.kappa_view.maps["observed"]
+    heat = window.tabs.view("qwk").maps["observed"]
     heat.resize(400, 400)
-    with qtbot.waitSignal(window.work.result, timeout=10000):
+    with qtbot.waitSignal(window.table_panel.rows_shown, timeout=10000):
         heat.cell_clicked.emit(2, 1)          # truth 2, prediction 1
-    rows = window.model.rows
-    o = window.report.result.observed
+    rows = window.table_panel.model.rows
+    o = window.session.results.report.result.observed
     assert len(rows) == o[2, 1] > 0
-    assert np.all(window.prep.truth[rows] == 2) and np.all(window.prep.pred[rows] == 1)
-    assert window.show_all.isVisible()
-    with qtbot.waitSignal(window.work.result, timeout=10000):
-        window.show_all.click()
-    assert len(window.model.rows) == 600
+    assert np.all(prep(window).truth[rows] == 2) and np.all(prep(window).pred[rows] == 1)
+    assert window.table_panel.show_all.isVisible()
+    with qtbot.waitSignal(window.table_panel.rows_shown, timeout=10000):
+        window.table_panel.show_all.click()
+    assert len(window.table_panel.model.rows) == 600
 
 
 def test_cell_hit_testing_maps_scene_to_cell(qtbot, window):
     wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
-    heat = window.kappa_view.maps["observed"]
+    heat = window.tabs.view("qwk").maps["observed"]
     vb = heat.plot.getPlotItem().vb
     for i, j in ((0, 0), (3, 1), (4, 4)):
         assert heat.cell_at(vb.mapViewToScene(QPointF(j + 0.2, i - 0.2))) == (i, j)
@@ -52,7 +52,7 @@ def test_cell_hit_testing_maps_scene_to_cell(qtbot, window):
 
 @pytest.mark.parametrize("n", [0, 6, 12])
 def test_presets_load_and_match_core(qtbot, window, n):
-    view = window.kappa_view
+    view = window.tabs.view("qwk")
     view.source.setCurrentIndex(view.source.findData(f"preset-{n}"))
     title, m = PRESETS[n]
     want = kappa_from_confusion(m)
@@ -61,7 +61,7 @@ def test_presets_load_and_match_core(qtbot, window, n):
 
 
 def test_whatif_edit_updates_every_matrix(qtbot, window):
-    view = window.kappa_view
+    view = window.tabs.view("qwk")
     view.source.setCurrentIndex(view.source.findData("preset-0"))
     assert view.result.score == pytest.approx(1.0)
     view.set_whatif_cell(0, 3, 50)
@@ -77,7 +77,7 @@ def test_whatif_edit_updates_every_matrix(qtbot, window):
 
 
 def test_empty_matrix_is_undefined_not_a_crash(qtbot, window):
-    view = window.kappa_view
+    view = window.tabs.view("qwk")
     view.source.setCurrentIndex(view.source.findData("whatif-empty"))
     assert np.isnan(view.result.score) and "undefined" in view.summary.text()
     view.k_spin.setValue(30)
@@ -88,10 +88,10 @@ def test_empty_matrix_is_undefined_not_a_crash(qtbot, window):
 
 def test_view_weights_switch_rescores_the_files(qtbot, window):
     wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
-    rep = wait_scored(qtbot, window, lambda: window.kappa_view.weights.setCurrentText("none"))
+    rep = wait_scored(qtbot, window, lambda: window.tabs.view("qwk").weights.setCurrentText("none"))
     assert rep.result.weighting == "none"
     assert window.options_panel.weights.currentText() == "none"
-    assert np.allclose(window.kappa_view.maps["weights"].values, 1 - np.eye(5))
+    assert np.allclose(window.tabs.view("qwk").maps["weights"].values, 1 - np.eye(5))
 
 
 def test_agreement_bands():
@@ -113,10 +113,10 @@ def test_continuous_predictions_optimise_and_apply(qtbot, window, tmp_path):
                                                                tmp_path / "sub.csv"))
     rounded = weighted_kappa(t, apply_cuts(x, [0.5, 1.5, 2.5, 3.5]), min_rating=0, max_rating=4)
     assert rep.cuts is not None and rep.score == pytest.approx(rounded.score)
-    view = window.kappa_view
-    assert window.kappa_view.tabs.isTabVisible(view.cuts_tab)
-    with qtbot.waitSignal(window.work.result, timeout=20000,
-                          check_params_cb=lambda ch, r: ch == "kappa-cuts"):
+    view = window.tabs.view("qwk")
+    assert window.tabs.view("qwk").tabs.isTabVisible(view.cuts_tab)
+    with qtbot.waitSignal(window.jobs.delivered, timeout=20000,
+                          check_params_cb=lambda kind: kind == "kappa-cuts"):
         view.optimise_button.click()
     after = view.cut_result
     assert after.kappa >= rounded.score
@@ -124,6 +124,6 @@ def test_continuous_predictions_optimise_and_apply(qtbot, window, tmp_path):
         t, apply_cuts(x, after.cuts), min_rating=0, max_rating=4).score)
     rep2 = wait_scored(qtbot, window, view.apply_button.click)
     assert rep2.cuts is None and rep2.score == pytest.approx(after.kappa)
-    assert np.all(window.prep.pred == np.floor(window.prep.pred))
-    rep3 = wait_scored(qtbot, window, window.undo.undo)      # undoable
+    assert np.all(prep(window).pred == np.floor(prep(window).pred))
+    rep3 = wait_scored(qtbot, window, window.session.undo)      # undoable
     assert rep3.cuts is not None and rep3.score == pytest.approx(rounded.score)

@@ -8,24 +8,24 @@ from kmetric_gui.scoring import Options, score_files
 
 
 def open_lwlrap(qtbot, window):
-    with qtbot.waitSignal(window.work.result, timeout=20000,
-                          check_params_cb=lambda ch, r: ch == "lwlrap-samples"):
+    with qtbot.waitSignal(window.jobs.delivered, timeout=20000,
+                          check_params_cb=lambda kind: kind == "lwlrap-samples"):
         rep = wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("lwlrap")))
     return rep
 
 
 def open_fbeta(qtbot, window, action=None):
     action = action or (lambda: window.open_files(*demo_paths("fbeta")))
-    with qtbot.waitSignal(window.work.result, timeout=20000,
-                          check_params_cb=lambda ch, r: ch == "fbeta-docs"):
+    with qtbot.waitSignal(window.jobs.delivered, timeout=20000,
+                          check_params_cb=lambda kind: kind == "fbeta-docs"):
         rep = wait_scored(qtbot, window, action)
     return rep
 
 
 def test_lwlrap_view_numbers_equal_core(qtbot, window):
     rep = open_lwlrap(qtbot, window)
-    view = window.lwlrap_view
-    assert window.views.currentWidget() is view
+    view = window.tabs.view("lwlrap")
+    assert window.tabs.currentWidget() is view
     want = score_files(*demo_paths("lwlrap")).result
     assert f"{want.score:.6f}" in view.summary.text()
     cm = view.class_model
@@ -42,7 +42,7 @@ def test_lwlrap_view_numbers_equal_core(qtbot, window):
 
 def test_selecting_a_sample_drives_the_detail(qtbot, window):
     rep = open_lwlrap(qtbot, window)
-    view = window.lwlrap_view
+    view = window.tabs.view("lwlrap")
     view.samples.selectRow(5)
     i = int(view.samples_model.rows[5])
     assert view.current_sample == i
@@ -59,7 +59,7 @@ def test_selecting_a_sample_drives_the_detail(qtbot, window):
 
 def test_lwlrap_ties_switch_rescores(qtbot, window):
     open_lwlrap(qtbot, window)
-    view = window.lwlrap_view
+    view = window.tabs.view("lwlrap")
     rep = wait_scored(qtbot, window, lambda: view.ties.setCurrentIndex(1))
     assert rep.result.ties == "original"
     assert rep.score == pytest.approx(score_files(*demo_paths("lwlrap"), Options(ties="original")).score)
@@ -67,8 +67,8 @@ def test_lwlrap_ties_switch_rescores(qtbot, window):
 
 def test_fbeta_view_documents_and_matrices(qtbot, window):
     rep = open_fbeta(qtbot, window)
-    view = window.fbeta_view
-    assert window.views.currentWidget() is view
+    view = window.tabs.view("fbeta")
+    assert window.tabs.currentWidget() is view
     per = rep.result.per_document
     errors = [per[r, 1] + per[r, 2] for r in view.docs_model.rows]
     assert errors == sorted(errors, reverse=True)
@@ -89,7 +89,7 @@ def test_fbeta_view_documents_and_matrices(qtbot, window):
 
 def test_fbeta_pair_shows_shared_words(qtbot, window):
     open_fbeta(qtbot, window)
-    view = window.fbeta_view
+    view = window.tabs.view("fbeta")
     i = next(r for r in view.docs_model.rows if view.result.per_document[r, 0] > 0)
     view.select_document(int(i))
     d = view.doc_match
@@ -106,7 +106,7 @@ def test_fbeta_pair_shows_shared_words(qtbot, window):
 ])
 def test_fbeta_controls_rescore(qtbot, window, control, value, opts):
     wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("fbeta")))
-    view = window.fbeta_view
+    view = window.tabs.view("fbeta")
     w = getattr(view, control)
     setter = {"matching": lambda: w.setCurrentText(value), "clean": lambda: w.setChecked(value)}.get(
         control, lambda: w.setValue(value))
@@ -120,7 +120,7 @@ def test_exports_write_png_and_csv(qtbot, window, tmp_path):
     import csv
     from PySide6.QtGui import QImage
     rep = wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
-    kv = window.kappa_view
+    kv = window.tabs.view("qwk")
     heat = kv.maps["observed"]
     assert kv.export.save_png(heat, "O", str(tmp_path / "o.png"))
     assert not QImage(str(tmp_path / "o.png")).isNull()
@@ -128,7 +128,7 @@ def test_exports_write_png_and_csv(qtbot, window, tmp_path):
     rows = list(csv.reader(open(tmp_path / "o.csv")))
     assert np.allclose(np.array([r[1:] for r in rows[1:]], float), rep.result.observed)
     rep = open_fbeta(qtbot, window)
-    fv = window.fbeta_view
+    fv = window.tabs.view("fbeta")
     from kmetric_gui.gui.widgets.export import columns_csv
     fv.export.save_csv(lambda: columns_csv(fv.docs_model), "docs", str(tmp_path / "d.csv"))
     rows = list(csv.reader(open(tmp_path / "d.csv")))
@@ -138,7 +138,7 @@ def test_exports_write_png_and_csv(qtbot, window, tmp_path):
 
 def test_fbeta_documents_table_follows_a_rescore(qtbot, window):
     open_fbeta(qtbot, window)
-    view = window.fbeta_view
+    view = window.tabs.view("fbeta")
     rep = open_fbeta(qtbot, window, lambda: view.matching.setCurrentText("many-to-one"))
     assert rep.result.matching == "many-to-one"
     tp = view.docs_model.columns[1].values
@@ -147,5 +147,5 @@ def test_fbeta_documents_table_follows_a_rescore(qtbot, window):
     assert int(tp.sum()) == want.tp
     # a stale table (from an older score) is dropped, not shown
     old_cols = view.docs_model.columns
-    view.on_work_result("fbeta-docs", (object(), [], np.zeros(0, int)))
+    view._docs_ready((object(), [], np.zeros(0, int)))
     assert view.docs_model.columns is old_cols

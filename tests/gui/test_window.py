@@ -7,7 +7,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QFontDatabase
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from conftest import wait_scored
+from conftest import column, prep, set_cell, wait_rows, wait_scored
 from kmetric_gui.errors import Cancelled
 from kmetric_gui.gui.main_window import demo_paths
 from kmetric_gui.scoring import Options, score_files
@@ -26,7 +26,7 @@ def test_open_demo_score_equals_scoring(qtbot, window, metric):
     assert rep.metric == metric
     assert rep.score == pytest.approx(want.score)
     assert window.score_panel.score_label.text() == f"{want.score:.6f}"
-    assert window.model.rowCount() == want.n_rows
+    assert window.table_panel.model.rowCount() == want.n_rows
 
 
 def test_drop_two_files_on_window(qtbot, window):
@@ -35,7 +35,7 @@ def test_drop_two_files_on_window(qtbot, window):
     mime.setUrls([QUrl.fromLocalFile(sub), QUrl.fromLocalFile(truth)])  # order by name
     ev = QDropEvent(QPointF(10, 10), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
     rep = wait_scored(qtbot, window, lambda: window.dropEvent(ev))
-    assert window.truth_path == truth and window.sub_path == sub
+    assert window.session.truth_path == truth and window.session.sub_path == sub
     assert rep.score == pytest.approx(score_files(truth, sub).score)
 
 
@@ -52,40 +52,39 @@ def test_drop_one_file_per_zone(qtbot, window):
     assert window.score_panel.score_label.text() == f"{score_files(truth, sub).score:.6f}"
 
 
-def _pred_column(window):
-    return next(i for i, c in enumerate(window.model.columns) if c.meta.get("role") == "pred")
-
-
 def test_edit_rescores_and_undo_restores(qtbot, window):
     rep = wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
     before = rep.score
-    col = _pred_column(window)
-    idx = window.model.index(0, col)
-    src = int(window.model.rows[0])
-    old = window.prep.pred[src]
+    col = column(window, "pred")
+    src = int(window.table_panel.model.rows[0])
+    old = int(prep(window).pred[src])
     new = (old + 3) % 5
-    rep2 = wait_scored(qtbot, window, lambda: window.model.setData(idx, str(new)))
-    assert window.prep.pred[src] == new
+    rep2 = wait_scored(qtbot, window, lambda: set_cell(window, 0, col, str(new)))
+    assert prep(window).pred[src] == new
     assert rep2.score != pytest.approx(before)
     # independent check: sklearn on the edited arrays
     from sklearn.metrics import cohen_kappa_score
-    m = window.prep.usage != 2
+    p = prep(window)
+    m = p.usage != 2
     assert rep2.score == pytest.approx(cohen_kappa_score(
-        window.prep.truth[m], window.prep.pred[m], weights="quadratic", labels=range(5)))
+        p.truth[m], p.pred[m], weights="quadratic", labels=range(5)))
     assert window.windowTitle().endswith("*")
-    rep3 = wait_scored(qtbot, window, window.undo.undo)
-    assert rep3.score == pytest.approx(before) and window.prep.pred[src] == old
-    rep4 = wait_scored(qtbot, window, window.undo.redo)
+    rep3 = wait_scored(qtbot, window, window.session.undo)
+    assert rep3.score == pytest.approx(before) and prep(window).pred[src] == old
+    rep4 = wait_scored(qtbot, window, window.session.redo)
     assert rep4.score == pytest.approx(rep2.score)
 
 
 def test_rejected_edit_says_why(qtbot, window):
     wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
-    col = _pred_column(window)
-    with qtbot.waitSignal(window.model.edit_rejected) as b:
-        assert not window.model.setData(window.model.index(0, col), "2.5")
-    assert "not an integer rating" in b.args[0]
-    assert window.undo.count() == 0
+    col = column(window, "pred")
+    model = window.table_panel.model
+    with qtbot.waitSignal(model.edit_rejected) as b:
+        assert not set_cell(window, 0, col, "2.5")
+    assert "not a whole number" in b.args[0]
+    assert not window.session.can_undo
+    assert "not a whole number" in model.data(model.index(0, col), Qt.ToolTipRole)
+    assert "not a whole number" in window.statusBar().currentMessage()
 
 
 def test_bad_file_shows_reason_and_app_stays_usable(qtbot, window, tmp_path):
@@ -109,25 +108,30 @@ def test_clicking_a_problem_selects_the_row(qtbot, window, tmp_path):
     bad.write_text("\n".join(lines) + "\n")
     with qtbot.waitSignal(window.failed, timeout=10000):
         window.open_files(truth, str(bad))
-    assert window.table_kind == "raw:submission"
+    assert window.table_panel.kind == "raw:submission"
     item = next(window.problems.list.item(i) for i in range(window.problems.list.count())
                 if "'seven'" in window.problems.list.item(i).text())
     window.problems.list.itemClicked.emit(item)
-    sel = window.table.selectionModel().selectedRows()
-    assert [window.model.rows[s.row()] for s in sel] == [4]     # line 6 = data row 5
+    tp = window.table_panel
+    sel = tp.table.selectionModel().selectedRows()
+    assert [tp.model.rows[s.row()] for s in sel] == [4]     # line 6 = data row 5
+
+
+def wait_saved(qtbot, window, action):
+    with qtbot.waitSignal(window.controller.saved, timeout=10000):
+        action()
 
 
 def test_save_as_is_valid_and_input_untouched(qtbot, window, tmp_path):
     truth, sub = demo_paths("qwk")
     original = Path(sub).read_bytes()
     wait_scored(qtbot, window, lambda: window.open_files(truth, sub))
-    col = _pred_column(window)
-    rep = wait_scored(qtbot, window, lambda: window.model.setData(
-        window.model.index(3, col), str((window.prep.pred[window.model.rows[3]] + 2) % 5)))
+    col = column(window, "pred")
+    src = int(window.table_panel.model.rows[3])
+    rep = wait_scored(qtbot, window, lambda: set_cell(window, 3, col, str((prep(window).pred[src] + 2) % 5)))
     out = tmp_path / "edited.csv"
-    with qtbot.waitSignal(window.work.result, timeout=10000):
-        window.save_to(str(out))
-    assert window.undo.isClean()
+    wait_saved(qtbot, window, lambda: window.save_to(str(out)))
+    assert not window.session.dirty
     assert Path(sub).read_bytes() == original
     assert score_files(truth, out).score == pytest.approx(rep.score)
     assert not list(tmp_path.glob(".kmetric-*"))           # no temp file left behind
@@ -136,9 +140,9 @@ def test_save_as_is_valid_and_input_untouched(qtbot, window, tmp_path):
 
 def test_close_with_unsaved_edits_asks(qtbot, window):
     wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
-    col = _pred_column(window)
-    wait_scored(qtbot, window, lambda: window.model.setData(
-        window.model.index(0, col), str((window.prep.pred[window.model.rows[0]] + 1) % 5)))
+    col = column(window, "pred")
+    wait_scored(qtbot, window, lambda: set_cell(window, 0, col, str((prep(window).pred[
+        window.table_panel.model.rows[0]] + 1) % 5)))
     asked = []
     window.ask_unsaved = lambda: asked.append(1) or QMessageBox.Cancel
     assert not window.close()
@@ -149,15 +153,14 @@ def test_close_with_unsaved_edits_asks(qtbot, window):
 
 def test_sort_and_filter_through_index_map(qtbot, window):
     wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
-    col = _pred_column(window)
-    with qtbot.waitSignal(window.work.result, timeout=10000):
-        window.model.sort(col, Qt.DescendingOrder)
-    shown = [window.prep.pred[r] for r in window.model.rows]
+    col = column(window, "pred")
+    model = window.table_panel.model
+    wait_rows(qtbot, window, lambda: model.sort(col, Qt.DescendingOrder))
+    shown = [prep(window).pred[r] for r in model.rows]
     assert shown == sorted(shown, reverse=True)
-    target = window.prep.ids[7]
-    with qtbot.waitSignal(window.work.result, timeout=10000):
-        window.filter.setText(target[:12])
-    assert [window.prep.ids[r] for r in window.model.rows] == [target]
+    target = prep(window).ids[7]
+    wait_rows(qtbot, window, lambda: window.table_panel.filter.setText(target[:12]))
+    assert [prep(window).ids[r] for r in model.rows] == [target]
 
 
 def test_options_change_rescores(qtbot, window):
@@ -168,9 +171,8 @@ def test_options_change_rescores(qtbot, window):
 
 def test_worker_cancel_and_supersede(qtbot, window):
     import time
-    ctl = window.work
+    ctl = window.jobs
     seen = []
-    ctl.result.connect(lambda ch, r: seen.append((ch, r)))
 
     def slow(progress, cancel):
         for _ in range(500):
@@ -178,17 +180,17 @@ def test_worker_cancel_and_supersede(qtbot, window):
                 raise Cancelled("test")
             time.sleep(0.01)
         return "slow"
-    ctl.submit("test", slow)
+    ctl.submit("test", slow, seen.append)
     qtbot.wait(50)
     ctl.cancel("test")
     qtbot.waitUntil(lambda: not ctl.busy, timeout=5000)
     qtbot.wait(200)
-    assert ("test", "slow") not in seen
-    ctl.submit("test", slow)
-    with qtbot.waitSignal(ctl.result, timeout=5000):
-        ctl.submit("test", lambda p, c: "fast")
+    assert "slow" not in seen
+    ctl.submit("test", slow, seen.append)
+    ctl.submit("test", lambda p, c: "fast", seen.append)
+    qtbot.waitUntil(lambda: bool(seen), timeout=5000)
     qtbot.wait(100)
-    assert [r for ch, r in seen if ch == "test"] == ["fast"]
+    assert seen == ["fast"]
 
 
 def test_settings_remember_options_and_recent(qtbot, window, tmp_path):
@@ -200,7 +202,7 @@ def test_settings_remember_options_and_recent(qtbot, window, tmp_path):
     qtbot.addWidget(again)
     assert again.options_panel.options().ties == "original"
     assert again._recent()[0] == list(demo_paths("qwk"))
-    again.work.shutdown()
+    again.jobs.shutdown()
 
 
 def test_demo_screenshot_command(tmp_path):
@@ -227,12 +229,15 @@ def test_unexpected_error_shows_dialog_and_app_keeps_running(qtbot, window):
     def boom(progress, cancel):
         raise RuntimeError("simulated bug")
     with qtbot.waitSignal(window.failed, timeout=5000) as b:
-        window.work.submit("score", boom)
+        window.jobs.submit("score", boom, lambda r: None)
     assert "simulated bug" in b.args[0]
     boxes = [w for w in QApplication.topLevelWidgets()
              if isinstance(w, QMessageBox) and w.isVisible()]
     assert boxes and "simulated bug" in boxes[-1].text()
     assert "RuntimeError" in boxes[-1].detailedText()
+    # the window says what happened, not "No problems", behind the dialog
+    assert "simulated bug" in window.problems.list.item(0).text()
+    assert "No problems" not in window.problems.header.text()
     for box in boxes:
         box.close()
     wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))

@@ -1,31 +1,21 @@
-"""A table model over numpy columns, with a row-index map for sort and filter.
+"""A table model over column specs, with a row-index map for sort and filter.
 
 No per-cell pandas indexing and no model reset per edit: ``data()`` reads
-``column[rows[r]]``; an edit emits ``dataChanged`` for one cell. Sorting and
-filtering only replace the index map (computed on the worker for big tables).
+one cell of a column (an editable column reads the session's current data
+version, so an edit shows at once); sorting and filtering only replace the
+index map (computed on the worker). A refused edit says why in the cell's
+tooltip until the next edit.
 """
-from dataclasses import dataclass, field
-
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 
+from ...tables import Column
 
-@dataclass
-class Column:
-    name: str
-    values: object                 # numpy array (or list) indexed by source row
-    editable: bool = False
-    fmt: object = str              # value -> display text
-    parse: object = None           # text -> value, raises ValueError with a reason
-    sort_key: object = None        # values -> numpy array for argsort
-    tooltip: str = ""
-    align_right: bool = False
-    meta: dict = field(default_factory=dict)
+__all__ = ["Column", "ColumnsModel", "sorted_rows"]
 
 
 class ColumnsModel(QAbstractTableModel):
-    """Rows are source indices into every column; edits go through a callback."""
-    edit_requested = Signal(int, int, object, object)   # source row, column, old, new
+    """Rows are source indices; edits go to ``edit_handler(spec, row, text)``."""
     edit_rejected = Signal(str)
 
     def __init__(self, parent=None):
@@ -33,14 +23,27 @@ class ColumnsModel(QAbstractTableModel):
         self.columns = []
         self.rows = np.zeros(0, dtype=np.int64)
         self.n_source = 0
+        self.data_source = None              # state.DataVersion for editable columns
+        self.edit_handler = None             # (spec, source_row, text) -> reason or None
+        self.on_sort = None
+        self.rejected = {}                   # (source_row, column) -> reason
 
     # -- content -------------------------------------------------------------
-    def set_columns(self, columns, n_rows):
+    def set_columns(self, columns, n_rows, data_source=None):
         self.beginResetModel()
         self.columns = list(columns)
         self.n_source = int(n_rows)
         self.rows = np.arange(self.n_source, dtype=np.int64)
+        self.data_source = data_source
+        self.rejected = {}
         self.endResetModel()
+
+    def set_data_source(self, version):
+        """A new version of the same data (an edit, undo or redo): repaint."""
+        self.data_source = version
+        for c, col in enumerate(self.columns):
+            if col.editable:
+                self.refresh_column(c)
 
     def set_rows(self, rows):
         """Replace the index map (sorted and/or filtered source rows)."""
@@ -54,15 +57,14 @@ class ColumnsModel(QAbstractTableModel):
         return int(hit[0]) if hit.size else -1
 
     def value(self, source_row, col):
-        return self.columns[col].values[source_row]
+        c = self.columns[col]
+        if c.spec is not None and self.data_source is not None:
+            return self.data_source.value(c.spec, source_row)
+        return c.values[source_row]
 
-    def set_value(self, source_row, col, value):
-        """Store a value (called by undo commands) and repaint that cell only."""
-        self.columns[col].values[source_row] = value
-        r = self.view_row(source_row)       # one vectorized scan, ~1 ms per 1M rows
-        if r >= 0:
-            idx = self.index(r, col)
-            self.dataChanged.emit(idx, idx, [Qt.DisplayRole, Qt.EditRole])
+    def set_derived(self, col, values):
+        self.columns[col].values = values
+        self.refresh_column(col)
 
     def refresh_column(self, col):
         if self.rowCount():
@@ -76,16 +78,20 @@ class ColumnsModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.columns)
 
     def data(self, index, role=Qt.DisplayRole):
-        if not index.isValid():
+        if not index.isValid() or index.row() >= self.rows.size:
             return None
         col = self.columns[index.column()]
         src = int(self.rows[index.row()])
         if role in (Qt.DisplayRole, Qt.EditRole):
-            return col.fmt(col.values[src])
+            return col.fmt(self.value(src, index.column()))
         if role == Qt.TextAlignmentRole and col.align_right:
             return int(Qt.AlignRight | Qt.AlignVCenter)
-        if role == Qt.ToolTipRole and col.editable:
-            return "Double-click to edit"
+        if role == Qt.ToolTipRole:
+            why = self.rejected.get((src, index.column()))
+            if why:
+                return f"Edit refused: {why}"
+            if col.editable:
+                return "Double-click to edit"
         return None
 
     def headerData(self, section, orientation, role=Qt.DisplayRole):
@@ -99,45 +105,36 @@ class ColumnsModel(QAbstractTableModel):
 
     def flags(self, index):
         f = super().flags(index)
-        if index.isValid() and self.columns[index.column()].editable:
+        if index.isValid() and self.columns[index.column()].editable and self.edit_handler:
             f |= Qt.ItemIsEditable
         return f
 
     def setData(self, index, value, role=Qt.EditRole):
-        if role != Qt.EditRole or not index.isValid():
+        if role != Qt.EditRole or not index.isValid() or self.edit_handler is None:
             return False
         col = self.columns[index.column()]
         if not col.editable:
             return False
-        try:
-            new = col.parse(value) if col.parse else value
-        except ValueError as e:
-            self.edit_rejected.emit(f"{col.name}: {e}")
-            return False
         src = int(self.rows[index.row()])
-        old = col.values[src]
-        if _same(old, new):
+        self.rejected.clear()                    # a refusal is shown until the next edit
+        why = self.edit_handler(col.spec, src, value)
+        if why:
+            self.rejected[(src, index.column())] = why
+            self.edit_rejected.emit(f"{col.name}, row {src + 1}: {why}")
             return False
-        # The undo stack applies the change (and can revert it).
-        self.edit_requested.emit(src, index.column(), old, new)
         return True
 
     def sort(self, column, order=Qt.AscendingOrder):
-        """Sorting is requested from the owner (it may run on the worker)."""
-        cb = getattr(self, "on_sort", None)
-        if cb:
-            cb(column, order)
-
-
-def _same(a, b):
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return np.array_equal(a, b)
-    return a == b
+        """Sorting is requested from the owner (it runs on the worker)."""
+        if self.on_sort:
+            self.on_sort(column, order)
 
 
 def sorted_rows(values, rows, descending, key=None):
     """Source rows ordered by a column (stable), restricted to ``rows``."""
     vals = key(values) if key else values
+    if isinstance(vals, np.ndarray) and vals.ndim > 1:
+        vals = np.array([str(v) for v in vals.tolist()], dtype=object)
     sub = vals[rows] if isinstance(vals, np.ndarray) else np.array([vals[i] for i in rows], dtype=object)
     order = np.argsort(sub, kind="stable")
     if descending:

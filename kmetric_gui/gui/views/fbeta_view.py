@@ -28,9 +28,10 @@ EXPLAIN = (
 class FbetaView(QWidget):
     option_changed = Signal(str, object)     # name, value (threshold, beta, matching, clean)
 
-    def __init__(self, work=None, parent=None):
+    def __init__(self, context=None, parent=None):
         super().__init__(parent)
-        self.work = work
+        self.jobs = context.jobs if context else None
+        self.session = context.session if context else None
         self.report = self.prep = self.result = None
         self.doc = self._order = None
         lay = QVBoxLayout(self)
@@ -170,8 +171,10 @@ class FbetaView(QWidget):
             w.blockSignals(False)
 
     # -- inputs ---------------------------------------------------------------------------
-    def set_report(self, report):
+    def set_report(self, report, new_data=False):
         self.report, self.prep, self.result = report, report.prepared, report.result
+        if new_data:
+            self.doc = None                      # a document of the previous files
         self._order = None
         r = self.result
         self._sync_controls(r, report.options.clean)
@@ -192,14 +195,13 @@ class FbetaView(QWidget):
                     Column("errors", errors, align_right=True),
                     Column("predictions", n_pred, align_right=True)]
             return r, cols, np.argsort(-errors, kind="stable")      # most errors first
-        if self.work is not None:
-            self.work.submit("fbeta-docs", job)
+        if self.jobs is not None:
+            gen = self.session.generation if self.session is not None else None
+            self.jobs.submit("fbeta-docs", job, self._docs_ready, generation=gen)
         else:
-            self.on_work_result("fbeta-docs", job(None, None))
+            self._docs_ready(job(None, None))
 
-    def on_work_result(self, channel, result):
-        if channel != "fbeta-docs":
-            return
+    def _docs_ready(self, result):
         r, cols, order = result
         if r is not self.result:          # a newer score has arrived since
             return

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QHBoxLayout, Q
                                QLineEdit, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem,
                                QTabWidget, QVBoxLayout, QWidget)
 
-from ...core import kappa_from_confusion, optimize_cuts
+from ...core import apply_cuts, kappa_from_confusion, optimize_cuts
 from ..widgets.export import ExportButton
 from ..widgets.heatmap import Heatmap
 from .kappa_presets import PRESETS, agreement_band
@@ -32,17 +32,19 @@ def matrix_of(result, key):
 
 
 class KappaView(QWidget):
-    drill_down = Signal(int, int, str)          # true rating, predicted rating, label
-    weights_changed = Signal(str)
-    apply_cuts = Signal(object)                 # cut points to turn predictions into ratings
+    rows_requested = Signal(object, str)        # mask_fn(prepared, rows), label
+    option_changed = Signal(str, object)        # ("weights", "linear")
+    transform_requested = Signal(str, object)   # label, fn(prepared) -> (field, new array)
 
-    def __init__(self, work=None, parent=None):
+    def __init__(self, context=None, parent=None):
         super().__init__(parent)
-        self.work = work
+        self.jobs = context.jobs if context else None
+        self.session = context.session if context else None
         self.data_result = None                 # from the files
         self.result = None                      # what is shown (data or what-if)
         self.prep = self.report = None
-        self.cut_result = None
+        self.cut_result = self.cut_generation = None
+        self._base = None
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         bar = QHBoxLayout()
@@ -150,27 +152,35 @@ class KappaView(QWidget):
         self.editor.itemChanged.connect(self._editor_changed)
         self.k_spin.valueChanged.connect(self._k_changed)
         self.optimise_button.clicked.connect(self.optimise)
-        self.apply_button.clicked.connect(lambda: self.cut_result is not None and
-                                          self.apply_cuts.emit(self.cut_result.cuts))
+        self.apply_button.clicked.connect(self._apply_cuts)
         export.add_plot("class balance", self.balance).add_plot("distance cost", self.cost)
         export.add_plot("cut points", self.dist)
 
     # -- inputs ----------------------------------------------------------------------
-    def set_report(self, report):
+    def set_report(self, report, new_data=False):
         """New numbers from the files (after load, edit or option change)."""
         self.report, self.prep = report, report.prepared
         self.data_result = report.result
+        if new_data:                             # other files: nothing of the old ones stays
+            self.cut_result = self.cut_generation = None
+            self.apply_button.setEnabled(False)
+            self.source.blockSignals(True)
+            self.source.setCurrentIndex(0)
+            self.source.blockSignals(False)
         self.weights.blockSignals(True)
         self.weights.setCurrentText(report.result.weighting)
         self.weights.blockSignals(False)
         continuous = report.cuts is not None
         self.tabs.setTabVisible(self.cuts_tab, continuous)
         if continuous:
-            self._show_cuts(report.cuts, None)
+            fresh = self.cut_result is not None and self._cuts_current()
+            self._show_cuts(report.cuts, self.cut_result if fresh else None)
+            self.apply_button.setEnabled(fresh)
         else:
             self.cut_result = None
         if self.mode() == "data":
             self.show_result(self.data_result)
+            self._fill_editor(self.data_result.observed, self.data_result.labels, recompute=False)
 
     def mode(self):
         return "data" if self.source.currentData() == "data" else "whatif"
@@ -270,7 +280,7 @@ class KappaView(QWidget):
         self._fill_editor(m, labels)
         self.tabs.setCurrentIndex(2 if data == "whatif-empty" else self.tabs.currentIndex())
 
-    def _fill_editor(self, m, labels):
+    def _fill_editor(self, m, labels, recompute=True):
         self._whatif_labels = np.asarray(labels)
         k = m.shape[0]
         self.k_spin.blockSignals(True)
@@ -287,7 +297,8 @@ class KappaView(QWidget):
                 v = m[i, j]
                 self.editor.setItem(i, j, QTableWidgetItem(f"{int(v)}" if v == int(v) else f"{v:g}"))
         self.editor.blockSignals(False)
-        self._recompute_whatif()
+        if recompute:
+            self._recompute_whatif()
 
     def _k_changed(self, k):
         if self.mode() == "whatif":
@@ -329,15 +340,20 @@ class KappaView(QWidget):
     def _weights_changed(self, w):
         if self.mode() == "whatif":
             self._recompute_whatif()
-        self.weights_changed.emit(w)
+        self.option_changed.emit("weights", w)
 
     def _cell_clicked(self, i, j):
         if self.mode() != "data" or self.data_result is None:
             return
         labels = self.data_result.labels
         names = self.labels(self.data_result)
-        self.drill_down.emit(int(labels[i]), int(labels[j]),
-                             f"truth {names[i]}, prediction {names[j]}")
+        t, p = int(labels[i]), int(labels[j])
+        cuts, lo = self.report.cuts, int(labels[0])
+
+        def mask(prep, rows):
+            pred = prep.pred if cuts is None else apply_cuts(prep.pred, cuts, lo)
+            return (prep.truth[rows] == t) & (pred[rows] == p)
+        self.rows_requested.emit(mask, f"truth {names[i]}, prediction {names[j]}")
 
     # -- cut points ---------------------------------------------------------------------
     def _show_cuts(self, cuts, after):
@@ -355,7 +371,7 @@ class KappaView(QWidget):
 
     def _draw_distribution(self, cuts):
         prep = self.prep
-        if prep is None or self.work is None:
+        if prep is None or self.jobs is None:
             return
         truth, pred = prep.truth, prep.pred
 
@@ -375,8 +391,13 @@ class KappaView(QWidget):
             for c in cuts:
                 p.addItem(pg.InfiniteLine(pos=float(c), angle=90,
                                           pen=pg.mkPen((0, 0, 0), width=2, style=Qt.DashLine)))
-        self._pending_draw = draw
-        self.work.submit("kappa-dist", job)
+        self.jobs.submit("kappa-dist", job, draw, generation=self._generation())
+
+    def _generation(self):
+        return self.session.generation if self.session is not None else None
+
+    def _cuts_current(self):
+        return self.session is None or self.session.is_current(self.cut_generation)
 
     def optimise(self):
         if self.prep is None or self.report is None or self.report.cuts is None:
@@ -384,20 +405,26 @@ class KappaView(QWidget):
         truth, pred = self.prep.truth, self.prep.pred
         weights, start = self.data_result.weighting, self.report.cuts
         lo, hi = int(self.data_result.labels[0]), int(self.data_result.labels[-1])
-        self.optimise_button.setEnabled(False)
+        generation = self._generation()
 
         def job(progress, cancel):
             progress(0.1, "searching cut points")
             return optimize_cuts(truth, pred, weights=weights, min_rating=lo, max_rating=hi,
                                  start=start, cancel=cancel)
-        self.work.submit("kappa-cuts", job)
 
-    def on_work_result(self, channel, result):
-        """Results of this view's worker jobs (routed by the window)."""
-        if channel == "kappa-dist" and getattr(self, "_pending_draw", None):
-            self._pending_draw(result)
-        elif channel == "kappa-cuts":
-            self.cut_result = result
-            self.optimise_button.setEnabled(True)
+        def done(result):
+            self.cut_result, self.cut_generation = result, generation
             self.apply_button.setEnabled(True)
             self._show_cuts(self.report.cuts, result)
+        self.jobs.submit("kappa-cuts", job, done, generation=generation,
+                         disables=[self.optimise_button, self.apply_button])
+
+    def _apply_cuts(self):
+        if self.cut_result is None or not self._cuts_current() or self.report is None:
+            self.apply_button.setEnabled(False)
+            return
+        cuts, lo = self.cut_result.cuts, int(self.data_result.labels[0])
+
+        def fn(prep):
+            return "pred", apply_cuts(prep.pred, cuts, lo).astype(prep.pred.dtype)
+        self.transform_requested.emit("Apply cut points", fn)

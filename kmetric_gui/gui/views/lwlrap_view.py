@@ -18,11 +18,12 @@ OVERVIEW_SAMPLES = 60     # rows of the precision overview (the worst samples)
 
 
 class LwlrapView(QWidget):
-    ties_changed = Signal(str)
+    option_changed = Signal(str, object)        # ("ties", "original")
 
-    def __init__(self, work=None, parent=None):
+    def __init__(self, context=None, parent=None):
         super().__init__(parent)
-        self.work = work
+        self.jobs = context.jobs if context else None
+        self.session = context.session if context else None
         self.report = self.prep = self.result = None
         self.sample_order = np.zeros(0, dtype=np.int64)
         lay = QVBoxLayout(self)
@@ -98,7 +99,8 @@ class LwlrapView(QWidget):
          .add_plot("precision overview", self.overview)
          .add_table("precision overview", self.overview.to_csv))
 
-        self.ties.currentIndexChanged.connect(lambda: self.ties_changed.emit(self.ties.currentData()))
+        self.ties.currentIndexChanged.connect(
+            lambda: self.option_changed.emit("ties", self.ties.currentData()))
         self.samples.selectionModel().currentRowChanged.connect(
             lambda cur, _: cur.isValid() and self.show_sample(int(self.samples_model.rows[cur.row()])))
         self.overview.cell_clicked.connect(self._overview_clicked)
@@ -110,7 +112,7 @@ class LwlrapView(QWidget):
                                    order == Qt.DescendingOrder))
 
     # -- inputs -------------------------------------------------------------------------
-    def set_report(self, report):
+    def set_report(self, report, new_data=False):
         self.report, self.prep, self.result = report, report.prepared, report.result
         r = self.result
         self.ties.blockSignals(True)
@@ -124,7 +126,7 @@ class LwlrapView(QWidget):
                      f"score; counted as <i>{r.ties}</i> — switch to compare.")
         self.summary.setText(text)
         self._draw_classes()
-        if self.work is not None:
+        if self.jobs is not None:
             scores, ids = r.sample_scores, self.prep.ids
             contrib, truth = r.sample_contributions, self.prep.truth
 
@@ -136,11 +138,10 @@ class LwlrapView(QWidget):
                     Column("sample", ids), Column("lwlrap", scores, fmt=_f4, align_right=True),
                     Column("labels", n_lab, align_right=True),
                     Column("contribution", contrib, fmt=lambda v: f"{v:.2e}", align_right=True)]
-            self.work.submit("lwlrap-samples", job)
+            gen = self.session.generation if self.session is not None else None
+            self.jobs.submit("lwlrap-samples", job, self._samples_ready, generation=gen)
 
-    def on_work_result(self, channel, result):
-        if channel != "lwlrap-samples":
-            return
+    def _samples_ready(self, result):
         order, cols = result
         self.sample_order = order
         self.samples_model.set_columns(cols, len(order))

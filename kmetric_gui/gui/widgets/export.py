@@ -1,7 +1,7 @@
 """An "Export" button whose menu saves plots as PNG and tables as CSV."""
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QToolButton
 
-from ..edits import save_atomic
+from ...saving import save_atomic
 
 
 def _safe(title):

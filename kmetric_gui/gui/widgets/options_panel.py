@@ -97,6 +97,18 @@ class OptionsPanel(QWidget):
                           ("fbeta", self.fbeta_box)):
             box.setVisible(metric in (None, name))
 
+    def set_option(self, name, value):
+        """One option changed from a view (a rescore follows through ``changed``)."""
+        widget = {"weights": self.weights, "ties": self.ties, "matching": self.matching,
+                  "beta": self.beta, "threshold": self.threshold, "clean": self.clean}[name]
+        if isinstance(widget, QComboBox):
+            i = widget.findData(value)
+            widget.setCurrentIndex(i if i >= 0 else widget.findText(str(value)))
+        elif isinstance(widget, QCheckBox):
+            widget.setChecked(bool(value))
+        else:
+            widget.setValue(float(value))
+
     def options(self):
         def num(w):
             t = w.text().strip()

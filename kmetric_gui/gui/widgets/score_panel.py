@@ -4,9 +4,6 @@ import math
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout
 
-NAMES = {"qwk": "Weighted kappa", "lwlrap": "LwLRAP", "fbeta": "Jaccard F-beta"}
-
-
 def fmt(x):
     return "undefined" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.6f}"
 
@@ -50,7 +47,7 @@ class ScorePanel(QFrame):
 
     def show_report(self, rep):
         r = rep.result
-        self.metric_label.setText(f"{NAMES[rep.metric]} — {rep.n_rows:,} rows")
+        self.metric_label.setText(f"{rep.definition.label} — {rep.n_rows:,} rows")
         self.score_label.setText(fmt(r.score))
         self.score_label.setToolTip(repr(r.score))
         for name, label in (("public", self.public), ("private", self.private)):
@@ -61,18 +58,6 @@ class ScorePanel(QFrame):
         lines = []
         if r.undefined_reason:
             lines.append(f"<b>Undefined:</b> {r.undefined_reason}")
-        if rep.metric == "qwk":
-            lines.append(f"{r.weighting} weights, ratings {r.labels[0]}..{r.labels[-1]} "
-                         f"(K = {r.labels.size}); numerator {r.numerator:.4g}, "
-                         f"denominator {r.denominator:.4g}")
-        elif rep.metric == "lwlrap":
-            lines.append(f"{r.n_positives:,} positive labels over {r.per_class.size} classes")
-            if r.tied_positives:
-                lines.append(f"{r.tied_positives:,} positive label(s) tie another class's score "
-                             f"(counted as '{r.ties}' — switch under Options)")
-        else:
-            lines.append(f"TP {r.tp:,} · FP {r.fp:,} · FN {r.fn:,} — precision "
-                         f"{fmt(r.precision)}, recall {fmt(r.recall)} "
-                         f"(β = {r.beta:g}, threshold {r.threshold:g}, {r.matching})")
+        lines += rep.definition.summary_lines(rep)
         self.detail.setText("<br>".join(lines))
         self.reason.setText(f"<i>Chosen: {rep.reason}.</i><br><i>Layout: {rep.layout}.</i>")

@@ -1,0 +1,226 @@
+"""Between the session (state) and the worker: load, score, edit, save.
+
+The session owns the state; this object turns user requests into jobs and
+typed results back into session updates. It never draws and holds no metric
+logic (the metric's module does that through the registry).
+"""
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from ..errors import InputError
+from ..scoring import load, score_prepared
+from ..state import Results
+from ..tables import Column
+
+
+@dataclass(frozen=True)
+class Loaded:
+    prep: object
+    report: object
+
+
+@dataclass(frozen=True)
+class Scored:
+    report: object
+
+
+@dataclass(frozen=True)
+class Saved:
+    path: str
+    history_index: int
+    formula_ids: tuple = ()
+
+
+@dataclass(frozen=True)
+class Transformed:
+    field_name: str
+    array: object
+    label: str
+
+
+def raw_columns(table):
+    """Every column of a raw pyarrow table as text (to show invalid files)."""
+    cols = []
+    for name in table.column_names:
+        vals = table.column(name).to_numpy(zero_copy_only=False).astype(object)
+        cols.append(Column(name, vals, fmt=lambda v: "" if v is None else str(v)))
+    return cols, table.num_rows
+
+
+class AppController(QObject):
+    scored = Signal(object)          # a ScoreReport is shown
+    failed = Signal(str)             # an error is shown (first line)
+    raw_tables = Signal(object)      # {role: (columns, n_rows)} of files that failed validation
+    message = Signal(str, int)       # status bar text, timeout in ms (0: until the next)
+    saved = Signal(str)
+
+    def __init__(self, session, jobs, parent=None):
+        super().__init__(parent)
+        self.session, self.jobs = session, jobs
+        self._rescore_timer = QTimer(self, singleShot=True, interval=30)
+        self._rescore_timer.timeout.connect(self._rescore_if_stale)
+        session.data_changed.connect(self._data_changed)
+        self._warned_formulas = False
+
+    # -- loading and scoring ---------------------------------------------------------
+    def open_files(self, truth=None, submission=None):
+        self.session.set_files(truth, submission)
+        self.reload()
+
+    def reload(self):
+        """Read, validate and score the files on the worker (replaces the data)."""
+        s = self.session
+        if not (s.truth_path and s.sub_path):
+            return False
+        truth, sub, opts = s.truth_path, s.sub_path, s.options
+        self._rescore_timer.stop()
+        self.jobs.cancel("score")
+
+        def job(progress, cancel):
+            try:
+                prep = load(truth, sub, opts, progress, cancel)
+            except InputError as e:
+                tables = getattr(e, "tables", None) or {}
+                e.raw = {role: raw_columns(t) for role, t in tables.items()}
+                raise
+            report = score_prepared(prep, opts, progress, cancel)
+            prep.ids        # converted here, not on the UI thread
+            return Loaded(prep, report)
+        self.jobs.submit("load", job, self._loaded, on_error=self._load_failed)
+        return True
+
+    def _loaded(self, result):
+        s = self.session
+        s.load(result.prep)
+        report = result.report
+        if report.options != s.options:      # options changed while loading: score again
+            self.rescore()
+            return
+        s.accept(Results(s.generation, report))
+        self.scored.emit(report)
+
+    def _load_failed(self, exc):
+        problems = getattr(exc, "report", None) or getattr(exc, "problems", None) or [str(exc)]
+        self.session.clear(problems)
+        self.raw_tables.emit(getattr(exc, "raw", None) or {})
+        self.message.emit(str(problems[0]), 0)
+        self.failed.emit(str(problems[0]))
+
+    def rescore(self):
+        """Score the current (possibly edited) data with the current options."""
+        s = self.session
+        if s.data is None:
+            return self.reload()
+        if self.jobs.running("load"):
+            return self.reload()             # the data in flight replaces the current one
+        snap = s.snapshot()
+
+        def job(progress, cancel):
+            return Scored(score_prepared(snap.data.prepared(), snap.options, progress, cancel))
+
+        def done(result):
+            if s.accept(Results(snap.generation, result.report)):
+                self.scored.emit(result.report)
+        self.jobs.submit("score", job, done, on_error=self._score_failed,
+                         generation=snap.generation)
+
+    def _score_failed(self, exc):
+        if isinstance(exc, InputError):
+            self.session.set_problems(getattr(exc, "problems", [str(exc)]))
+            self.message.emit(f"Not scored: {exc}", 0)
+            self.failed.emit(str(exc))
+            return
+        self.jobs.error.emit("score", exc)
+
+    def _rescore_if_stale(self):
+        s = self.session
+        if s.data is not None and not (s.results and s.is_current(s.results.generation)):
+            self.rescore()
+
+    def options_changed(self, options, needs_reload):
+        self.session.set_options(options)
+        if needs_reload or self.session.data is None:
+            self.reload()
+        else:
+            self.rescore()
+
+    def _data_changed(self, version):
+        if version is not None:
+            self._rescore_timer.start()      # coalesce bursts of edits into one rescore
+
+    # -- edits -------------------------------------------------------------------------
+    def edit(self, spec, unit, text):
+        """A typed cell: the reason when refused, else None (the edit is on the history)."""
+        why = self.session.edit_text(spec, unit, text)
+        if why:
+            self.message.emit(f"Edit refused — {why}", 0)
+        return why
+
+    def transform(self, label, fn, disables=()):
+        """A whole-field change computed on the worker (e.g. apply cut points)."""
+        snap = self.session.snapshot()
+        if snap.data is None:
+            return
+
+        def job(progress, cancel):
+            name, array = fn(snap.data.prepared())
+            return Transformed(name, array, label)
+        self.jobs.submit("transform", job,
+                         lambda r: self.session.replace_field(r.field_name, r.array, r.label),
+                         generation=snap.generation, disables=disables)
+
+    # -- saving ------------------------------------------------------------------------
+    def save_to(self, path, then=None):
+        """Write the submission as it stands (atomic, on the worker); ``then()`` after."""
+        s = self.session
+        if s.data is None:
+            return False
+        if s.truth_path and Path(path).resolve() == Path(s.truth_path).resolve():
+            self.message.emit("Refusing to overwrite the solution file", 0)
+            return False
+        version, index = s.data, s.history_index
+        metric = s.metric
+
+        def job(progress, cancel):
+            from ..saving import formula_ids, save_atomic
+            prep = version.prepared()
+            header, rows = metric.submission_rows(prep)
+            save_atomic(path, _csv(header, rows))
+            count, first = formula_ids(prep.id_array)
+            return Saved(str(path), index, tuple(first) if count else ())
+
+        def done(result):
+            s.mark_saved(result.history_index)
+            s.set_files(submission=result.path)
+            note = ""
+            if result.formula_ids and not self._warned_formulas:
+                self._warned_formulas = True     # said once: the ids are right for Kaggle
+                note = (" — note: some ids start with = + - @ (a spreadsheet would run them; "
+                        "Kaggle reads them as text)")
+            self.message.emit(f"Saved {result.path}{note}", 8000)
+            self.saved.emit(result.path)
+            if then is not None:
+                then()
+
+        def failed(exc):
+            self.message.emit(str(exc), 0)
+            self.jobs.error.emit("save", exc)
+        # Saving cannot be cancelled half-way: Esc never leaves a file unmarked.
+        self.jobs.submit(f"save-{index}-{path}", job, done, on_error=failed, cancellable=False)
+        return True
+
+    def cancel(self):
+        self.jobs.cancel()
+        self.message.emit("Cancelled", 4000)
+
+
+def _csv(header, rows):
+    import csv
+    import io
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(header)
+    w.writerows(rows)
+    return buf.getvalue()

@@ -1,0 +1,71 @@
+"""Dialogs: errors, help (the project's own docs), shortcuts, about."""
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QMessageBox, QTableWidget,
+                               QTableWidgetItem, QTextBrowser, QVBoxLayout)
+
+from ..paths import resources_dir
+
+FALLBACK_HELP = """# The metrics
+**Weighted kappa** compares integer ratings: 1 − Σ W·O / Σ W·E over the rating range.
+**LwLRAP** is the mean, over every true label, of the precision at its rank.
+**Jaccard F-beta** matches each ground truth to a prediction with Jaccard ≥ the threshold and
+pools TP / FP / FN over documents.
+"""
+
+
+def show_error(parent, title, message, details=""):
+    box = QMessageBox(QMessageBox.Critical, title, message, QMessageBox.Ok, parent)
+    box.setInformativeText("The app is still running; your data is unchanged.")
+    if details:
+        box.setDetailedText(details)
+    box.setModal(True)
+    box.open()          # not exec(): never block a worker result or a test
+    return box
+
+
+def help_markdown():
+    """docs/metrics.md of the repository or of the installed resources."""
+    for path in (resources_dir().parent / "docs" / "metrics.md",
+                 resources_dir() / "docs" / "metrics.md"):
+        if path.exists():
+            return path.read_text(encoding="utf-8")
+    return FALLBACK_HELP
+
+
+def _dialog(parent, title, widget, size=(720, 560)):
+    d = QDialog(parent)
+    d.setWindowTitle(title)
+    lay = QVBoxLayout(d)
+    lay.addWidget(widget)
+    buttons = QDialogButtonBox(QDialogButtonBox.Close)
+    buttons.rejected.connect(d.reject)
+    lay.addWidget(buttons)
+    d.resize(*size)
+    d.open()
+    return d
+
+
+def show_help(parent):
+    view = QTextBrowser()
+    view.setOpenExternalLinks(False)
+    view.setMarkdown(help_markdown())
+    return _dialog(parent, "Metrics explained", view)
+
+
+def show_shortcuts(parent):
+    from .menus import shortcut_rows
+    rows = shortcut_rows(parent)
+    table = QTableWidget(len(rows), 2)
+    table.setHorizontalHeaderLabels(["Action", "Shortcut"])
+    for r, (name, keys) in enumerate(rows):
+        table.setItem(r, 0, QTableWidgetItem(name))
+        table.setItem(r, 1, QTableWidgetItem(keys))
+    table.resizeColumnsToContents()
+    table.setEditTriggers(QTableWidget.NoEditTriggers)
+    return _dialog(parent, "Keyboard shortcuts", table, (620, 520))
+
+
+def show_about(parent):
+    from .. import __version__
+    QMessageBox.about(parent, "About kmetric", f"<b>kmetric_gui {__version__}</b><br>"
+                      "Kaggle metric analyzer: weighted kappa, LwLRAP, Jaccard F-beta.<br>"
+                      "MIT licence.")

@@ -1,0 +1,72 @@
+"""The window's menus: every action has a shortcut, shown in the menu."""
+from PySide6.QtGui import QAction, QKeySequence
+
+DEMOS = {"qwk": "weighted kappa (APTOS-like)", "lwlrap": "LwLRAP (FSDKaggle2019-like)",
+         "fbeta": "Jaccard F-beta (Coleridge-like)"}
+
+
+def _action(menu, text, slot, shortcut=None):
+    a = QAction(text, menu)
+    if shortcut:
+        keys = shortcut if isinstance(shortcut, list) else [shortcut]
+        a.setShortcuts([QKeySequence(k) for k in keys])
+    a.triggered.connect(lambda *_: slot())
+    menu.addAction(a)
+    return a
+
+
+def build_menus(win):
+    """Menus of the main window; returns the actions the window enables or renames."""
+    acts = {}
+    bar = win.menuBar()
+    m = bar.addMenu("&File")
+    acts["open_truth"] = _action(m, "Open &truth…", lambda: win.browse("truth"), "Ctrl+T")
+    acts["open_sub"] = _action(m, "&Open submission…", lambda: win.browse("submission"), "Ctrl+O")
+    demo = m.addMenu("Open &demo")
+    for n, (name, label) in enumerate(DEMOS.items(), start=1):
+        _action(demo, label, lambda name=name: win.open_demo(name), f"Ctrl+Alt+{n}")
+    win.recent_menu = m.addMenu("&Recent")
+    m.addSeparator()
+    acts["save"] = _action(m, "&Save submission as…", win.save_as, "Ctrl+Shift+S")
+    m.addSeparator()
+    acts["reload"] = _action(m, "Re&load files from disk", win.reload_files, "Ctrl+R")
+    m.addSeparator()
+    _action(m, "&Quit", win.close, "Ctrl+Q")
+    e = bar.addMenu("&Edit")
+    acts["undo"] = _action(e, "&Undo", win.session.undo, "Ctrl+Z")
+    acts["redo"] = _action(e, "&Redo", win.session.redo, ["Ctrl+Shift+Z", "Ctrl+Y"])
+    e.addSeparator()
+    _action(e, "&Filter rows", lambda: win.table_panel.filter.setFocus(), "Ctrl+F")
+    _action(e, "Show &all rows", win.table_panel.clear_filters, "Ctrl+Shift+A")
+    s = bar.addMenu("&Score")
+    acts["rescore"] = _action(s, "&Rescore (current data, edits kept)", win.controller.rescore, "F5")
+    acts["cancel"] = _action(s, "&Cancel running work", win.controller.cancel, "Esc")
+    v = bar.addMenu("&View")
+    for dock in win.docks:
+        a = dock.toggleViewAction()
+        v.addAction(a)
+    v.addSeparator()
+    _action(v, "Reset &layout", win.reset_layout, "Ctrl+Shift+R")
+    h = bar.addMenu("&Help")
+    _action(h, "&Metrics explained", win.show_help, "F1")
+    _action(h, "&Keyboard shortcuts", win.show_shortcuts, "Ctrl+/")
+    _action(h, "&About kmetric", win.show_about, "Ctrl+Shift+F1")
+    for n, dock in enumerate(win.docks, start=1):
+        dock.toggleViewAction().setShortcut(QKeySequence(f"Ctrl+{n}"))
+    return acts
+
+
+def shortcut_rows(window):
+    """(menu path, shortcut) of every action with a shortcut, for the Help list."""
+    rows = []
+
+    def walk(menu, path):
+        for a in menu.actions():
+            if a.menu():
+                walk(a.menu(), path + [a.text().replace("&", "")])
+            elif not a.isSeparator() and not a.shortcut().isEmpty():
+                rows.append((" > ".join(path + [a.text().replace("&", "")]),
+                             a.shortcut().toString(QKeySequence.NativeText)))
+    for a in window.menuBar().actions():
+        walk(a.menu(), [a.text().replace("&", "")])
+    return rows

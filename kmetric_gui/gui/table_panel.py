@@ -1,0 +1,189 @@
+"""The joined table (or a raw file that failed validation): filter, drill-down,
+sort, edits. Rows are chosen on the worker; results of older data are dropped."""
+import numpy as np
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPushButton,
+                               QTableView, QVBoxLayout, QWidget)
+
+from ..tables import Column
+from .models.table import ColumnsModel, sorted_rows
+
+USAGE_NAMES = ("Public", "Private", "Ignored")
+
+
+def joined_columns(prep, metric):
+    """Id, Usage and the metric's own columns (cheap: no per-row work here)."""
+    cols = [Column(prep.id_column, prep.ids, tooltip="id (rows joined on it)",
+                   sort_key=lambda _: _arrow_ranks(prep.id_array))]
+    if prep.usage is not None:
+        cols.append(Column("Usage", prep.usage, fmt=lambda c: USAGE_NAMES[int(c)]))
+    return cols + metric.table_columns(prep)
+
+
+def _arrow_ranks(arr):
+    """Rank of each string by Arrow's sort: no Python comparisons, GIL released."""
+    import pyarrow.compute as pc
+    order = pc.sort_indices(arr).to_numpy()
+    ranks = np.empty(len(arr), dtype=np.int64)
+    ranks[order] = np.arange(len(arr))
+    return ranks
+
+
+class TablePanel(QWidget):
+    rows_shown = Signal()
+
+    def __init__(self, session, jobs, controller, parent=None):
+        super().__init__(parent)
+        self.session, self.jobs, self.controller = session, jobs, controller
+        self.kind = None                     # "joined" or "raw:<role>"
+        self._raw = {}
+        self._base = None                    # the io.Prepared the columns were built for
+        self._drill = self._sort = None
+        self.model = ColumnsModel(self)
+        self.model.on_sort = self._request_sort
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.setSortingEnabled(True)
+        self.table.setTabKeyNavigation(False)        # Tab leaves the table
+        vh = self.table.verticalHeader()
+        vh.setSectionResizeMode(QHeaderView.Fixed)   # no per-row size queries
+        vh.setDefaultSectionSize(22)
+        hh = self.table.horizontalHeader()
+        hh.setDefaultSectionSize(150)
+        hh.setStretchLastSection(True)
+        hh.setSectionsMovable(True)
+        self.table.setAlternatingRowColors(True)
+        self.table.setSelectionBehavior(QTableView.SelectRows)
+        self.filter = QLineEdit()
+        self.filter.setPlaceholderText("Filter rows by id (Ctrl+F)…")
+        self.filter.setClearButtonEnabled(True)
+        self.label = QLabel("")
+        self.show_all = QPushButton("Show all rows")
+        self.show_all.setVisible(False)
+        top = QHBoxLayout()
+        top.addWidget(self.filter, 1)
+        top.addWidget(self.show_all)
+        top.addWidget(self.label)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addLayout(top)
+        lay.addWidget(self.table)
+        self.filter.textChanged.connect(lambda: QTimer.singleShot(0, self.refresh_rows))
+        self.show_all.clicked.connect(self.clear_filters)
+        self.model.edit_rejected.connect(lambda m: controller.message.emit(f"Edit refused — {m}", 0))
+        session.data_changed.connect(self._data_changed)
+        session.results_changed.connect(self._results_changed)
+        controller.raw_tables.connect(self._show_failed)
+
+    # -- what the table shows ---------------------------------------------------------
+    def _data_changed(self, version):
+        if version is None:
+            if self.kind == "joined":
+                self._set_columns([], 0, None)
+            return
+        self.model.edit_handler = self.controller.edit
+        if version.base is not self._base:           # new files (or a replaced field)
+            self._base = version.base
+            self._set_columns(joined_columns(version.base, self.session.metric), len(version),
+                              "joined", version)
+        else:
+            self.model.set_data_source(version)
+            if self._drill is not None or self._sort is not None:
+                self.refresh_rows()                  # a drill-down list follows edits
+
+    def _results_changed(self, results):
+        if results is None or self.kind != "joined":
+            return
+        for c, col in enumerate(self.model.columns):
+            if col.derived is not None:
+                self.model.set_derived(c, np.asarray(col.derived(results.report)))
+
+    def _show_failed(self, raw):
+        self._raw, self._base = dict(raw), None
+        role = "submission" if "submission" in raw else next(iter(raw), None)
+        if role:
+            self.show_raw(role)
+        else:
+            self._set_columns([], 0, None)
+
+    def show_raw(self, role):
+        cols, n = self._raw[role]
+        self.model.edit_handler = None               # a file that failed is not edited
+        self._set_columns(cols, n, f"raw:{role}")
+
+    def _set_columns(self, cols, n, kind, version=None):
+        self.kind = kind
+        self.model.set_columns(cols, n, version)
+        self.filter.blockSignals(True)
+        self.filter.clear()
+        self.filter.blockSignals(False)
+        self._drill = self._sort = None
+        self.show_all.setVisible(False)
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.AscendingOrder)
+        self.table.scrollToTop()
+        self._update_label()
+
+    def _update_label(self):
+        what = "" if self.kind in (None, "joined") else f" of the {self.kind[4:]} file"
+        self.label.setText(f"{self.model.rowCount():,} of {self.model.n_source:,} rows{what}")
+
+    # -- rows: filter, drill-down, sort on the worker -----------------------------------
+    def _request_sort(self, column, order):
+        ok = 0 <= column < len(self.model.columns)
+        self._sort = (column, order == Qt.DescendingOrder) if ok else None
+        self.refresh_rows()
+
+    def filter_rows(self, mask_fn, label):
+        """Show only rows where mask_fn(prepared, source_rows) is True (drill-down)."""
+        self._drill = (mask_fn, label)
+        self.show_all.setVisible(True)
+        self.show_all.setText(f"Show all rows ({label})")
+        self.refresh_rows()
+
+    def clear_filters(self):
+        self._drill = None
+        self.show_all.setVisible(False)
+        self.filter.clear()
+        self.refresh_rows()
+
+    def refresh_rows(self):
+        model = self.model
+        if not model.columns:
+            return
+        text = self.filter.text().strip().lower()
+        cols, n, drill, sort = list(model.columns), model.n_source, self._drill, self._sort
+        snap = self.session.snapshot()
+        joined = self.kind == "joined"
+
+        def job(progress, cancel):
+            prep = snap.data.prepared() if joined and snap.data is not None else None
+            keep = np.ones(n, dtype=bool)
+            if drill is not None and prep is not None:
+                keep &= drill[0](prep, np.arange(n))
+            if text:
+                ids = cols[0].values
+                keep &= np.fromiter((text in str(v).lower() for v in ids), bool, n)
+            rows = np.flatnonzero(keep)
+            if sort is not None:
+                c = cols[sort[0]]
+                values = getattr(prep, c.spec.name) if c.spec is not None and prep is not None \
+                    else c.values
+                if c.spec is not None and c.spec.part is not None:
+                    values = values[:, c.spec.part]
+                rows = sorted_rows(values, rows, sort[1], c.sort_key)
+            return rows
+
+        def done(rows):
+            model.set_rows(rows)
+            self._update_label()
+            self.rows_shown.emit()
+        self.jobs.submit("rows", job, done, generation=snap.generation)
+
+    def select_source_row(self, row, role=None):
+        if role is not None and role in self._raw and self.kind != f"raw:{role}":
+            self.show_raw(role)
+        r = self.model.view_row(row)
+        if r >= 0:
+            self.table.selectRow(r)
+            self.table.scrollTo(self.model.index(r, 0), QTableView.PositionAtCenter)
+        return r

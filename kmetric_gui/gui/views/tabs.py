@@ -1,0 +1,44 @@
+"""The anatomy tab of the metric in use (views made on first use)."""
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QTabWidget
+
+from . import VIEWS
+
+
+class MetricTabs(QTabWidget):
+    option_changed = Signal(str, object)
+    rows_requested = Signal(object, str)
+    transform_requested = Signal(str, object)
+
+    def __init__(self, context, parent=None):
+        super().__init__(parent)
+        self.context = context
+        self.views = {}
+        self._base = None
+        self.setVisible(False)
+
+    def view(self, metric):
+        if metric not in self.views:
+            title, cls = VIEWS[metric]
+            v = cls(self.context)
+            for name in ("option_changed", "rows_requested", "transform_requested"):
+                if hasattr(v, name):
+                    getattr(v, name).connect(getattr(self, name).emit)
+            self.views[metric] = v
+            self.addTab(v, title)
+        return self.views[metric]
+
+    def show_report(self, report, base):
+        """Show the report in its metric's view; ``base`` tells new files from edits."""
+        view = self.view(report.metric)
+        for v in self.views.values():
+            self.setTabVisible(self.indexOf(v), v is view)
+        self.setCurrentWidget(view)
+        self.setVisible(True)
+        new_data = base is not self._base
+        self._base = base
+        view.set_report(report, new_data=new_data)
+
+    def hide_views(self):
+        self._base = None
+        self.setVisible(False)

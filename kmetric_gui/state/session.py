@@ -1,0 +1,204 @@
+"""The app's state, owned in one place and free of Qt.
+
+``Session`` holds the open files, the options, the data (an immutable
+``DataVersion``), the history of edits with undo/redo, the latest results
+and the problems shown. Views listen to its events (psygnal signals) and
+only draw; jobs get immutable snapshots and hand back typed results tagged
+with the ``Generation`` they were computed from — a result of any other
+generation is dropped here, whatever job it came from.
+"""
+from dataclasses import dataclass
+
+from psygnal import Signal
+
+from ..metrics import get_metric
+from .data import DataVersion, apply, cell_change, freeze
+
+
+@dataclass(frozen=True)
+class Generation:
+    """What a number was computed from: a data version and the options."""
+    data_id: int
+    options: object
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    generation: Generation
+    data: "DataVersion | None"
+    options: object
+    truth_path: "str | None"
+    sub_path: "str | None"
+
+
+@dataclass(frozen=True)
+class Results:
+    generation: Generation
+    report: object               # scoring.ScoreReport of exactly that data and options
+
+
+class Session:
+    files_changed = Signal()
+    options_changed = Signal(object)
+    data_changed = Signal(object)          # DataVersion or None
+    results_changed = Signal(object)       # Results or None
+    problems_changed = Signal(object)      # list of io.Problem / str
+    history_changed = Signal()             # undo/redo/dirty state
+
+    def __init__(self, options):
+        self.truth_path = self.sub_path = None
+        self.options = options
+        self.data = None
+        self.results = None
+        self.problems = []
+        self._states = []                  # data versions along the history
+        self._labels = []                  # _labels[i]: the change leading to _states[i]
+        self._index = -1
+        self._saved = -1                   # history index last written to disk
+        self._next_id = 1
+
+    # -- identity ----------------------------------------------------------------
+    @property
+    def generation(self):
+        return Generation(self.data.id if self.data else 0, self.options)
+
+    def snapshot(self):
+        return Snapshot(self.generation, self.data, self.options, self.truth_path, self.sub_path)
+
+    def is_current(self, generation):
+        return generation == self.generation
+
+    @property
+    def metric(self):
+        return get_metric(self.data.metric) if self.data else None
+
+    # -- files and options ---------------------------------------------------------
+    def set_files(self, truth=None, submission=None):
+        if truth is not None:
+            self.truth_path = str(truth)
+        if submission is not None:
+            self.sub_path = str(submission)
+        self.files_changed.emit()
+
+    def set_options(self, options):
+        if options != self.options:
+            self.options = options
+            self.options_changed.emit(options)
+
+    # -- data ----------------------------------------------------------------------
+    def load(self, prep):
+        """New data from the files: the history starts again, clean."""
+        self.data = DataVersion(self._new_id(), freeze(prep))
+        self._states, self._labels, self._index, self._saved = [self.data], [""], 0, 0
+        self.results = None
+        self.set_problems([])
+        self.data_changed.emit(self.data)
+        self.history_changed.emit()
+
+    def clear(self, problems=()):
+        """No valid data (a failed load): nothing to edit, undo or save."""
+        self.data, self.results = None, None
+        self._states, self._labels, self._index, self._saved = [], [], -1, -1
+        self.set_problems(list(problems))
+        self.data_changed.emit(None)
+        self.history_changed.emit()
+
+    def set_problems(self, problems):
+        self.problems = list(problems)
+        self.problems_changed.emit(self.problems)
+
+    # -- edits -----------------------------------------------------------------------
+    def edit_text(self, spec, unit, text):
+        """Parse a typed cell and apply it; returns the reason when it is refused."""
+        if self.data is None:
+            return "no data to edit"
+        try:
+            value = self.metric.parse(spec, text, self.data.base)
+        except ValueError as e:
+            return str(e)
+        self.edit_value(spec, unit, value)
+        return None
+
+    def edit_value(self, spec, unit, value, label=None):
+        label = label or f"Edit {spec.name} of row {int(unit) + 1}"
+        change = cell_change(self.data, spec, unit, value, label)
+        if change is not None:
+            self._push(change)
+
+    def replace_field(self, name, array, label):
+        from .data import Change
+        self._push(Change(label, field_name=name, array=array))
+
+    def _push(self, change):
+        version = apply(self.data, change, self._new_id())
+        del self._states[self._index + 1:], self._labels[self._index + 1:]
+        if self._saved > self._index:
+            self._saved = -1                 # the saved state can no longer be reached
+        self._states.append(version)
+        self._labels.append(change.label)
+        self._index += 1
+        self._set_version(version)
+
+    def undo(self):
+        if self.can_undo:
+            self._index -= 1
+            self._revisit()
+
+    def redo(self):
+        if self.can_redo:
+            self._index += 1
+            self._revisit()
+
+    def _revisit(self):
+        # The same content under a new id: results in flight for the version
+        # left behind must not be shown.
+        old = self._states[self._index]
+        self._set_version(DataVersion(self._new_id(), old.base, old.overlay))
+
+    def _set_version(self, version):
+        self._states[self._index] = version
+        self.data = version
+        self.data_changed.emit(version)
+        self.history_changed.emit()
+
+    @property
+    def can_undo(self):
+        return self._index > 0
+
+    @property
+    def can_redo(self):
+        return 0 <= self._index < len(self._states) - 1
+
+    @property
+    def undo_text(self):
+        return self._labels[self._index] if self.can_undo else ""
+
+    @property
+    def redo_text(self):
+        return self._labels[self._index + 1] if self.can_redo else ""
+
+    @property
+    def history_index(self):
+        return self._index
+
+    @property
+    def dirty(self):
+        return self.data is not None and self._index != self._saved
+
+    def mark_saved(self, history_index):
+        """The state at ``history_index`` is on disk (not necessarily the current one)."""
+        self._saved = history_index
+        self.history_changed.emit()
+
+    # -- results ---------------------------------------------------------------------
+    def accept(self, results):
+        """Show results only if they belong to the data and options shown now."""
+        if not self.is_current(results.generation):
+            return False
+        self.results = results
+        self.results_changed.emit(results)
+        return True
+
+    def _new_id(self):
+        self._next_id += 1
+        return self._next_id
