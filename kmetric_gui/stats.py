@@ -16,7 +16,7 @@ from .core.intervals import METHODS, Interval, bca_interval, check_level, percen
 from .core.resample import MAX_REPLICATES, bootstrap, check_replicates
 from .core.shakeup import Shakeup, check_fraction
 from .core.shakeup import shakeup as simulate
-from .errors import Cancelled, InputError
+from .errors import InputError
 
 DEFAULT_FRACTION = 0.3     # Public share when the solution has no Usage column
 SPLIT_NAMES = ("public", "private")
@@ -73,9 +73,9 @@ class Stats:
         return out
 
 
-def interval_of(units, level=0.95, replicates=2000, seed=0, method="percentile"):
+def interval_of(units, level=0.95, replicates=2000, seed=0, method="percentile", cancel=None):
     """Interval of one score from its Units (core.resample.Units)."""
-    reps = bootstrap(units, replicates, seed)
+    reps = bootstrap(units, replicates, seed, cancel)
     if method == "bca":
         values, weights = units.jackknife() if units.n else (np.array([np.nan]), None)
         return bca_interval(reps, units.point() if units.n else np.nan, values, level, weights)
@@ -90,8 +90,7 @@ def score_intervals(report, options=StatsOptions(), cancel=None):
     results = [("ci", report.result)] + [(f"{s}_ci", report.splits[s]) for s in SPLIT_NAMES
                                          if s in report.splits]
     for key, result in results:
-        _check_cancel(cancel)
-        out[key] = interval_of(metric.units(result), o.level, o.replicates, o.seed, o.method)
+        out[key] = interval_of(metric.units(result), o.level, o.replicates, o.seed, o.method, cancel)
     return out
 
 
@@ -102,8 +101,7 @@ def class_intervals(report, options=StatsOptions(), cancel=None):
     if found is None:
         return None
     names, cu = found
-    _check_cancel(cancel)
-    reps = cu.replicates(o.replicates, o.seed)
+    reps = cu.replicates(o.replicates, o.seed, cancel)
     points = cu.points()
     out = {}
     for c, name in enumerate(names):
@@ -124,7 +122,7 @@ def usage_fraction(report):
     return pub / (pub + priv) if pub + priv else None
 
 
-def shakeup(report, options=ShakeupOptions()):
+def shakeup(report, options=ShakeupOptions(), cancel=None):
     """Simulated Private - Public gaps over random splits of the scored units."""
     o = options.check()
     f = o.fraction if o.fraction is not None else (usage_fraction(report) or DEFAULT_FRACTION)
@@ -134,7 +132,7 @@ def shakeup(report, options=ShakeupOptions()):
     actual = float("nan")
     if all(s in report.splits for s in SPLIT_NAMES):
         actual = report.splits["private"].score - report.splits["public"].score
-    return simulate(units, f, o.splits, o.seed, actual)
+    return simulate(units, f, o.splits, o.seed, actual, cancel)
 
 
 def analyze(report, ci=None, shake=None, cancel=None):
@@ -144,14 +142,8 @@ def analyze(report, ci=None, shake=None, cancel=None):
         st.intervals = score_intervals(report, ci, cancel)
         st.class_intervals = class_intervals(report, ci, cancel)
     if shake is not None:
-        _check_cancel(cancel)
-        st.shakeup = shakeup(report, shake)
+        st.shakeup = shakeup(report, shake, cancel)
     return st
-
-
-def _check_cancel(cancel):
-    if cancel is not None and cancel():
-        raise Cancelled("statistics")
 
 
 # -- human output ----------------------------------------------------------------

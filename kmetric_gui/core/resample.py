@@ -19,7 +19,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import Cancelled, InputError
 
 CHUNK = 1 << 18           # random numbers drawn (and gathered) per block
 MAX_REPLICATES = 1_000_000
@@ -166,8 +166,17 @@ class _Gather:
         return np.column_stack(cols[:self.m])
 
 
-def bootstrap(units, replicates=2000, seed=0):
-    """Replicate scores (B,) of ``units`` resampled with replacement; nan = undefined."""
+def check_cancel(cancel):
+    """Raise Cancelled when ``cancel()`` says so (the app supersedes old work)."""
+    if cancel is not None and cancel():
+        raise Cancelled("statistics")
+
+
+def bootstrap(units, replicates=2000, seed=0, cancel=None):
+    """Replicate scores (B,) of ``units`` resampled with replacement; nan = undefined.
+
+    cancel: optional callable, checked between blocks (raises Cancelled).
+    """
     b = check_replicates(replicates)
     rng = rng_of(seed)
     if units.n == 0:
@@ -175,16 +184,18 @@ def bootstrap(units, replicates=2000, seed=0):
     if units.cells is not None:
         out = np.empty(b)
         for r0, counts in count_blocks(rng, units.cells, b):
+            check_cancel(cancel)
             out[r0:r0 + counts.shape[0]] = units.score(units.sums_of_counts(counts))
         return out
-    return units.score(_index_sums(units, rng, b))
+    return units.score(_index_sums(units, rng, b, cancel))
 
 
-def _index_sums(units, rng, b):
+def _index_sums(units, rng, b, cancel=None):
     n = units.n
     g = _Gather(units.stats, n)
     acc = g.zeros(b)
     for r0, r, _, idx in index_blocks(rng, n, b):
+        check_cancel(cancel)
         g.add(acc, slice(r0, r0 + r), idx)
     return g.unpack(acc)
 
@@ -204,7 +215,7 @@ def resample_counts(cells, replicates, seed=0):
     return np.concatenate([c for _, c in count_blocks(rng_of(seed), cells, b)])
 
 
-def resample_groups(rows, groups, values, n, replicates, seed=0):
+def resample_groups(rows, groups, values, n, replicates, seed=0, cancel=None):
     """Per-group sums for each replicate, from the same draws as ``bootstrap``.
 
     rows (E,): the unit of each entry; groups (E,): its group (0..G-1);
@@ -231,6 +242,7 @@ def resample_groups(rows, groups, values, n, replicates, seed=0):
     counts = np.zeros((per, n))
     done = 0                     # replicates already reduced
     for r0, r, u0, idx in index_blocks(rng_of(seed), n, b):
+        check_cancel(cancel)
         flat = (np.arange(r, dtype=np.int64) * n)[:, None] + idx
         counts[r0 - done:r0 - done + r] += np.bincount(flat.ravel(), minlength=r * n).reshape(r, n)
         last = r0 + r == b and u0 + idx.shape[1] == n

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
-from .resample import CHUNK, _Gather, check_replicates, rng_of
+from .resample import CHUNK, _Gather, check_cancel, check_replicates, rng_of
 
 
 @dataclass(frozen=True)
@@ -117,8 +117,11 @@ def subset_blocks(rng, n, splits, n_public):
         yield r0, np.stack([rng.choice(n, k, replace=False, shuffle=False) for _ in range(r)])
 
 
-def shakeup(units, fraction, splits=2000, seed=0, actual_gap=float("nan")):
-    """Simulate ``splits`` Public/Private splits of ``units`` at ``fraction``."""
+def shakeup(units, fraction, splits=2000, seed=0, actual_gap=float("nan"), cancel=None):
+    """Simulate ``splits`` Public/Private splits of ``units`` at ``fraction``.
+
+    cancel: optional callable, checked between blocks (raises Cancelled).
+    """
     s = check_replicates(splits, "splits")
     n = units.n
     k = public_size(n, fraction)
@@ -128,6 +131,7 @@ def shakeup(units, fraction, splits=2000, seed=0, actual_gap=float("nan")):
     total = units.total()
     if units.cells is not None:
         for r0, cnt in split_blocks(rng, units, s, k):
+            check_cancel(cancel)
             pub = units.sums_of_counts(cnt)
             public[r0:r0 + cnt.shape[0]] = units.score(pub)
             private[r0:r0 + cnt.shape[0]] = units.score(total[None, :] - pub)
@@ -135,6 +139,7 @@ def shakeup(units, fraction, splits=2000, seed=0, actual_gap=float("nan")):
         g = _Gather(units.stats, max(k, n - k))
         acc = g.zeros(s)
         for r0, sel in subset_blocks(rng, n, s, k):
+            check_cancel(cancel)
             g.add(acc, slice(r0, r0 + sel.shape[0]), sel)
         small = g.unpack(acc)
         other = total[None, :] - small

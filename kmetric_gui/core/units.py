@@ -65,12 +65,12 @@ def lwlrap_units(result):
     return Units(stats, _ratio, None, "sample")
 
 
-def lwlrap_class_replicates(result, replicates, seed=0):
+def lwlrap_class_replicates(result, replicates, seed=0, cancel=None):
     """Per-class replicate scores (B, C) from the same draws as ``bootstrap``."""
     values = np.column_stack([result.precisions, np.ones(result.precisions.size)])
     c = result.per_class.size
     sums = resample_groups(result.positive_rows, result.positive_classes, values,
-                           result.sample_scores.size, replicates, seed)
+                           result.sample_scores.size, replicates, seed, cancel)
     out = np.full((sums.shape[0], c), np.nan)
     g = sums.shape[1]
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -122,8 +122,8 @@ class ClassUnits:
         r = self.result
         return np.where(r.class_positives > 0, r.per_class, np.nan)
 
-    def replicates(self, replicates, seed=0):
-        return lwlrap_class_replicates(self.result, replicates, seed)
+    def replicates(self, replicates, seed=0, cancel=None):
+        return lwlrap_class_replicates(self.result, replicates, seed, cancel)
 
     def jackknife(self, cls):
         return lwlrap_class_jackknife(self.result, cls)

@@ -172,3 +172,25 @@ def test_undefined_replicates_are_shown(tmp_path):
     assert 60 < n < 140                                      # P(one class only) = 1/3
     d = json.loads(run(a, b, "--ci", "0.9", "--bootstrap", "300", "--json").stdout)
     assert d["ci"]["undefined_replicates"] == n and d["ci"]["replicates"] == 300
+
+
+def test_python_api_matches_the_command_and_can_be_cancelled():
+    from kmetric_gui.errors import Cancelled
+    from kmetric_gui.scoring import score_files
+    from kmetric_gui.stats import ShakeupOptions, StatsOptions, analyze
+    rep = score_files(*_demo("lwlrap"))
+    st = analyze(rep, StatsOptions(0.9, 300, 2, "bca"), ShakeupOptions(None, 200, 2))
+    r = run(*_demo("lwlrap"), "--ci", "0.9", "--bootstrap", "300", "--seed", "2", "--ci-method", "bca",
+            "--shakeup", "--splits", "200", "--json")
+    d = json.loads(r.stdout)
+    assert st.to_json() == {k: d[k] for k in ("ci", "per_class_ci", "shakeup")}
+    calls = []
+
+    def cancel():
+        calls.append(1)
+        return len(calls) > 1
+
+    with pytest.raises(Cancelled):
+        analyze(rep, StatsOptions(0.9, 5000, 0), None, cancel=cancel)
+    with pytest.raises(Cancelled):
+        analyze(rep, None, ShakeupOptions(None, 50000, 0), cancel=lambda: True)
