@@ -101,9 +101,10 @@ class JobController(QObject):
         if old is not None:
             self._finish(old)
         self._token += 1
-        job = Job(kind, self._token, fn, on_result, on_error, generation, list(disables),
-                  cancellable)
-        for w in job.disables:
+        # Each widget comes back as it was (an Apply with nothing to apply stays off).
+        job = Job(kind, self._token, fn, on_result, on_error, generation,
+                  [(w, w.isEnabled()) for w in disables], cancellable)
+        for w, _ in job.disables:
             w.setEnabled(False)
         self._latest[kind] = job.token
         self._running[kind] = job
@@ -127,9 +128,9 @@ class JobController(QObject):
 
     def _finish(self, job):
         job.done = True
-        for w in job.disables:
+        for w, was in job.disables:
             try:
-                w.setEnabled(True)
+                w.setEnabled(was)
             except RuntimeError:               # the widget is gone
                 pass
         if self._running.get(job.kind) is job:

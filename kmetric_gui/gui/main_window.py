@@ -1,7 +1,6 @@
 """The main window: composes the drop zones, score panel, anatomy tabs, table,
 docks and menus, and connects them to the session (state), the controller
 (jobs) and each other. It holds no metric logic and routes no results."""
-import json
 import os
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from .controller import AppController
 from .jobs import JobController
 from .menus import build_menus
 from .table_panel import TablePanel
+from .window_settings import WindowSettings
 from .views import ViewContext
 from .views.tabs import MetricTabs
 from .widgets.drop_zone import DropZone, dropped_paths
@@ -26,7 +26,6 @@ from .widgets.options_panel import OptionsPanel
 from .widgets.problems_panel import ProblemsPanel
 from .widgets.score_panel import ScorePanel
 
-MAX_RECENT = 8
 FILE_FILTER = "Tables (*.csv *.tsv *.gz *.zip *.parquet *.pq);;All files (*)"
 APP_TITLE = "kmetric — Kaggle metric analyzer"
 
@@ -68,6 +67,7 @@ class MainWindow(QMainWindow):
         self._discarding = False
         self._build_ui()
         self.actions_ = build_menus(self)
+        self.saved_state = WindowSettings(self)
         self._connect()
         self._restore()
         if size:              # exactly this size, whatever the saved layout (docs, tests)
@@ -318,64 +318,19 @@ class MainWindow(QMainWindow):
 
     # -- settings and help ------------------------------------------------------------
     def _remember_recent(self):
-        s = self.session
-        if not (s.truth_path and s.sub_path):
-            return
-        pair = [s.truth_path, s.sub_path]
-        recent = [p for p in self._recent() if p != pair]
-        recent.insert(0, pair)
-        self.settings.setValue("recent", json.dumps(recent[:MAX_RECENT]))
-        self._fill_recent()
+        self.saved_state.remember_recent()
 
     def _recent(self):
-        try:
-            return [list(p) for p in json.loads(self.settings.value("recent", "[]"))]
-        except (TypeError, ValueError):
-            return []
-
-    def _fill_recent(self):
-        self.recent_menu.clear()
-        for truth, sub in self._recent():
-            self.recent_menu.addAction(f"{Path(sub).name}  ←  {Path(truth).name}",
-                                       lambda t=truth, s=sub: self.open_files(t, s))
-        self.recent_menu.setEnabled(bool(self._recent()))
+        return self.saved_state.recent()
 
     def _restore(self):
-        self._default_state = self.saveState()
-        geo = self.settings.value("geometry")
-        if geo is not None:
-            self.restoreGeometry(geo)
-        state = self.settings.value("window_state")
-        if state is not None:
-            self.restoreState(state)
-        for key, split in (("split_main", self.splitter), ("split_top", self.top_split)):
-            sizes = self.settings.value(key)
-            if sizes:
-                split.setSizes([int(x) for x in sizes])
-        try:
-            saved = json.loads(self.settings.value("options", "{}"))
-            self.options_panel.set_options(Options(**saved))
-            self.session.set_options(self.options_panel.options())
-        except (TypeError, ValueError):
-            pass
-        self._fill_recent()
+        self.saved_state.restore()
 
     def _save_settings(self):
-        from dataclasses import asdict
-        self.settings.setValue("geometry", self.saveGeometry())
-        self.settings.setValue("window_state", self.saveState())
-        self.settings.setValue("split_main", self.splitter.sizes())
-        self.settings.setValue("split_top", self.top_split.sizes())
-        self.settings.setValue("options", json.dumps(asdict(self.options_panel.options())))
-        self.settings.sync()
+        self.saved_state.save()
 
     def reset_layout(self):
-        if self._default_state is not None:
-            self.restoreState(self._default_state)
-        for d in self.docks:
-            d.show()
-        self.splitter.setSizes([600, 260])
-        self.top_split.setSizes([260, 900])
+        self.saved_state.reset_layout()
 
     def show_help(self):
         dialogs.show_help(self)

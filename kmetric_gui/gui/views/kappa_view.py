@@ -7,10 +7,11 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel,
-                               QLineEdit, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem,
+                               QLineEdit, QSpinBox, QTableWidget, QTableWidgetItem,
                                QTabWidget, QVBoxLayout, QWidget)
 
-from ...core import apply_cuts, kappa_from_confusion, optimize_cuts
+from ...core import apply_cuts, kappa_from_confusion
+from .kappa_cuts import CutsTab
 from ..widgets.export import ExportButton
 from ..widgets.heatmap import Heatmap
 from .kappa_presets import PRESETS, agreement_band
@@ -43,8 +44,6 @@ class KappaView(QWidget):
         self.data_result = None                 # from the files
         self.result = None                      # what is shown (data or what-if)
         self.prep = self.report = None
-        self.cut_result = self.cut_generation = None
-        self._base = None
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         bar = QHBoxLayout()
@@ -122,25 +121,9 @@ class KappaView(QWidget):
         wl.addWidget(self.editor, 1)
         self.tabs.addTab(what, "What-if editor")
 
-        cuts = QWidget()
-        ctl = QVBoxLayout(cuts)
-        row = QHBoxLayout()
-        self.cut_label = QLabel("")
-        self.cut_label.setWordWrap(True)
-        self.optimise_button = QPushButton("Optimise cut points")
-        self.apply_button = QPushButton("Apply as ratings")
-        self.apply_button.setEnabled(False)
-        self.apply_button.setToolTip("Turn the predictions into ratings (undo with Ctrl+Z)")
-        row.addWidget(self.cut_label, 1)
-        row.addWidget(self.optimise_button)
-        row.addWidget(self.apply_button)
-        ctl.addLayout(row)
-        self.dist = pg.PlotWidget(background="w", title="Predictions per true class, with cut points")
-        self.dist.addLegend(offset=(10, 10))
-        self.dist.setLabel("bottom", "prediction")
-        self.dist.setLabel("left", "rows")
-        ctl.addWidget(self.dist, 1)
-        self.cuts_tab = self.tabs.addTab(cuts, "Cut points")
+        self.cuts = CutsTab(self.jobs, self.session)
+        self.cuts.transform_requested.connect(self.transform_requested)
+        self.cuts_tab = self.tabs.addTab(self.cuts, "Cut points")
         self.tabs.setTabVisible(self.cuts_tab, False)
         lay.addWidget(self.tabs, 1)
 
@@ -151,10 +134,8 @@ class KappaView(QWidget):
         self.cost_class.currentIndexChanged.connect(self._draw_cost)
         self.editor.itemChanged.connect(self._editor_changed)
         self.k_spin.valueChanged.connect(self._k_changed)
-        self.optimise_button.clicked.connect(self.optimise)
-        self.apply_button.clicked.connect(self._apply_cuts)
         export.add_plot("class balance", self.balance).add_plot("distance cost", self.cost)
-        export.add_plot("cut points", self.dist)
+        export.add_plot("cut points", self.cuts.dist)
 
     # -- inputs ----------------------------------------------------------------------
     def set_report(self, report, new_data=False):
@@ -162,8 +143,6 @@ class KappaView(QWidget):
         self.report, self.prep = report, report.prepared
         self.data_result = report.result
         if new_data:                             # other files: nothing of the old ones stays
-            self.cut_result = self.cut_generation = None
-            self.apply_button.setEnabled(False)
             self.source.blockSignals(True)
             self.source.setCurrentIndex(0)
             self.source.blockSignals(False)
@@ -173,11 +152,10 @@ class KappaView(QWidget):
         continuous = report.cuts is not None
         self.tabs.setTabVisible(self.cuts_tab, continuous)
         if continuous:
-            fresh = self.cut_result is not None and self._cuts_current()
-            self._show_cuts(report.cuts, self.cut_result if fresh else None)
-            self.apply_button.setEnabled(fresh)
+            self.cuts.set_report(report, new_data)
         else:
-            self.cut_result = None
+            self.cuts.cut_result = self.cuts.cut_generation = None
+            self.apply_button.setEnabled(False)
         if self.mode() == "data":
             self.show_result(self.data_result)
             self._fill_editor(self.data_result.observed, self.data_result.labels, recompute=False)
@@ -355,76 +333,15 @@ class KappaView(QWidget):
             return (prep.truth[rows] == t) & (pred[rows] == p)
         self.rows_requested.emit(mask, f"truth {names[i]}, prediction {names[j]}")
 
-    # -- cut points ---------------------------------------------------------------------
-    def _show_cuts(self, cuts, after):
-        r = self.data_result
-        before = r.score
-        text = (f"The predictions are continuous; kappa uses cut points "
-                f"{', '.join(f'{c:.3f}' for c in cuts)} (rounding by default): "
-                f"<b>{before:.6f}</b>.")
-        if after is not None:
-            text += (f"<br>Optimised: <b>{after.kappa:.6f}</b> with cut points "
-                     f"{', '.join(f'{c:.3f}' for c in after.cuts)} "
-                     f"(from {after.start_kappa:.6f}, {after.sweeps} sweeps).")
-        self.cut_label.setText(text)
-        self._draw_distribution(cuts if after is None else after.cuts)
+    # the Cut points tab's parts, for tests and exports
+    @property
+    def optimise_button(self):
+        return self.cuts.optimise_button
 
-    def _draw_distribution(self, cuts):
-        prep = self.prep
-        if prep is None or self.jobs is None:
-            return
-        truth, pred = prep.truth, prep.pred
+    @property
+    def apply_button(self):
+        return self.cuts.apply_button
 
-        def job(progress, cancel):
-            bins = np.histogram_bin_edges(pred, bins=60)
-            classes = np.unique(truth)
-            return bins, [(c, np.histogram(pred[truth == c], bins=bins)[0]) for c in classes]
-
-        def draw(result):
-            bins, hists = result
-            p = self.dist
-            p.clear()
-            centers = (bins[1:] + bins[:-1]) / 2
-            for n, (c, h) in enumerate(hists):
-                p.plot(centers, h, pen=pg.mkPen(pg.intColor(n, len(hists)), width=2),
-                       name=f"true {c}")
-            for c in cuts:
-                p.addItem(pg.InfiniteLine(pos=float(c), angle=90,
-                                          pen=pg.mkPen((0, 0, 0), width=2, style=Qt.DashLine)))
-        self.jobs.submit("kappa-dist", job, draw, generation=self._generation())
-
-    def _generation(self):
-        return self.session.generation if self.session is not None else None
-
-    def _cuts_current(self):
-        return self.session is None or self.session.is_current(self.cut_generation)
-
-    def optimise(self):
-        if self.prep is None or self.report is None or self.report.cuts is None:
-            return
-        truth, pred = self.prep.truth, self.prep.pred
-        weights, start = self.data_result.weighting, self.report.cuts
-        lo, hi = int(self.data_result.labels[0]), int(self.data_result.labels[-1])
-        generation = self._generation()
-
-        def job(progress, cancel):
-            progress(0.1, "searching cut points")
-            return optimize_cuts(truth, pred, weights=weights, min_rating=lo, max_rating=hi,
-                                 start=start, cancel=cancel)
-
-        def done(result):
-            self.cut_result, self.cut_generation = result, generation
-            self.apply_button.setEnabled(True)
-            self._show_cuts(self.report.cuts, result)
-        self.jobs.submit("kappa-cuts", job, done, generation=generation,
-                         disables=[self.optimise_button, self.apply_button])
-
-    def _apply_cuts(self):
-        if self.cut_result is None or not self._cuts_current() or self.report is None:
-            self.apply_button.setEnabled(False)
-            return
-        cuts, lo = self.cut_result.cuts, int(self.data_result.labels[0])
-
-        def fn(prep):
-            return "pred", apply_cuts(prep.pred, cuts, lo).astype(prep.pred.dtype)
-        self.transform_requested.emit("Apply cut points", fn)
+    @property
+    def cut_result(self):
+        return self.cuts.cut_result

@@ -1,0 +1,121 @@
+"""The kappa view's Cut points tab: continuous predictions per true class, the
+cut points in use, Optimise (on the worker) and Apply as ratings (undoable).
+
+An optimised result belongs to the data it was fitted on: a newer file or an
+edit makes it stale and Apply is switched off.
+"""
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from ...core import apply_cuts, optimize_cuts
+
+
+class CutsTab(QWidget):
+    transform_requested = Signal(str, object)   # label, fn(prepared) -> (field, new array)
+
+    def __init__(self, jobs=None, session=None, parent=None):
+        super().__init__(parent)
+        self.jobs, self.session = jobs, session
+        self.report = self.prep = None
+        self.cut_result = self.cut_generation = None
+        lay = QVBoxLayout(self)
+        row = QHBoxLayout()
+        self.label = QLabel("")
+        self.label.setWordWrap(True)
+        self.optimise_button = QPushButton("Optimise cut points")
+        self.apply_button = QPushButton("Apply as ratings")
+        self.apply_button.setEnabled(False)
+        self.apply_button.setToolTip("Turn the predictions into ratings (undo with Ctrl+Z)")
+        row.addWidget(self.label, 1)
+        row.addWidget(self.optimise_button)
+        row.addWidget(self.apply_button)
+        lay.addLayout(row)
+        self.dist = pg.PlotWidget(background="w", title="Predictions per true class, with cut points")
+        self.dist.addLegend(offset=(10, 10))
+        self.dist.setLabel("bottom", "prediction")
+        self.dist.setLabel("left", "rows")
+        lay.addWidget(self.dist, 1)
+        self.optimise_button.clicked.connect(self.optimise)
+        self.apply_button.clicked.connect(self._apply)
+
+    def set_report(self, report, new_data=False):
+        self.report, self.prep = report, report.prepared
+        if new_data:
+            self.cut_result = self.cut_generation = None
+        fresh = self.cut_result is not None and self._current()
+        self.apply_button.setEnabled(fresh)
+        self._show(report.cuts, self.cut_result if fresh else None)
+
+    def _generation(self):
+        return self.session.generation if self.session is not None else None
+
+    def _current(self):
+        return self.session is None or self.session.is_current(self.cut_generation)
+
+    def _show(self, cuts, after):
+        r = self.report.result
+        text = (f"The predictions are continuous; kappa uses cut points "
+                f"{', '.join(f'{c:.3f}' for c in cuts)} (rounding by default): "
+                f"<b>{r.score:.6f}</b>.")
+        if after is not None:
+            text += (f"<br>Optimised: <b>{after.kappa:.6f}</b> with cut points "
+                     f"{', '.join(f'{c:.3f}' for c in after.cuts)} "
+                     f"(from {after.start_kappa:.6f}, {after.sweeps} sweeps).")
+        self.label.setText(text)
+        self._draw_distribution(cuts if after is None else after.cuts)
+
+    def _draw_distribution(self, cuts):
+        if self.prep is None or self.jobs is None:
+            return
+        truth, pred = self.prep.truth, self.prep.pred
+
+        def job(progress, cancel):
+            bins = np.histogram_bin_edges(pred, bins=60)
+            classes = np.unique(truth)
+            return bins, [(c, np.histogram(pred[truth == c], bins=bins)[0]) for c in classes]
+
+        def draw(result):
+            bins, hists = result
+            p = self.dist
+            p.clear()
+            centers = (bins[1:] + bins[:-1]) / 2
+            for n, (c, h) in enumerate(hists):
+                p.plot(centers, h, pen=pg.mkPen(pg.intColor(n, len(hists)), width=2),
+                       name=f"true {c}")
+            for c in cuts:
+                p.addItem(pg.InfiniteLine(pos=float(c), angle=90,
+                                          pen=pg.mkPen((0, 0, 0), width=2, style=Qt.DashLine)))
+        self.jobs.submit("kappa-dist", job, draw, generation=self._generation())
+
+    def optimise(self):
+        rep = self.report
+        if self.prep is None or rep is None or rep.cuts is None:
+            return
+        truth, pred = self.prep.truth, self.prep.pred
+        weights, start = rep.result.weighting, rep.cuts
+        lo, hi = int(rep.result.labels[0]), int(rep.result.labels[-1])
+        generation = self._generation()
+
+        def job(progress, cancel):
+            progress(0.1, "searching cut points")
+            return optimize_cuts(truth, pred, weights=weights, min_rating=lo, max_rating=hi,
+                                 start=start, cancel=cancel)
+
+        def done(result):
+            self.cut_result, self.cut_generation = result, generation
+            self.apply_button.setEnabled(True)
+            self._show(rep.cuts, result)
+        self.jobs.submit("kappa-cuts", job, done, generation=generation,
+                         disables=[self.optimise_button, self.apply_button])
+
+    def _apply(self):
+        if self.cut_result is None or not self._current() or self.report is None:
+            self.apply_button.setEnabled(False)
+            return
+        cuts, lo = self.cut_result.cuts, int(self.report.result.labels[0])
+
+        def fn(prep):
+            return "pred", apply_cuts(prep.pred, cuts, lo).astype(prep.pred.dtype)
+        self.transform_requested.emit("Apply cut points", fn)
