@@ -1,10 +1,16 @@
-"""Smoke test of the PyInstaller bundle (skipped unless KMETRIC_BUNDLE names it).
+"""Smoke test of the PyInstaller bundle, and of the checks it relies on.
 
     KMETRIC_BUNDLE=dist/kmetric-gui .venv/bin/python -m pytest tests/test_bundle.py
+
+Without KMETRIC_BUNDLE the bundle tests are skipped; the others run the same commands from
+the source tree (`python -m kmetric_gui`), so the screenshot exit codes, the font check and
+the OpenGL stand-ins the bundle uses are tested on every run.
 """
 import json
 import os
 import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -12,7 +18,8 @@ import pytest
 BUNDLE = os.environ.get("KMETRIC_BUNDLE")
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "resources" / "demo"
-pytestmark = pytest.mark.skipif(not BUNDLE, reason="set KMETRIC_BUNDLE to the built bundle folder")
+needs_bundle = pytest.mark.skipif(not BUNDLE, reason="set KMETRIC_BUNDLE to the built bundle folder")
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fontconfig is Linux's")
 
 
 def exe(name):
@@ -21,11 +28,20 @@ def exe(name):
     return str(path)
 
 
+def gui_command():
+    return [exe("kmetric-gui")] if BUNDLE else [sys.executable, "-m", "kmetric_gui"]
+
+
 def run(*args, env=None):
     return subprocess.run(list(map(str, args)), capture_output=True, text=True, timeout=120,
                           env={**os.environ, **(env or {})})
 
 
+def gui_env(tmp_path, **extra):
+    return {"QT_QPA_PLATFORM": "offscreen", "KMETRIC_SETTINGS": str(tmp_path / "s.ini"), **extra}
+
+
+@needs_bundle
 @pytest.mark.parametrize("metric", ["qwk", "lwlrap", "fbeta"])
 def test_frozen_cli_json(metric):
     r = run(exe("kmetric"), "score", DEMO / f"{metric}_solution.csv",
@@ -37,6 +53,21 @@ def test_frozen_cli_json(metric):
     assert d["metric"] == metric and d["score"] == pytest.approx(want.score)
 
 
+@needs_bundle
+def test_frozen_cli_parquet(tmp_path):
+    """pyarrow's Parquet reader works with what the spec leaves out (substrait, ORC, flight)."""
+    pd = pytest.importorskip("pandas")
+    files = []
+    for part in ("solution", "submission"):
+        files.append(tmp_path / f"qwk_{part}.parquet")
+        pd.read_csv(DEMO / f"qwk_{part}.csv").to_parquet(files[-1])
+    r = run(exe("kmetric"), "score", *files, "--json")
+    assert r.returncode == 0, r.stderr
+    from kmetric_gui.scoring import score_files
+    assert json.loads(r.stdout)["score"] == pytest.approx(score_files(*files).score)
+
+
+@needs_bundle
 def test_frozen_cli_bad_file(tmp_path):
     bad = tmp_path / "empty.csv"
     bad.write_text("")
@@ -45,10 +76,99 @@ def test_frozen_cli_bad_file(tmp_path):
     assert "empty.csv: file is empty" in r.stderr and "Traceback" not in r.stderr
 
 
-@pytest.mark.parametrize("metric", ["qwk", "fbeta"])
+@needs_bundle
+@pytest.mark.parametrize("metric", ["qwk", "lwlrap", "fbeta"])
 def test_frozen_gui_demo_screenshot(tmp_path, metric):
     png = tmp_path / "shot.png"
-    r = run(exe("kmetric-gui"), "--demo", metric, "--screenshot", png,
-            env={"QT_QPA_PLATFORM": "offscreen", "KMETRIC_SETTINGS": str(tmp_path / "s.ini")})
+    r = run(exe("kmetric-gui"), "--demo", metric, "--screenshot", png, env=gui_env(tmp_path))
     assert r.returncode == 0, r.stderr
     assert png.exists() and png.stat().st_size > 20_000
+    assert "Traceback" not in r.stderr
+
+
+@needs_bundle
+def test_frozen_version_matches_package():
+    from kmetric_gui import __version__
+    r = run(exe("kmetric"), "--version")
+    assert r.returncode == 0 and __version__ in r.stdout
+
+
+def test_screenshot_of_invalid_input_exits_2(tmp_path):
+    """The window with its validation panel is saved, and the exit code says the input was bad."""
+    bad = tmp_path / "sub.csv"
+    bad.write_text("id_code,diagnosis\nnot-an-id,1\n")
+    png = tmp_path / "shot.png"
+    r = run(*gui_command(), DEMO / "qwk_solution.csv", bad, "--screenshot", png,
+            env=gui_env(tmp_path))
+    assert r.returncode == 2, r.stderr
+    assert "missing" in r.stderr and "Traceback" not in r.stderr
+    assert png.exists() and png.stat().st_size > 20_000
+
+
+@linux_only
+@pytest.mark.parametrize("config", ["empty", "no-fonts"])
+def test_screenshot_fails_when_text_cannot_render(tmp_path, config):
+    """No fonts, or a fontconfig configuration that finds none: every character would be
+    the same empty box, so the screenshot is refused (exit 1, one line saying what to install)."""
+    conf = tmp_path / "fonts.conf"
+    folder = tmp_path / "no-fonts"
+    folder.mkdir()
+    body = "" if config == "empty" else f"<dir>{folder}</dir><cachedir>{tmp_path}</cachedir>"
+    conf.write_text(f'<?xml version="1.0"?>\n<fontconfig>{body}</fontconfig>\n')
+    png = tmp_path / "shot.png"
+    r = run(*gui_command(), "--demo", "qwk", "--screenshot", png,
+            env=gui_env(tmp_path, FONTCONFIG_FILE=str(conf)))
+    assert r.returncode == 1, r.stderr
+    assert "fonts-dejavu-core" in r.stderr and "Traceback" not in r.stderr
+    assert not png.exists()
+
+
+@linux_only
+def test_text_check_passes_with_fonts(tmp_path):
+    png = tmp_path / "shot.png"
+    r = run(*gui_command(), "--screenshot", png, env=gui_env(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert "font" not in r.stderr
+
+
+TOUR = textwrap.dedent("""
+    import runpy, sys
+    runpy.run_path(sys.argv[1])            # the bundle's runtime hook, before any Qt import
+    from PySide6.QtCore import QEventLoop, QTimer
+    from PySide6.QtWidgets import QApplication, QTabWidget
+    from kmetric_gui.gui.app import create_window, parse_args
+    app = QApplication([])
+    shown = 0
+    for metric in ("qwk", "lwlrap", "fbeta"):
+        loop = QEventLoop()
+        QTimer.singleShot(60_000, loop.quit)
+        win = create_window(parse_args(["--demo", metric]))
+        win.scored.connect(lambda *_: loop.quit())
+        win.failed.connect(lambda msg: sys.exit("failed: " + msg))
+        win.show()
+        loop.exec()
+        for tabs in win.findChildren(QTabWidget):
+            for i in range(tabs.count()):
+                tabs.setCurrentIndex(i)
+                app.processEvents()
+                assert not tabs.widget(i).grab().isNull()
+                shown += 1
+        win.discard_and_close()
+    for name in ("PySide6.QtOpenGL", "PySide6.QtOpenGLWidgets"):
+        assert "left out" in sys.modules[name].__doc__, name
+    maps = open("/proc/self/maps").read()
+    assert "libQt6OpenGL" not in maps, "the real QtOpenGL was loaded"
+    print("tabs shown", shown)
+""")
+
+
+@linux_only
+def test_every_view_runs_without_qt_opengl(tmp_path):
+    """The bundle leaves QtOpenGL and QtOpenGLWidgets out and gives pyqtgraph stand-ins
+    (build/rthooks/no_opengl.py): every tab of every view, on each demo, draws without them."""
+    hook = ROOT / "build" / "rthooks" / "no_opengl.py"
+    r = subprocess.run([sys.executable, "-c", TOUR, str(hook)], capture_output=True, text=True,
+                       timeout=300, env={**os.environ, **gui_env(tmp_path)}, cwd=ROOT)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert int(r.stdout.split("tabs shown")[1]) >= 3
+    assert "Traceback" not in r.stderr and "OpenGL is not included" not in r.stderr

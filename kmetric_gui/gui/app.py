@@ -2,7 +2,6 @@
 import argparse
 import os
 import sys
-import traceback
 
 STYLE = """
 #dropZone { border: 2px dashed #9aa5b1; border-radius: 6px; background: #f7f9fb; }
@@ -48,17 +47,9 @@ def _has_display():
 
 
 def install_excepthook(window_getter):
-    """Unexpected exceptions: a dialog with the details; the app keeps running."""
-    def hook(etype, value, tb):
-        details = "".join(traceback.format_exception(etype, value, tb))
-        sys.stderr.write(details)
-        try:
-            from .dialogs import show_error
-            show_error(window_getter(), "Unexpected error", f"{etype.__name__}: {value}",
-                              details)
-        except Exception:
-            pass
-    sys.excepthook = hook
+    """Unexpected exceptions: log file + dialog, the app keeps running (see crash.py)."""
+    from .crash import install
+    install(window_getter)
 
 
 def create_window(args=None):
@@ -88,7 +79,7 @@ def main(argv=None):
                   "desktop, under Xvfb, or use `kmetric score` for headless scoring.",
                   file=sys.stderr)
             return 2
-    from PySide6.QtGui import QFontDatabase, QIcon
+    from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("kmetric-gui")
@@ -98,9 +89,12 @@ def main(argv=None):
     icon = resources_dir() / "kmetric.png"
     if icon.exists():
         app.setWindowIcon(QIcon(str(icon)))
-    if not QFontDatabase.families():
-        print("kmetric-gui: no fonts found; install fontconfig and a font "
-              "(Debian: fonts-dejavu-core)", file=sys.stderr)
+    from .fonts import text_problem
+    problem = text_problem()
+    if problem:
+        print(f"kmetric-gui: {problem}", file=sys.stderr)
+        if args.screenshot:     # a picture of empty boxes is a failure, not a screenshot
+            return 1
     win = create_window(args)
     install_excepthook(lambda: win)
     win.show()

@@ -1,0 +1,78 @@
+"""Unexpected exceptions: a log file in a per-user folder and a dialog; the app keeps running.
+
+Windowed builds on Windows and macOS have no console: sys.stderr is None there, so
+nothing here may assume a stream exists.
+"""
+import os
+import sys
+import time
+import traceback
+from pathlib import Path
+
+APP = "kmetric_gui"
+_open = []          # dialogs without a parent window would be garbage-collected while shown
+
+
+def log_dir() -> Path:
+    """Per-user folder for crash logs (KMETRIC_LOG_DIR overrides it)."""
+    if os.environ.get("KMETRIC_LOG_DIR"):
+        return Path(os.environ["KMETRIC_LOG_DIR"])
+    home = Path.home()
+    if sys.platform == "win32":
+        return Path(os.environ.get("LOCALAPPDATA") or home / "AppData" / "Local") / APP / "logs"
+    if sys.platform == "darwin":
+        return home / "Library" / "Logs" / APP
+    return Path(os.environ.get("XDG_STATE_HOME") or home / ".local" / "state") / APP / "logs"
+
+
+def write_log(details: str) -> "Path | None":
+    """Append details to crash.log; the path, or None when the folder cannot be written."""
+    try:
+        folder = log_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / "crash.log"
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')}\n{details}\n")
+        return path
+    except OSError:
+        return None
+
+
+def _echo(text: str) -> None:
+    stream = sys.stderr
+    if stream is None:
+        return
+    try:
+        stream.write(text)
+        stream.flush()
+    except Exception:       # a closed or broken stream must not hide the dialog
+        pass
+
+
+def show_dialog(parent, message: str, details: str, log: "Path | None"):
+    """Non-blocking error box (open(), not exec(): never stall a worker result or a test)."""
+    from PySide6.QtWidgets import QApplication, QMessageBox
+    if QApplication.instance() is None:
+        return None
+    box = QMessageBox(QMessageBox.Critical, "Unexpected error", message, QMessageBox.Ok, parent)
+    where = f"Details were saved to {log}." if log else "The details could not be saved to a file."
+    box.setInformativeText(f"The app is still running; your data is unchanged. {where}")
+    box.setDetailedText(details)
+    box.setModal(True)
+    _open.append(box)
+    box.finished.connect(lambda *_: _open.remove(box) if box in _open else None)
+    box.open()
+    return box
+
+
+def install(window_getter=lambda: None) -> None:
+    """Route unexpected exceptions to stderr (if any), the log file and a dialog."""
+    def hook(etype, value, tb):
+        details = "".join(traceback.format_exception(etype, value, tb))
+        _echo(details)
+        log = write_log(details)
+        try:
+            show_dialog(window_getter(), f"{etype.__name__}: {value}", details, log)
+        except Exception as e:      # the dialog is best effort; the log already has the details
+            _echo(f"kmetric-gui: could not show the error dialog ({e})\n")
+    sys.excepthook = hook
