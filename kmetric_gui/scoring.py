@@ -4,7 +4,6 @@ The one entry point the CLI and the GUI both call. Long work reports
 progress through ``progress(fraction, message)`` and stops when
 ``cancel()`` returns True (raising ``Cancelled``).
 """
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
@@ -31,6 +30,7 @@ class Options:
     clean: bool = False
     allow_continuous: bool = False     # kappa: accept non-integer predictions (the app)
     cuts: "tuple | None" = None        # kappa: cut points for continuous predictions
+    max_inflated: "int | None" = None  # bytes a .gz/.zip may inflate to (None: from memory)
 
     def with_(self, **kw):
         return replace(self, **kw)
@@ -73,28 +73,16 @@ def _step(progress, cancel, fraction, message):
 
 def load(truth_path, submission_path, options=Options(), progress=None, cancel=None):
     """Read and validate both files; returns io.Prepared (raises InputError)."""
-    from .io import prepare, read_header, read_table
+    from .io import prepare
+    from .io.read import read_pair
     progress, cancel = progress or _noop, cancel or _noop
     sol_name = f"solution {Path(truth_path).name}"
     sub_name = f"submission {Path(submission_path).name}"
     _step(progress, cancel, 0.0, f"reading {Path(truth_path).name} and "
           f"{Path(submission_path).name}")
-    sub_head = read_header(submission_path, "submission")
-    id_col = options.id_column or (sub_head[0] if sub_head else None)
-    keep = [id_col] if id_col else []
-    # Both files at once: Arrow's reader releases the GIL.
-    with ThreadPoolExecutor(2, thread_name_prefix="kmetric-read") as pool:
-        sol_job = pool.submit(read_table, truth_path, "solution", string_columns=keep)
-        sub_job = pool.submit(read_table, submission_path, "submission", string_columns=keep)
-        errors = []
-        for job in (sol_job, sub_job):
-            try:
-                job.result()
-            except InputError as e:
-                errors.extend(e.problems)
-        if errors:
-            raise InputError(errors[0], errors)
-        sol, sub = sol_job.result(), sub_job.result()
+    # Both files at once; every problem of both reported; memory checked first.
+    sol, sub = read_pair(truth_path, submission_path, options.id_column,
+                         max_inflated=options.max_inflated)
     _step(progress, cancel, 0.55, "validating and joining ids")
     return prepare(sol, sub, sol_name, sub_name, options)
 

@@ -31,6 +31,19 @@ def main(argv=None):
     except KeyboardInterrupt:
         print("kmetric: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # `kmetric score ... | head`: the reader left; end quietly, as Unix tools do.
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except OSError:
+            pass
+        return 0
+    except MemoryError:
+        from ..io.read import memory_message, memory_need
+        files = [getattr(args, n) for n in ("truth", "submission") if getattr(args, n, None)]
+        need, avail = memory_need(files)
+        print(f"kmetric: {memory_message(need, avail)}", file=sys.stderr)
+        return 2
     except Exception as e:  # a bug: one line, never a traceback unless asked
         if os.environ.get("KMETRIC_DEBUG"):
             raise

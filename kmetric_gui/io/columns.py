@@ -2,6 +2,7 @@
 import numpy as np
 import pyarrow as pa
 
+from ..numbers import bool_array, column_numbers, shown
 from .ids import align
 from .problems import SHOW, column_hint, quote
 
@@ -29,11 +30,20 @@ def string_ids(table, id_col):
     return arr if pa.types.is_string(arr.type) else arr.cast(pa.string())
 
 
+def empty_rows(ids):
+    """Rows whose id is missing or "" (an empty id is never a key)."""
+    import pyarrow.compute as pc
+    empty = pc.fill_null(pc.equal(pc.binary_length(ids), 0), True)
+    if not pc.any(empty).as_py():
+        return np.zeros(0, np.int64)
+    return np.flatnonzero(bool_array(empty))
+
+
 def join_ids(sol, sub, sol_name, sub_name, id_col, col, allow_sol_dups=False):
     sol_ids, sub_ids = string_ids(sol, id_col), string_ids(sub, id_col)
     for name, ids in ((sol_name, sol_ids), (sub_name, sub_ids)):
-        if ids.null_count:
-            rows = np.flatnonzero(ids.is_null().to_numpy(zero_copy_only=False))
+        rows = empty_rows(ids)
+        if rows.size:
             col.add(name, f"{rows.size} empty id(s) in column '{id_col}': rows "
                     f"{', '.join(str(r + 1) for r in rows[:SHOW])}", rows)
     if col.problems:
@@ -75,41 +85,32 @@ def target_column(sol, sub, sol_name, sub_name, id_col, options, col):
     return None if col.problems else name
 
 
+def _row(r, ids):
+    return f"row {r + 1} (id {shown(ids[r])})"
+
+
 def numbers(table, name, fname, ids, col, integer):
-    """A numeric column as float64/int64; unparsable or missing values collected."""
-    arr = column_array(table, name)
-    if pa.types.is_integer(arr.type) and not arr.null_count:
-        return arr.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
-    if pa.types.is_boolean(arr.type):
-        return arr.to_numpy(zero_copy_only=False).astype(np.int64)
-    if pa.types.is_floating(arr.type) or pa.types.is_integer(arr.type) or pa.types.is_null(arr.type):
-        vals = arr.to_numpy(zero_copy_only=False).astype(np.float64)
-        raw = None
-    else:
-        import pandas as pd  # only for text columns; keeps the CLI start fast
-        raw = arr.to_numpy(zero_copy_only=False)
-        vals = pd.to_numeric(pd.Series(raw), errors="coerce").to_numpy(np.float64)
-    bad = np.flatnonzero(~np.isfinite(vals))
-    if bad.size:
-        shown = ", ".join(
-            f"row {r + 1} (id {ids[r]!r}): "
-            + (repr(raw[r]) if raw is not None and raw[r] is not None and raw[r] != "" else
-               "empty" if raw is not None or np.isnan(vals[r]) else repr(vals[r]))
-            for r in bad[:SHOW])
-        col.add(fname, f"column '{name}': {bad.size} value(s) are not "
-                f"{'ratings' if integer else 'finite numbers'}: {shown}", bad)
-    if integer:
-        with np.errstate(invalid="ignore"):
-            frac = np.flatnonzero(np.isfinite(vals) & (vals != np.floor(vals)))
-        if frac.size:
-            shown = ", ".join(f"row {r + 1} (id {ids[r]!r}): {vals[r]:g}" for r in frac[:SHOW])
-            col.add(fname, f"column '{name}': {frac.size} non-integer rating(s): {shown}; "
-                    "continuous predictions need cut points (round them, or use the "
-                    "threshold optimizer in the app)", frac)
-            return None
-    if bad.size:
-        return None
-    return vals.astype(np.int64) if integer else vals
+    """A numeric column as float64 (int64 ratings) in the strict grammar (numbers.py).
+
+    Every value problem is collected naming the file, column, row and id;
+    None when there is one.
+    """
+    cv = column_numbers(column_array(table, name), integer=integer)
+    what = "ratings" if integer else "numbers"
+    if cv.bad.size:
+        listed = ", ".join(f"{_row(r, ids)}: {shown(cv.raw(r))} ({cv.reason(r)})"
+                           for r in cv.bad[:SHOW])
+        col.add(fname, f"column '{name}': {cv.bad.size} value(s) are not {what}: {listed}", cv.bad)
+    if cv.too_large.size:
+        listed = ", ".join(f"{_row(r, ids)}: {shown(cv.raw(r))}" for r in cv.too_large[:SHOW])
+        col.add(fname, f"column '{name}': {cv.too_large.size} rating(s) too large (a rating stays "
+                f"below 2^53, about 9.007e15): {listed}", cv.too_large)
+    if cv.fraction.size:
+        listed = ", ".join(f"{_row(r, ids)}: {shown(cv.raw(r))}" for r in cv.fraction[:SHOW])
+        col.add(fname, f"column '{name}': {cv.fraction.size} non-integer rating(s): {listed}; "
+                "continuous predictions need cut points (round them, or use the "
+                "threshold optimizer in the app)", cv.fraction)
+    return cv.values if cv.ok else None
 
 
 def check_range(vals, options, fname, name, ids, col):
@@ -119,5 +120,26 @@ def check_range(vals, options, fname, name, ids, col):
             continue
         rows = np.flatnonzero(bad(vals, bound))
         if rows.size:
-            shown = ", ".join(f"row {r + 1} (id {ids[r]!r}): {vals[r]}" for r in rows[:SHOW])
-            col.add(fname, f"column '{name}': {rows.size} rating(s) {word} {bound}: {shown}", rows)
+            listed = ", ".join(f"{_row(r, ids)}: {vals[r]}" for r in rows[:SHOW])
+            col.add(fname, f"column '{name}': {rows.size} rating(s) {word} {bound}: {listed}", rows)
+
+
+def check_span(columns, name, col, limit):
+    """Ratings spanning more than ``limit`` classes: the extreme rows of each file named.
+
+    ``columns``: (file name, values, ids) per file.
+    """
+    present = [(f, v, i) for f, v, i in columns if v is not None and v.size]
+    if not present:
+        return
+    lo = min(int(v.min()) for _, v, _ in present)
+    hi = max(int(v.max()) for _, v, _ in present)
+    if hi - lo + 1 <= limit:
+        return
+    for fname, vals, ids in present:
+        shown_rows = [r for r in (int(vals.argmin()), int(vals.argmax()))
+                      if int(vals[r]) in (lo, hi)]
+        if shown_rows:
+            listed = ", ".join(f"{_row(r, ids)}: {vals[r]}" for r in dict.fromkeys(shown_rows))
+            col.add(fname, f"column '{name}': ratings span {lo}..{hi}, more than {limit} classes "
+                    f"(are these ratings?): {listed}", shown_rows)

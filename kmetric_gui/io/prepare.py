@@ -77,6 +77,12 @@ def _usage(sol, sol_name, col):
     return codes
 
 
+def _headerless(cols):
+    """A header with a number among its names is most likely a first data row."""
+    from ..numbers import why_not_number
+    return any(why_not_number(c) is None for c in cols)
+
+
 def prepare(sol, sub, sol_name, sub_name, options):
     """Validate two pyarrow tables and align them; raise ValidationFailed."""
     try:
@@ -96,6 +102,12 @@ def _prepare(sol, sub, sol_name, sub_name, options):
             col.add(name, f"one column '{cols[0]}'{hint}")
     col.raise_if_any()
     id_col = options.id_column or (sub_cols[0] if sub_cols else None)
+    if not options.id_column and id_col not in sol_cols:
+        for name, cols in ((sub_name, sub_cols), (sol_name, sol_cols)):
+            if _headerless(cols):
+                col.add(name, f"the first line looks like data, not a header ({', '.join(cols[:4])}"
+                        f"{', ...' if len(cols) > 4 else ''}): is the header row missing?")
+        col.raise_if_any()
     for name, cols in ((sol_name, sol_cols), (sub_name, sub_cols)):
         if id_col not in cols:
             col.add(name, f"no id column '{id_col}'; found columns: "

@@ -146,6 +146,7 @@ class _Inflated(io.RawIOBase):
         self._cap, self._ratio = cap, ratio_check
         self._buf, self._pos, self.total = b"", 0, 0
         self.error = None        # the fault that ended the stream (raised by the caller)
+        self.saw_hex, self._last = False, b""   # "0x" seen: Arrow reads 0x3 as an integer
 
     def readable(self):
         return True
@@ -166,6 +167,10 @@ class _Inflated(io.RawIOBase):
                 if chunk:
                     self.total += len(chunk)
                     self._check()
+                    if not self.saw_hex:
+                        edge = self._last + chunk[:1]
+                        self.saw_hex = any(x in chunk or x in edge for x in (b"0x", b"0X"))
+                        self._last = chunk[-1:]
                     return chunk
         except Exception as e:
             self.error = e
@@ -380,6 +385,21 @@ def _head(opener):
         src.close()
 
 
+def _saw_hex(src):
+    if not isinstance(src, str):
+        return src.saw_hex
+    buf, last = bytearray(16 << 20), b""     # read in blocks: a mapping would count as memory
+    with open(src, "rb") as f:
+        while True:
+            n = f.readinto(buf)
+            if not n:
+                return False
+            if buf.find(b"0x", 0, n) >= 0 or buf.find(b"0X", 0, n) >= 0 or \
+                    last + bytes(buf[:1]) in (b"0x", b"0X"):
+                return True
+            last = bytes(buf[n - 1:n])
+
+
 def _raise_stream_error(src):
     if not isinstance(src, str) and src.error is not None:
         raise src.error
@@ -456,6 +476,19 @@ def _read(path, label, name, opener, string_columns, header_only):
                 table = pacsv.read_csv(src, read_options=opts, parse_options=parse,
                                        convert_options=convert)
             _raise_stream_error(src)
+            ints = [f.name for f in table.schema if pa.types.is_integer(f.type)]
+            if ints and _saw_hex(src):
+                # Arrow's integer parser takes 0x3 as 3: read those columns as text so
+                # the number grammar names the rows.
+                convert.column_types = dict(types, **{c: pa.string() for c in ints})
+                src2 = opener()
+                try:
+                    table = pacsv.read_csv(src2, read_options=opts, parse_options=parse,
+                                           convert_options=convert)
+                    _raise_stream_error(src2)
+                finally:
+                    if not isinstance(src2, str):
+                        src2.close()
             return _checked(table, label, path)
         except pa.ArrowInvalid as e:
             _raise_stream_error(src)

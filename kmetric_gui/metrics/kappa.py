@@ -21,7 +21,9 @@ class Kappa(Metric):
         return "the submission has one target column (weighted kappa)"
 
     def build(self, ctx):
-        from ..io.columns import Lazy, check_range, join_ids, numbers, string_ids, target_column
+        from ..core.kappa import MAX_CLASSES
+        from ..io.columns import (Lazy, check_range, check_span, join_ids, numbers, string_ids,
+                                  target_column)
         from ..io.prepare import Prepared
         from ..io.problems import ValidationFailed
         sol, sub, sol_name, sub_name, col = ctx.sol, ctx.sub, ctx.sol_name, ctx.sub_name, ctx.col
@@ -44,6 +46,8 @@ class Kappa(Metric):
         for fname, vals, vid in checks:
             if vals is not None:
                 check_range(vals, ctx.options, fname, name, vid, col)
+        if not col.problems:
+            check_span(checks, name, col, MAX_CLASSES)
         col.raise_if_any()
         layout = f"id '{ctx.id_col}' + integer rating column '{name}'"
         return Prepared("qwk", ctx.reason, ctx.id_col, [name], sol_ids, truth, pred[al.sub_index],
