@@ -58,6 +58,7 @@ class Stats:
     options: "StatsOptions | None" = None
     intervals: dict = field(default_factory=dict)        # "ci", "public_ci", "private_ci" -> Interval
     class_intervals: "dict | None" = None               # class name -> Interval (LwLRAP)
+    class_points: "dict | None" = None                  # class name -> score (nan: no positives)
     shakeup: "Shakeup | None" = None
 
     def to_json(self):
@@ -141,6 +142,9 @@ def analyze(report, ci=None, shake=None, cancel=None):
     if ci is not None and ci.level is not None:
         st.intervals = score_intervals(report, ci, cancel)
         st.class_intervals = class_intervals(report, ci, cancel)
+        found = report.definition.class_units(report)
+        if found is not None:
+            st.class_points = dict(zip(found[0], found[1].points().tolist()))
     if shake is not None:
         st.shakeup = shakeup(report, shake, cancel)
     return st

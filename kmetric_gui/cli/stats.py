@@ -96,14 +96,14 @@ def apply_stats(rep, d, lines, ci, shake):
         lines.append(f"per class ({100 * ci.level:g}% CI, {ci.method}):")
         width = max(len(str(n)) for n in st.class_intervals)
         for name, iv in st.class_intervals.items():
-            lines.append(f"  {str(name):<{width}}  {_point(d['per_class'].get(name))}  {_short(iv)}")
+            lines.append(f"  {str(name):<{width}}  {_point(st.class_points[name])}  {_short(iv)}")
     if st.shakeup is not None:
         lines.extend(shakeup_lines(st.shakeup))
     return d, lines
 
 
 def _point(x):
-    return "undefined" if x is None else f"{x:.4f}"
+    return "no positives" if not math.isfinite(x) else f"{x:.4f}"
 
 
 def _short(iv):
