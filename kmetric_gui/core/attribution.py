@@ -98,7 +98,7 @@ def nth_in_groups(groups, picks, chunk=_CHUNK):
     get = groups if callable(groups) else (lambda a, b: groups[a:b])
     g_max = int(picks.max()) + 1
     need = np.bincount(picks, minlength=g_max)
-    found = [[] for _ in range(g_max)]
+    found = {int(g): [] for g in np.unique(picks)}   # only the groups picked (K*K may be large)
     for a in range(0, size, chunk):
         g = np.asarray(get(a, min(a + chunk, size)))
         inside = (g >= 0) & (g < g_max)
@@ -119,7 +119,7 @@ def nth_in_groups(groups, picks, chunk=_CHUNK):
             break
     if need.any():
         raise ValueError("more picks than units in a group")
-    pools = [np.concatenate(f) if f else np.zeros(0, np.int64) for f in found]
+    pools = {g: np.concatenate(f) for g, f in found.items()}
     # occurrence rank of each pick within its group
     order = np.argsort(picks, kind="stable")
     sp = picks[order]

@@ -152,3 +152,28 @@ def test_metric_gains_hook_agrees_with_the_first_greedy_fix(metric):
         assert np.nanargmax(g.both) == tf.fixes.units[0]
         assert (g.both >= np.maximum(g.fp_removed, g.fn_removed) - 1e-15).all()
     assert tf.fixes.gains[0] == pytest.approx(best, abs=1e-12)
+
+
+def test_ten_class_kappa_file(tmp_path):
+    rng = np.random.default_rng(10)
+    n = 300
+    t = rng.integers(0, 10, n)
+    p = np.clip(t + rng.integers(-2, 3, n), 0, 9)
+    ids = [f"x{i:03d}" for i in range(n)]
+    sol = write(tmp_path / "s.csv", "id,grade\n" + "".join(f"{i},{v}\n" for i, v in zip(ids, t)))
+    sub = write(tmp_path / "p.csv", "id,grade\n" + "".join(f"{i},{v}\n" for i, v in zip(ids, p)))
+    d = _json(sol, sub, "--top-fixes", "15", "--weights", "linear")
+    assert len(d["observed"]) == 10 and len(d["top_fixes"]) == 15
+    row = {i: k for k, i in enumerate(ids)}
+    q = p.copy()
+    for f in d["top_fixes"]:
+        k = row[f["id"]]
+        # the best single fix at this step, by brute force over one wrong row of each cell
+        wrong = np.flatnonzero(q != t)
+        _, first = np.unique(t[wrong] * 10 + q[wrong], return_index=True)
+        best = max(cohen_kappa_score(t, np.where(np.arange(n) == u, t, q), weights="linear",
+                                     labels=range(10)) for u in wrong[first])
+        q[k] = t[k]
+        now = cohen_kappa_score(t, q, weights="linear", labels=range(10))
+        assert f["score_after"] == pytest.approx(now, abs=1e-12)
+        assert now == pytest.approx(best, abs=1e-12)

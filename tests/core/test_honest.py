@@ -86,7 +86,7 @@ def test_paired_se_matches_a_row_bootstrap_loop():
     ours = np.nanstd(reps[:, 1] - reps[:, 0], ddof=1)
     rng = np.random.default_rng(0)
     loop = []
-    for _ in range(1500):
+    for _ in range(800):
         i = rng.integers(0, t.size, t.size)
         loop.append(_sk(t[i], b[i], 0, 3) - _sk(t[i], a[i], 0, 3))
     assert ours == pytest.approx(np.std(loop, ddof=1), rel=0.1)
