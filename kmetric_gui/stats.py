@@ -171,6 +171,15 @@ def interval_text(iv, seed):
     return f"[{iv.low:.{d}f}, {iv.high:.{d}f}] {level} CI {how}"
 
 
+def compact_text(point, iv):
+    """`0.7780 [0.741, 0.812]` for a score panel (the interval's width sets the decimals)."""
+    p = "undefined" if point is None or not np.isfinite(point) else f"{point:.4f}"
+    if iv is None or not (np.isfinite(iv.low) and np.isfinite(iv.high)):
+        return f"{p} [undefined]"
+    d = _decimals(iv)
+    return f"{p} [{iv.low:.{d}f}, {iv.high:.{d}f}]"
+
+
 def shakeup_lines(sh):
     s = sh.summary()
     lines = [f"shake-up: {sh.splits} random splits, Public {sh.public_fraction:.0%} "
@@ -190,4 +199,4 @@ def shakeup_lines(sh):
 
 __all__ = ["StatsOptions", "ShakeupOptions", "Stats", "Interval", "Shakeup", "analyze",
            "interval_of", "score_intervals", "class_intervals", "shakeup", "usage_fraction",
-           "interval_text", "shakeup_lines", "DEFAULT_FRACTION", "MAX_REPLICATES"]
+           "interval_text", "compact_text", "shakeup_lines", "DEFAULT_FRACTION", "MAX_REPLICATES"]

@@ -194,3 +194,14 @@ def test_python_api_matches_the_command_and_can_be_cancelled():
         analyze(rep, StatsOptions(0.9, 5000, 0), None, cancel=cancel)
     with pytest.raises(Cancelled):
         analyze(rep, None, ShakeupOptions(None, 50000, 0), cancel=lambda: True)
+
+
+def test_compact_text_for_the_score_panel():
+    from kmetric_gui.core.intervals import Interval
+    from kmetric_gui.stats import compact_text
+    iv = Interval(0.7412, 0.8123, 0.02, 0.95, "percentile", 2000, 0)
+    assert compact_text(0.778012, iv) == "0.7780 [0.741, 0.812]"
+    narrow = Interval(0.77801, 0.77809, 2e-5, 0.95, "percentile", 2000, 0)
+    assert compact_text(0.778050, narrow) == "0.7781 [0.778010, 0.778090]"   # width decides decimals
+    nan = float("nan")
+    assert compact_text(nan, Interval(nan, nan, nan, 0.95, "percentile", 10, 10)) == "undefined [undefined]"
