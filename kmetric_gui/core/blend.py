@@ -1,0 +1,186 @@
+"""Blend curves: the score of alpha*A + (1-alpha)*B for many alpha at once.
+
+Each blend is the float array ``a * A + (1 - a) * B`` a plain loop would
+score; the curve equals scoring every such array.
+
+LwLRAP: for a positive (sample i, class j) and another class k, "k ranks at
+or above j" depends on alpha through dB + alpha*(dA - dB) (dA = A[i,k] -
+A[i,j], dB likewise), which is linear: it holds on a prefix or a suffix of
+the sorted alphas. So each (positive, class) pair adds one or two events to
+a difference array and one cumulative sum gives every rank at every alpha.
+Pairs whose blended scores come within rounding of each other at some alpha
+are decided on the float blends themselves, as the plain loop decides them.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError
+from .compare import kappa_rows
+from .kappa import weight_matrix
+
+_BLOCK = 1 << 20          # (positive, class) pairs per block
+_EPS = 64 * np.finfo(np.float64).eps
+
+
+@dataclass(frozen=True)
+class BlendCurve:
+    alphas: np.ndarray        # (G,) weight of A (1: A alone, 0: B alone)
+    scores: np.ndarray        # (G,) score of each blend (nan: undefined)
+    best_alpha: float         # first alpha with the highest score (nan if none defined)
+    best_score: float
+
+
+def check_alphas(alphas):
+    a = np.asarray(alphas, dtype=np.float64).ravel()
+    if a.size == 0 or not np.isfinite(a).all() or (a < 0).any() or (a > 1).any():
+        raise InputError("blend weights must be finite numbers from 0 to 1")
+    if (np.diff(a) <= 0).any():
+        raise InputError("blend weights must be strictly increasing")
+    return a
+
+
+def _curve(alphas, scores):
+    ok = np.isfinite(scores)
+    if not ok.any():
+        return BlendCurve(alphas, scores, float("nan"), float("nan"))
+    g = int(np.flatnonzero(ok)[np.argmax(scores[ok])])
+    return BlendCurve(alphas, scores, float(alphas[g]), float(scores[g]))
+
+
+def lwlrap_blend(truth, a, b, alphas=None, *, ties="worst"):
+    """LwLRAP of each blend alpha*a + (1-alpha)*b; truth (n, C) 0/1, a and b (n, C) scores."""
+    al = check_alphas(np.linspace(0, 1, 101) if alphas is None else alphas)
+    t = np.asarray(truth).astype(bool)
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    if t.shape != a.shape or a.shape != b.shape or t.ndim != 2:
+        raise InputError(f"truth and both score tables must have one shape; got "
+                         f"{t.shape}, {a.shape}, {b.shape}")
+    g, c = al.size, t.shape[1]
+    rows, cols = np.nonzero(t)
+    total = np.zeros(g)
+    # Bound on rounding in a difference of two blended scores.
+    tol = _EPS * max(np.abs(a).max(initial=0), np.abs(b).max(initial=0))
+    uniform = g > 2 and np.allclose(al, np.linspace(al[0], al[-1], g), rtol=0, atol=1e-15)
+    step = max(1, _BLOCK // max(c, 1))
+    for s in range(0, rows.size, step):
+        total += _precision_sums(t, a, b, rows[s:s + step], cols[s:s + step], al, ties, uniform, tol)
+    scores = total / rows.size if rows.size else np.full(g, np.nan)
+    return _curve(al, scores)
+
+
+def _precision_sums(t, a, b, rows, cols, al, ties, uniform, tol):
+    """Sum over the given positives of hits/rank at every alpha."""
+    p, g = rows.size, al.size
+    ar, br = a[rows], b[rows]                              # (p, C)
+    da = ar - ar[np.arange(p), cols][:, None]
+    db = br - br[np.arange(p), cols][:, None]
+    hit = t[rows]
+    # f(alpha) = db + alpha * (da - db) lies between da and db on [0, 1]: pairs clear of
+    # 0 by more than rounding rank the same way at every alpha.
+    above = np.minimum(da, db) > tol
+    mixed = np.maximum(da, db) >= -tol
+    mixed &= ~above
+    ranks = np.zeros((p, g))
+    ranks += above.sum(axis=1)[:, None]
+    above &= hit
+    hits = np.zeros((p, g))
+    hits += above.sum(axis=1)[:, None]
+    r, q = np.nonzero(mixed)
+    da, db = da[r, q], db[r, q]
+    tie_ok = np.ones(r.size, bool) if ties == "worst" else q >= cols[r]
+    const_tie = (da == 0) & (db == 0)
+    slope = da - db
+    flat = slope == 0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        root = db / (db - da)                  # f is 0 here
+    root[flat] = 0.0
+    if uniform:
+        # Grid index arithmetic: off by one only within rounding of a grid point,
+        # and there |f| is tiny, so the pair is decided exactly below.
+        h = (al[-1] - al[0]) / (g - 1)
+        u = (root - al[0]) / h
+        pos = np.clip(np.ceil(u), 0, g).astype(np.intp)
+        near = np.abs(db + (al[0] + np.clip(np.rint(u), 0, g - 1) * h) * slope)
+    else:
+        pos = np.searchsorted(al, root)        # alphas below the root
+        # |f| is smallest at the grid points next to the root.
+        k = np.clip(pos, 1, max(g - 1, 1))
+        near = np.minimum(np.abs(db + al[k - 1] * slope),
+                          np.abs(db + al[np.minimum(k, g - 1)] * slope))
+    near[flat] = np.abs(db[flat])
+    exact = near <= tol
+    exact &= ~const_tie
+    # Spans of alphas where class q ranks at or above the positive: [pos, G) when
+    # f rises, [0, pos) when it falls.
+    up = slope > 0
+    start = np.where(up, pos, 0)
+    stop = np.where(up, g, pos)
+    stop[flat] = np.where(db[flat] > 0, g, 0)
+    stop[const_tie] = np.where(tie_ok[const_tie], g, 0)
+    stop[exact] = 0
+    start[exact] = 0
+    start += r * (g + 1)
+    stop += r * (g + 1)
+    hq = hit[r, q]
+    ranks += _spans(start, stop, p, g)
+    hits += _spans(start[hq], stop[hq], p, g)
+    if exact.any():
+        e = np.flatnonzero(exact)
+        re, qe = r[e], q[e]
+        x = al[None, :]
+        bk = x * ar[re, qe][:, None] + (1 - x) * br[re, qe][:, None]
+        je = cols[re]
+        bjj = x * ar[re, je][:, None] + (1 - x) * br[re, je][:, None]
+        above = (bk > bjj) | ((bk == bjj) & tie_ok[e][:, None])    # (e, G)
+        ranks += _add_rows(re, above, p, g)
+        hits += _add_rows(re, above & hq[e][:, None], p, g)
+    return (hits / ranks).sum(axis=0)
+
+
+def _spans(start, stop, p, g):
+    """(p, g) counts: each (start, stop) pair of codes row*(g+1)+alpha adds 1 on [start, stop)."""
+    n = p * (g + 1)
+    diff = np.bincount(start.ravel(), minlength=n) - np.bincount(stop.ravel(), minlength=n)
+    return np.cumsum(diff.reshape(p, g + 1), axis=1)[:, :g]
+
+
+def _add_rows(r, flags, p, g):
+    rr, gg = np.nonzero(flags)
+    return np.bincount(r[rr] * g + gg, minlength=p * g).reshape(p, g)
+
+
+def kappa_blend(truth, a, b, cuts, alphas=None, *, min_rating=None, weights="quadratic"):
+    """Kappa of ratings(alpha*a + (1-alpha)*b) for every alpha.
+
+    truth: integer ratings; a, b: continuous predictions; cuts: sorted cut
+    points, rating = min_rating + searchsorted(cuts, x, side="right").
+    """
+    al = check_alphas(np.linspace(0, 1, 101) if alphas is None else alphas)
+    cuts = np.asarray(cuts, dtype=np.float64).ravel()
+    if cuts.size and (np.diff(cuts) < 0).any():
+        raise InputError("cut points must be sorted ascending")
+    t = np.asarray(truth, dtype=np.int64).ravel()
+    a = np.asarray(a, dtype=np.float64).ravel()
+    b = np.asarray(b, dtype=np.float64).ravel()
+    if not (t.size == a.size == b.size):
+        raise InputError(f"truth and both predictions differ in length: {t.size}, {a.size}, {b.size}")
+    if min_rating is not None:
+        lo = int(min_rating)
+    else:
+        lo = int(t.min()) if t.size else 0
+    k = cuts.size + 1
+    tc = t - lo
+    if tc.size and (tc.min() < 0 or tc.max() >= k):
+        raise InputError(f"truth ratings must lie in {lo}..{lo + k - 1} for {cuts.size} cut points")
+    g = al.size
+    counts = np.zeros(g * k * k, dtype=np.int64)
+    x = al[:, None]
+    step = max(1, (1 << 22) // g)
+    for s in range(0, t.size, step):
+        blend = x * a[None, s:s + step] + (1 - x) * b[None, s:s + step]     # (G, rows)
+        r = np.searchsorted(cuts, blend, side="right")
+        code = (np.arange(g)[:, None] * k + tc[None, s:s + step]) * k + r
+        counts += np.bincount(code.ravel(), minlength=g * k * k)
+    return _curve(al, kappa_rows(counts.reshape(g, k * k), weight_matrix(k, weights)))

@@ -1,0 +1,75 @@
+"""Where two submissions differ, per metric (STATS.md, "Paired comparison").
+
+Each "delta" here answers: how much of B's advantage over A comes from
+this part of the data? It is score(B) - score(B with A's predictions on that
+part), so a positive value means B's predictions there help B.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from .compare import fbeta_scorer, kappa_rows
+from .kappa import weight_matrix
+
+
+@dataclass(frozen=True)
+class KappaDiffer:
+    agreement: np.ndarray     # (K, K) rows where A predicts a (row) and B predicts b (column)
+    a_right: np.ndarray       # (K, K) of those, rows whose truth is a
+    b_right: np.ndarray       # (K, K) of those, rows whose truth is b
+    cell_delta: np.ndarray    # (K, K) kappa(B) - kappa(B with A's rating on the cell's rows)
+
+
+def kappa_differ(joint, weights="quadratic"):
+    """From (K, K, K) counts of (truth, A, B)."""
+    joint = np.asarray(joint, dtype=np.float64)
+    k = joint.shape[0]
+    agreement = joint.sum(axis=0)
+    idx = np.arange(k)
+    a_right = joint[idx, idx, :]            # truth == a
+    b_right = joint[idx, :, idx].T          # [a, b] = joint[b, a, b]
+    w = weight_matrix(k, weights)
+    ob = joint.sum(axis=1)                  # (t, b)
+    # Rows of cell (a, b) move in B's confusion from column b to column a (K is small).
+    moved = np.empty((k, k, k, k))
+    for a in range(k):
+        for b in range(k):
+            m = moved[a, b]
+            m[:] = ob
+            m[:, b] -= joint[:, a, b]
+            m[:, a] += joint[:, a, b]
+    base = kappa_rows(ob.reshape(1, -1), w)[0]
+    cell_delta = base - kappa_rows(moved.reshape(k * k, k * k), w).reshape(k, k)
+    return KappaDiffer(agreement, a_right, b_right, cell_delta)
+
+
+@dataclass(frozen=True)
+class LwlrapDiffer:
+    per_class_delta: np.ndarray   # (C,) per-class lwlrap of B minus A
+    contribution: np.ndarray      # (C,) delta times the class weight (sums to the overall delta)
+    class_weights: np.ndarray
+
+
+def lwlrap_differ(per_class_a, per_class_b, class_weights):
+    d = np.asarray(per_class_b, dtype=np.float64) - np.asarray(per_class_a, dtype=np.float64)
+    w = np.asarray(class_weights, dtype=np.float64)
+    return LwlrapDiffer(d, d * w, w)
+
+
+@dataclass(frozen=True)
+class FbetaDiffer:
+    counts_a: np.ndarray      # (D, 3) tp, fp, fn of each document under A
+    counts_b: np.ndarray      # (D, 3) under B
+    doc_delta: np.ndarray     # (D,) F(B) - F(B with A's predictions for this document)
+
+
+def fbeta_differ(per_document_a, per_document_b, beta=0.5):
+    ca = np.asarray(per_document_a, dtype=np.float64).reshape(-1, 3)
+    cb = np.asarray(per_document_b, dtype=np.float64).reshape(-1, 3)
+    score = fbeta_scorer(beta)
+    truths = (cb[:, 0] + cb[:, 2]).sum()
+    tb = cb.sum(axis=0)
+    reverted = tb[None, :2] - cb[:, :2] + ca[:, :2]       # (D, 2): tp, fp with A on doc d
+    base = score(tb[None, :2], np.array([[truths]]))[0]
+    doc_delta = base - score(reverted, np.full((len(ca), 1), truths))
+    return FbetaDiffer(ca.astype(np.int64), cb.astype(np.int64), doc_delta)
