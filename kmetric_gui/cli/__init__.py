@@ -10,9 +10,9 @@ import os
 import sys
 
 from .. import __version__
-from . import score
+from . import compare, score
 
-COMMANDS = (score,)
+COMMANDS = (score, compare)
 
 
 def build_parser():

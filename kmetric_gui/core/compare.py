@@ -9,7 +9,7 @@ Two engines hold the sufficient statistics and draw replicates from them:
   hypergeometric draw. No per-row work after the counts.
 - ``UnitPairs``: metrics that are a function of additive per-unit sums
   (LwLRAP: precision sums and positive counts per sample; F-beta: TP, FP and
-  truth counts per document). All submissions are scored on the same unit
+  FN per document; see core/units.py). All submissions are scored on the same unit
   draws, so every pair is paired.
 
 The draws, so that a plain loop can reproduce them exactly:
@@ -67,11 +67,13 @@ def kappa_rows(o, w):
 class KappaPairs:
     """Kappa of several submissions against one truth, from joint cell counts.
 
-    truth, predictions: integer ratings already shifted to 0..k-1.
+    truth, predictions: integer ratings already shifted to 0..k-1 (``labels``: the
+    rating of each code, for display).
     """
 
-    def __init__(self, truth, predictions, k, weights="quadratic"):
+    def __init__(self, truth, predictions, k, weights="quadratic", labels=None):
         self.k, self.weighting = int(k), weights
+        self.labels = np.arange(self.k) if labels is None else np.asarray(labels)
         if self.k > MAX_CLASSES:
             raise InputError(f"the paired kappa comparison supports up to {MAX_CLASSES} rating "
                              f"classes; these ratings span {self.k}")
@@ -97,15 +99,34 @@ class KappaPairs:
         return self._joint[i, j]
 
     def _cells(self, i, j):
+        """Non-empty joint cells: counts, and a (m, 2 + 3K) matrix whose product with
+        cell counts gives n, then for A and B: sum(W*O), hist_pred; plus hist_true."""
         k = self.k
         flat = self.joint(i, j).ravel()
         nz = np.flatnonzero(flat)
         t, a, b = nz // (k * k), (nz // k) % k, nz % k
-        ind_a = np.zeros((nz.size, k * k))
-        ind_a[np.arange(nz.size), t * k + a] = 1
-        ind_b = np.zeros((nz.size, k * k))
-        ind_b[np.arange(nz.size), t * k + b] = 1
-        return flat[nz], ind_a, ind_b, a != b
+        m = np.zeros((nz.size, 3 + 3 * k))
+        m[:, 0] = 1
+        m[:, 1] = self.w[t, a]
+        m[:, 2] = self.w[t, b]
+        rows = np.arange(nz.size)
+        m[rows, 3 + t] = 1
+        m[rows, 3 + k + a] = 1
+        m[rows, 3 + 2 * k + b] = 1
+        return flat[nz], m, a != b
+
+    def _pair_scores(self, sums):
+        """(R, 2) kappa of A and B from products with the ``_cells`` matrix."""
+        k = self.k
+        n, ht = sums[:, 0], sums[:, 3:3 + k]
+        htw = ht @ self.w
+        out = np.empty((sums.shape[0], 2))
+        for c in range(2):
+            hp = sums[:, 3 + (c + 1) * k:3 + (c + 2) * k]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                den = (htw * hp).sum(axis=1) / n
+                out[:, c] = np.where(den > 0, 1.0 - sums[:, 1 + c] / den, np.nan)
+        return out
 
     def single_bootstrap(self, i, replicates, seed):
         o = self.confusion(i)
@@ -124,96 +145,84 @@ class KappaPairs:
 
     def pair_bootstrap(self, i, j, replicates, seed):
         """(replicates, 2) scores of i and j on the same multinomial draws."""
-        cnt, ind_a, ind_b, _ = self._cells(i, j)
+        cnt, m, _ = self._cells(i, j)
         draws = np.random.default_rng(seed).multinomial(self.n, cnt / self.n, size=replicates)
-        draws = draws.astype(np.float64)
-        return np.stack([kappa_rows(draws @ ind_a, self.w), kappa_rows(draws @ ind_b, self.w)], 1)
+        return self._pair_scores(draws @ m)
 
     def pair_jackknife(self, i, j):
         """Delta (j - i) with one row of each non-empty joint cell left out, and the cell sizes."""
-        cnt, ind_a, ind_b, _ = self._cells(i, j)
-        oa, ob = cnt @ ind_a, cnt @ ind_b
-        return kappa_rows(ob - ind_b, self.w) - kappa_rows(oa - ind_a, self.w), cnt
+        cnt, m, _ = self._cells(i, j)
+        s = self._pair_scores(cnt @ m - m)
+        return s[:, 1] - s[:, 0], cnt
 
     def permutation(self, i, j, permutations, seed):
         """Delta (j - i) after swapping i's and j's predictions on random rows."""
-        cnt, ind_a, ind_b, off = self._cells(i, j)
-        oa, ob = cnt @ ind_a, cnt @ ind_b
+        cnt, m, off = self._cells(i, j)
+        k = self.k
         rng = np.random.default_rng([seed, 1])
-        s = rng.binomial(cnt[off], 0.5, size=(permutations, int(off.sum()))).astype(np.float64)
-        move = s @ (ind_b[off] - ind_a[off])       # rows of A's (t, a) now (t, b)
-        return kappa_rows(ob - move, self.w) - kappa_rows(oa + move, self.w)
+        s = rng.binomial(cnt[off], 0.5, size=(permutations, int(off.sum())))
+        # A swapped row of cell (t, a, b) becomes (t, b, a): exchange A's and B's columns.
+        swap = m[off].copy()
+        swap[:, [1, 2]] = swap[:, [2, 1]]
+        swap[:, 3 + k:3 + 2 * k], swap[:, 3 + 2 * k:] = m[off, 3 + 2 * k:], m[off, 3 + k:3 + 2 * k]
+        out = self._pair_scores(cnt @ m + s @ (swap - m[off]))
+        return out[:, 1] - out[:, 0]
 
     def splits(self, i, j, n_public, splits, seed):
         """(splits, 4): Public i, Public j, Private i, Private j over random splits."""
-        cnt, ind_a, ind_b, _ = self._cells(i, j)
+        cnt, m, _ = self._cells(i, j)
         rng = np.random.default_rng([seed, 2])
-        pub = rng.multivariate_hypergeometric(cnt, n_public, size=splits).astype(np.float64)
-        priv = cnt - pub
-        return np.stack([kappa_rows(pub @ ind_a, self.w), kappa_rows(pub @ ind_b, self.w),
-                         kappa_rows(priv @ ind_a, self.w), kappa_rows(priv @ ind_b, self.w)], 1)
-
-
-def ratio_score(own, shared):
-    """LwLRAP: summed precisions / summed positives (nan when no positive)."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(shared[..., 0] > 0, own[..., 0] / shared[..., 0], np.nan)
-
-
-def fbeta_scorer(beta):
-    """F-beta from summed (tp, fp) and the summed truth counts (fn = truths - tp)."""
-    b2 = float(beta) ** 2
-
-    def score(own, shared):
-        tp, fp = own[..., 0], own[..., 1]
-        fn = shared[..., 0] - tp
-        with np.errstate(invalid="ignore", divide="ignore"):
-            prec = tp / (tp + fp)
-            rec = tp / (tp + fn)
-            f = (1 + b2) * prec * rec / (b2 * prec + rec)
-        f = np.where(tp > 0, f, 0.0)
-        return np.where(tp + fp + fn > 0, f, np.nan)
-    return score
+        pub = rng.multivariate_hypergeometric(cnt, n_public, size=splits) @ m
+        return np.concatenate([self._pair_scores(pub), self._pair_scores(cnt @ m - pub)], axis=1)
 
 
 class UnitPairs:
     """Several submissions whose score is a function of per-unit additive sums.
 
-    own: one (n, m) array per submission; shared: (n, s) the same for all
-    (e.g. positives per sample); score(own_totals, shared_totals) -> scores.
+    stats: one (n, m) array per submission (the ``stats`` of core.resample.Units);
+    score: sums (R, m) -> (R,) scores, nan where undefined. Columns equal in
+    every submission (LwLRAP's positive counts) are gathered once.
     """
 
-    def __init__(self, own, shared, score):
-        self.own = [np.asarray(o, dtype=np.float64).reshape(len(o), -1) for o in own]
-        self.shared = np.asarray(shared, dtype=np.float64).reshape(len(shared), -1)
+    def __init__(self, stats, score):
+        self.stats = [np.asarray(s, dtype=np.float64).reshape(len(s), -1) for s in stats]
         self.score = score
-        self.n = self.shared.shape[0]
-        self.m = self.own[0].shape[1] if self.own else 0
+        self.n = self.stats[0].shape[0]
+        self.m = self.stats[0].shape[1]
+        if any(s.shape != (self.n, self.m) for s in self.stats):
+            raise InputError("every submission needs the same units and statistics")
         self._boot = {}
 
     def scores(self):
-        sh = self.shared.sum(axis=0)
-        return np.array([float(self.score(o.sum(axis=0), sh)) for o in self.own])
+        return np.array([float(self.score(s.sum(axis=0)[None, :])[0]) for s in self.stats])
 
     def _columns(self):
-        return np.ascontiguousarray(np.concatenate([self.shared, *self.own], axis=1).T)
+        """Distinct columns (q, n) and, per submission, which of them are its m columns."""
+        cols, where = [], []
+        for s in self.stats:
+            mine = []
+            for c in range(self.m):
+                col = s[:, c]
+                same = next((k for k, x in enumerate(cols) if np.array_equal(x, col)), None)
+                if same is None:
+                    cols.append(np.ascontiguousarray(col))
+                    same = len(cols) - 1
+                mine.append(same)
+            where.append(mine)
+        return cols, where
 
     def bootstrap(self, replicates, seed):
         """(replicates, submissions) scores, every submission on the same unit draws."""
         key = (replicates, seed)
         if key not in self._boot:
-            cols = self._columns()
-            totals = np.empty((replicates, cols.shape[0]))
+            cols, where = self._columns()
+            totals = np.empty((replicates, len(cols)))
             rng = np.random.default_rng(seed)
             for a, b in _blocks(replicates, self.n):
                 idx = rng.integers(0, self.n, size=(b, self.n))
                 for c, col in enumerate(cols):
                     totals[a:a + b, c] = np.take(col, idx).sum(axis=1)
-            s = self.shared.shape[1]
-            sh = totals[:, :s]
-            self._boot[key] = np.stack(
-                [self.score(totals[:, s + q * self.m:s + (q + 1) * self.m], sh)
-                 for q in range(len(self.own))], axis=1)
+            self._boot[key] = np.stack([self.score(totals[:, w]) for w in where], axis=1)
         return self._boot[key]
 
     def single_bootstrap(self, i, replicates, seed):
@@ -223,29 +232,28 @@ class UnitPairs:
         return self.bootstrap(replicates, seed)[:, [i, j]]
 
     def single_jackknife(self, i):
-        own, sh = self.own[i], self.shared
-        return self.score(own.sum(axis=0) - own, sh.sum(axis=0) - sh), None
+        s = self.stats[i]
+        return self.score(s.sum(axis=0) - s), None
 
     def pair_jackknife(self, i, j):
-        sh = self.shared.sum(axis=0) - self.shared
-        oi, oj = self.own[i], self.own[j]
-        return self.score(oj.sum(axis=0) - oj, sh) - self.score(oi.sum(axis=0) - oi, sh), None
+        si, sj = self.stats[i], self.stats[j]
+        return self.score(sj.sum(axis=0) - sj) - self.score(si.sum(axis=0) - si), None
 
     def permutation(self, i, j, permutations, seed):
-        oi, oj = self.own[i], self.own[j]
-        d = oj - oi
-        ti, tj, sh = oi.sum(axis=0), oj.sum(axis=0), self.shared.sum(axis=0)
+        si, sj = self.stats[i], self.stats[j]
+        d = sj - si
+        ti, tj = si.sum(axis=0), sj.sum(axis=0)
         out = np.empty(permutations)
         rng = np.random.default_rng([seed, 1])
         for a, b in _blocks(permutations, self.n):
             move = swap_mask(rng, self.n, b).astype(np.float64) @ d    # i takes j's units
-            out[a:a + b] = self.score(tj - move, sh) - self.score(ti + move, sh)
+            out[a:a + b] = self.score(tj - move) - self.score(ti + move)
         return out
 
     def splits(self, i, j, n_public, splits, seed):
-        cols = np.concatenate([self.shared, self.own[i], self.own[j]], axis=1)
+        cols = np.concatenate([self.stats[i], self.stats[j]], axis=1)
         total = cols.sum(axis=0)
-        s, m = self.shared.shape[1], self.m
+        m = self.m
         rng = np.random.default_rng([seed, 2])
         base = np.arange(self.n) < n_public
         out = np.empty((splits, 4))
@@ -253,8 +261,8 @@ class UnitPairs:
             masks = rng.permuted(np.broadcast_to(base, (b, self.n)), axis=1)
             pub = masks.astype(np.float64) @ cols
             for k, part in enumerate((pub, total - pub)):
-                out[a:a + b, 2 * k] = self.score(part[:, s:s + m], part[:, :s])
-                out[a:a + b, 2 * k + 1] = self.score(part[:, s + m:], part[:, :s])
+                out[a:a + b, 2 * k] = self.score(part[:, :m])
+                out[a:a + b, 2 * k + 1] = self.score(part[:, m:])
         return out
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .compare import fbeta_scorer, kappa_rows
+from .compare import kappa_rows
 from .kappa import weight_matrix
 
 
@@ -18,9 +18,10 @@ class KappaDiffer:
     a_right: np.ndarray       # (K, K) of those, rows whose truth is a
     b_right: np.ndarray       # (K, K) of those, rows whose truth is b
     cell_delta: np.ndarray    # (K, K) kappa(B) - kappa(B with A's rating on the cell's rows)
+    labels: np.ndarray        # (K,) rating of each row / column
 
 
-def kappa_differ(joint, weights="quadratic"):
+def kappa_differ(joint, weights="quadratic", labels=None):
     """From (K, K, K) counts of (truth, A, B)."""
     joint = np.asarray(joint, dtype=np.float64)
     k = joint.shape[0]
@@ -40,7 +41,8 @@ def kappa_differ(joint, weights="quadratic"):
             m[:, a] += joint[:, a, b]
     base = kappa_rows(ob.reshape(1, -1), w)[0]
     cell_delta = base - kappa_rows(moved.reshape(k * k, k * k), w).reshape(k, k)
-    return KappaDiffer(agreement, a_right, b_right, cell_delta)
+    labels = np.arange(k) if labels is None else np.asarray(labels)
+    return KappaDiffer(agreement, a_right, b_right, cell_delta, labels)
 
 
 @dataclass(frozen=True)
@@ -66,10 +68,15 @@ class FbetaDiffer:
 def fbeta_differ(per_document_a, per_document_b, beta=0.5):
     ca = np.asarray(per_document_a, dtype=np.float64).reshape(-1, 3)
     cb = np.asarray(per_document_b, dtype=np.float64).reshape(-1, 3)
-    score = fbeta_scorer(beta)
-    truths = (cb[:, 0] + cb[:, 2]).sum()
+    b2 = float(beta) ** 2
+
+    def score(tp, fp, fn):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            prec, rec = tp / (tp + fp), tp / (tp + fn)
+            f = (1 + b2) * prec * rec / (b2 * prec + rec)
+        return np.where(tp + fp + fn > 0, np.where(tp > 0, f, 0.0), np.nan)
+
     tb = cb.sum(axis=0)
-    reverted = tb[None, :2] - cb[:, :2] + ca[:, :2]       # (D, 2): tp, fp with A on doc d
-    base = score(tb[None, :2], np.array([[truths]]))[0]
-    doc_delta = base - score(reverted, np.full((len(ca), 1), truths))
+    reverted = tb[None, :] - cb + ca                     # (D, 3) with A on document d
+    doc_delta = score(*tb) - score(reverted[:, 0], reverted[:, 1], reverted[:, 2])
     return FbetaDiffer(ca.astype(np.int64), cb.astype(np.int64), doc_delta)

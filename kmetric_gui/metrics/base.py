@@ -58,6 +58,21 @@ class Metric:
         """(class names, ``core.units.ClassUnits``) for per-class intervals, or None."""
         return None
 
+    # -- comparison of submissions (STATS.md, "Paired comparison") ----------------
+    def paired(self, reports, split="all"):
+        """Paired statistics (a core.compare engine) of reports on one truth and split."""
+        from ..core.compare import UnitPairs
+        units = [self.units(r.result if split == "all" else r.splits[split]) for r in reports]
+        return UnitPairs([u.stats for u in units], units[0].score)
+
+    def differ(self, report_a, report_b, engine, i, j):
+        """Where two submissions differ (a core.differ object), or None."""
+        return None
+
+    def blend(self, report_a, report_b, alphas=None):
+        """Score of alpha*A + (1-alpha)*B (core.blend.BlendCurve) for score-like predictions, or None."""
+        return None
+
     # -- output ------------------------------------------------------------------
     def json_fields(self, report):
         return {}
@@ -96,6 +111,15 @@ class Metric:
     def parse(self, spec, text, prep):
         """A typed value for an edited cell; ValueError with a reason in words."""
         raise ValueError("this cell cannot be edited")
+
+
+def split_rows(usage, split="all"):
+    """Rows of a split ("all": every scored row, i.e. not Ignored); None for every row."""
+    if usage is None:
+        return None
+    if split == "all":
+        return np.flatnonzero(usage != 2) if (usage == 2).any() else None
+    return np.flatnonzero(usage == ("public", "private").index(split))
 
 
 def take(values, rows):

@@ -102,6 +102,11 @@ class Fbeta(Metric):
         from ..optimisers import fbeta_honest     # the Jaccard threshold
         return fbeta_honest(report, rows, **kw)
 
+    def differ(self, report_a, report_b, engine, i, j):
+        from ..core.differ import fbeta_differ
+        return fbeta_differ(report_a.result.per_document, report_b.result.per_document,
+                            report_a.options.beta)
+
     def json_fields(self, report):
         r = report.result
         return dict(tp=r.tp, fp=r.fp, fn=r.fn, precision=_num(r.precision),

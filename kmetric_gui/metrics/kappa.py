@@ -7,7 +7,7 @@ from ..core.units import kappa_units
 from ..errors import Cancelled, InputError
 from ..tables import Column
 from ..core.attribution import kappa_fix_first, kappa_gain_map
-from .base import FieldSpec, Metric, Plan, parse_number, parse_rating, take
+from .base import FieldSpec, Metric, Plan, parse_number, parse_rating, split_rows, take
 
 _CHUNK = 1_000_000
 
@@ -95,6 +95,30 @@ class Kappa(Metric):
     def honest(self, report, rows, **kw):
         from ..optimisers import kappa_honest     # cut points: continuous predictions only
         return kappa_honest(report, rows, **kw)
+
+    def paired(self, reports, split="all"):
+        from ..core.compare import KappaPairs
+        plans = [self.plan(r.prepared, r.options) for r in reports]
+        lo = min(p.params["min_rating"] for p in plans)
+        hi = max(p.params["max_rating"] for p in plans)
+        rows = split_rows(reports[0].prepared.usage, split)
+        return KappaPairs(take(plans[0].truth, rows).astype(np.int64) - lo,
+                          [take(p.pred, rows).astype(np.int64) - lo for p in plans], hi - lo + 1,
+                          reports[0].options.weights, labels=np.arange(lo, hi + 1))
+
+    def differ(self, report_a, report_b, engine, i, j):
+        from ..core.differ import kappa_differ
+        return kappa_differ(engine.joint(i, j), engine.weighting, engine.labels)
+
+    def blend(self, report_a, report_b, alphas=None):
+        from ..core.blend import kappa_blend
+        pa, pb = report_a.prepared, report_b.prepared
+        if not (is_continuous(pa.pred) and is_continuous(pb.pred)):
+            return None
+        plan = self.plan(pa, report_a.options)
+        rows = split_rows(pa.usage)
+        return kappa_blend(take(pa.truth, rows), take(pa.pred, rows), take(pb.pred, rows), plan.cuts,
+                           alphas, min_rating=plan.params["min_rating"], weights=report_a.options.weights)
 
     def json_fields(self, report):
         r, out = report.result, {}

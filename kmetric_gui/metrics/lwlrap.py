@@ -5,7 +5,7 @@ from ..core import lwlrap
 from ..core.units import ClassUnits, lwlrap_units
 from ..core.gains_lwlrap import lwlrap_class_gains, lwlrap_fix_first, sample_gains
 from ..tables import Column
-from .base import FieldSpec, Metric, parse_number, take
+from .base import FieldSpec, Metric, parse_number, split_rows, take
 
 
 def _f4(v):
@@ -89,6 +89,17 @@ class Lwlrap(Metric):
 
     def units(self, result):
         return lwlrap_units(result)
+
+    def differ(self, report_a, report_b, engine, i, j):
+        from ..core.differ import lwlrap_differ
+        ra, rb = report_a.result, report_b.result
+        return lwlrap_differ(ra.per_class, rb.per_class, ra.class_weights)
+
+    def blend(self, report_a, report_b, alphas=None):
+        from ..core.blend import lwlrap_blend
+        rows = split_rows(report_a.prepared.usage)
+        return lwlrap_blend(take(report_a.prepared.truth, rows), take(report_a.prepared.pred, rows),
+                            take(report_b.prepared.pred, rows), alphas, ties=report_a.options.ties)
 
     def class_units(self, report):
         return report.prepared.classes, ClassUnits(report.result)

@@ -6,9 +6,9 @@ from sklearn.metrics import cohen_kappa_score
 
 from kmetric_gui.core import jaccard_fbeta, lwlrap
 from kmetric_gui.core.blend import kappa_blend, lwlrap_blend
-from kmetric_gui.core.compare import (KappaPairs, UnitPairs, compare_pair, fbeta_scorer,
-                                      ratio_score, score_interval)
+from kmetric_gui.core.compare import KappaPairs, UnitPairs, compare_pair, score_interval
 from kmetric_gui.core.differ import fbeta_differ, kappa_differ, lwlrap_differ
+from kmetric_gui.core.units import fbeta_units, lwlrap_units
 from kmetric_gui.errors import InputError
 from reference import fbeta_ref, kappa_ref, lwlrap_ref
 
@@ -96,11 +96,8 @@ def lwlrap_data(n=30, c=5, seed=0, digits=None):
 
 
 def lwlrap_pairs(t, subs):
-    units = []
-    for s in subs:
-        r = lwlrap(t, s)
-        units.append(np.bincount(r.positive_rows, weights=r.precisions, minlength=len(t)))
-    return UnitPairs(units, t.sum(axis=1), ratio_score)
+    units = [lwlrap_units(lwlrap(t, s)) for s in subs]
+    return UnitPairs([u.stats for u in units], units[0].score)
 
 
 def test_lwlrap_replicates_and_p_value_equal_the_reference_loop_on_the_same_units():
@@ -142,8 +139,8 @@ def fbeta_data(n=25, seed=0):
 
 
 def fbeta_pairs(truths, subs, beta=0.5):
-    docs = [jaccard_fbeta(truths, s, beta=beta).per_document for s in subs]
-    return UnitPairs([d[:, :2] for d in docs], docs[0][:, 0] + docs[0][:, 2], fbeta_scorer(beta))
+    units = [fbeta_units(jaccard_fbeta(truths, s, beta=beta)) for s in subs]
+    return UnitPairs([u.stats for u in units], units[0].score)
 
 
 def test_fbeta_replicates_and_p_value_equal_the_reference_loop():

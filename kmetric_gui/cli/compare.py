@@ -1,0 +1,166 @@
+"""`kmetric compare TRUTH A B [C ...]`: which submission to choose.
+
+A leaderboard (score, interval, Public, Private) and, for each pair, the
+difference B - A with its paired bootstrap interval, P(B > A), the
+approximate-randomisation p-value and P(order flips) between Public and
+Private. Problems of every file are listed on stderr (exit 2); when at
+least two files are valid they are still compared.
+"""
+import json
+import math
+import sys
+
+from .options import add_metric_options, options_from_args, print_problems
+from .stats import MAX_COUNT, _count, _fraction, _number
+
+
+def register(sub):
+    s = sub.add_parser("compare", help="compare two or more submissions against one solution")
+    s.add_argument("truth", help="solution file (CSV, TSV, .gz, .zip, Parquet)")
+    s.add_argument("submissions", nargs="+", metavar="SUBMISSION", help="two or more submission files")
+    add_metric_options(s)
+    g = s.add_argument_group("statistics")
+    g.add_argument("--ci", metavar="LEVEL", help="confidence level of the intervals (default 0.95)")
+    g.add_argument("--bootstrap", metavar="B",
+                   help=f"paired bootstrap replicates (default 2000, at most {MAX_COUNT:,})")
+    g.add_argument("--permutations", metavar="P",
+                   help=f"random swaps for the p-value (default 2000, 0 skips it, at most {MAX_COUNT:,})")
+    g.add_argument("--ci-method", choices=["percentile", "bca"], help="interval method (default percentile)")
+    g.add_argument("--seed", metavar="S", help="random seed (default 0)")
+    g.add_argument("--public-fraction", metavar="F",
+                   help="Public share for P(order flips) (0 < F < 1; default: the Usage column's "
+                        "share when the solution has one, else 0.3)")
+    g.add_argument("--splits", metavar="S", help="random Public/Private splits for P(order flips) "
+                                                  "(default 2000)")
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.set_defaults(run=run)
+    return s
+
+
+def compare_options(args):
+    """(CompareOptions or None, problems) from the flags."""
+    from ..comparison import CompareOptions
+    problems = []
+    kw = {}
+    if args.ci is not None:
+        kw["level"] = _fraction(args.ci, "--ci", problems)
+    if args.bootstrap is not None:
+        kw["replicates"] = _count(args.bootstrap, "--bootstrap", problems)
+    if args.permutations is not None:
+        v = _number(args.permutations, "--permutations", problems, integer=True)
+        if v is not None and not 0 <= v <= MAX_COUNT:
+            problems.append(f"--permutations must be between 0 and {MAX_COUNT:,}; got {args.permutations}")
+        kw["permutations"] = v
+    if args.seed is not None:
+        v = _number(args.seed, "--seed", problems, integer=True)
+        if v is not None and v < 0:
+            problems.append(f"--seed must be 0 or more; got {args.seed}")
+        kw["seed"] = v
+    if args.public_fraction is not None:
+        kw["public_fraction"] = _fraction(args.public_fraction, "--public-fraction", problems)
+    if args.splits is not None:
+        kw["splits"] = _count(args.splits, "--splits", problems)
+    if args.ci_method:
+        kw["method"] = args.ci_method
+    if len(args.submissions) < 2:
+        problems.append(f"compare needs at least 2 submissions; got {len(args.submissions)}")
+    if problems:
+        return None, problems
+    return CompareOptions(**kw), []
+
+
+def _f(x, d=4, sign=False):
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "undefined"
+    return f"{x:+.{d}f}" if sign else f"{x:.{d}f}"
+
+
+def _ci(iv, sign=False):
+    lo, hi = iv["low"], iv["high"]
+    if lo is None or hi is None:
+        return "[undefined]"
+    return f"[{_f(lo, sign=sign)}, {_f(hi, sign=sign)}]"
+
+
+def _p(x):
+    if x is None:
+        return "-"
+    return "<0.001" if 0 < x < 0.001 else f"{x:.3f}"
+
+
+def _table(head, rows, left=1):
+    """Columns padded to their widths; the first ``left`` columns (names) left-aligned."""
+    widths = [max(len(str(r[k])) for r in [head] + rows) for k in range(len(head))]
+
+    def line(r):
+        cells = [str(c).ljust(w) if k < left else str(c).rjust(w)
+                 for k, (c, w) in enumerate(zip(r, widths))]
+        return "  ".join(cells).rstrip()
+    return [line(head)] + [line(r) for r in rows]
+
+
+def human_lines(cmp, d):
+    o = cmp.options
+    lines = [f"metric:  {d['metric']}, {d['n_units']} {d['unit']}s compared; "
+             f"{100 * o.level:g}% intervals ({o.method}, {o.replicates} replicates, seed {o.seed})"]
+    level = f"{100 * o.level:g}% CI"
+    has_split = any(s["public"] is not None for s in d["submissions"])
+    head = ["submission", "score", level] + (["public", "private"] if has_split else [])
+    rows = []
+    for s in d["submissions"]:
+        row = [s["name"], _f(s["score"]), _ci(s["ci"])]
+        if has_split:
+            row += [_f(s["public"]), _f(s["private"])]
+        rows.append(row)
+    lines += [""] + _table(head, rows)
+    lines += ["", f"pairs (delta = B - A; p-value from {o.permutations} random swaps; order flips "
+                  f"over {o.splits} random splits with {_pct(cmp.public_fraction)} Public):"]
+    head = ["A", "B", "delta", level, "P(B>A)", "p-value", "P(order flips)"]
+    if has_split:
+        head += ["public delta", "private delta"]
+    rows = []
+    for p in d["pairs"]:
+        row = [p["a"], p["b"], _f(p["delta"], sign=True), _ci(p["delta_ci"], sign=True),
+               _p(p["p_b_better"]), _p(p["p_value"]) if p["permutations"] else "-",
+               _p(p["p_order_flips"])]
+        if has_split:
+            row += [_f(p["public_delta"], sign=True), _f(p["private_delta"], sign=True)]
+        rows.append(row)
+    lines += _table(head, rows, left=2)
+    blends = [p for p in d["pairs"] if "blend" in p and p["blend"]["best_alpha"] is not None]
+    if blends:
+        lines.append("")
+        for p in blends:
+            b = p["blend"]
+            lines.append(f"blend {p['a']} x alpha + {p['b']} x (1 - alpha): best alpha "
+                         f"{b['best_alpha']:.2f} scores {_f(b['best_score'])}")
+    for w in d.get("warnings", []):
+        lines.append(f"warning: {w}")
+    return lines
+
+
+def _pct(f):
+    return "?" if f is None else f"{100 * f:.0f}%"
+
+
+def run(args):
+    from ..comparison import compare_files
+    from ..errors import InputError
+    copts, problems = compare_options(args)
+    for line in problems:
+        print(f"kmetric: {line}", file=sys.stderr)
+    if problems:
+        return 2
+    try:
+        cmp = compare_files(args.truth, args.submissions, options_from_args(args), copts)
+    except InputError as e:
+        print_problems(e, sys.stderr)
+        return 2
+    d = cmp.to_json()
+    for line in cmp.problems:
+        print(f"kmetric: {line}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(d))
+    else:
+        print("\n".join(human_lines(cmp, d)))
+    return 2 if cmp.skipped else 0

@@ -1,0 +1,318 @@
+"""Which submission to choose: compare several submissions against one truth.
+
+Every submission is read and validated against the truth like `kmetric
+score` does (every problem of every file is collected); the valid ones are
+scored and compared pairwise with the paired statistics of core/compare.py
+(STATS.md, "Paired comparison"). Nothing here depends on which metric it is:
+the metric module (kmetric_gui/metrics) supplies ``units``, ``paired``,
+``differ`` and ``blend``.
+
+    >>> cmp = compare_files("solution.csv", ["a.csv", "b.csv"], Options(), CompareOptions())
+    >>> cmp.to_json()["pairs"][0]["delta"]
+"""
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .core.compare import compare_pair
+from .core.intervals import METHODS, check_level
+from .core.resample import check_replicates
+from .errors import Cancelled, InputError
+from .scoring import Options, load, score_prepared
+from .stats import DEFAULT_FRACTION, interval_of
+
+SPLITS = ("public", "private")
+
+
+@dataclass(frozen=True)
+class CompareOptions:
+    level: float = 0.95
+    replicates: int = 2000           # paired bootstrap replicates (and each score's interval)
+    permutations: int = 2000         # approximate randomisation test
+    seed: int = 0
+    method: str = "percentile"       # or "bca"
+    public_fraction: "float | None" = None   # order flips: None -> the Usage share, else 0.3
+    splits: int = 2000               # random Public/Private splits for the order flips
+    blend: bool = True               # blend curves for score-like predictions
+    alphas: int = 101
+
+    def check(self):
+        check_level(self.level)
+        check_replicates(self.replicates)
+        check_replicates(self.splits, "splits")
+        if int(self.permutations) != self.permutations or not 0 <= self.permutations <= 1_000_000:
+            raise InputError(f"permutations must be a whole number from 0 to 1,000,000; "
+                             f"got {self.permutations}")
+        if self.method not in METHODS:
+            raise InputError(f"interval method must be one of {', '.join(METHODS)}; got {self.method!r}")
+        if self.public_fraction is not None and not 0 < self.public_fraction < 1:
+            raise InputError(f"public fraction must be between 0 and 1 (exclusive); "
+                             f"got {self.public_fraction}")
+        return self
+
+
+@dataclass
+class Submission:
+    name: str                 # the file's name (made unique when two files share one)
+    path: str
+    report: object            # scoring.ScoreReport
+    intervals: dict = field(default_factory=dict)   # "ci", "public_ci", "private_ci" -> Interval
+
+    @property
+    def score(self):
+        return self.report.score
+
+    def split_score(self, split):
+        r = self.report.splits.get(split)
+        return None if r is None else r.score
+
+
+@dataclass
+class Pair:
+    a: int                    # index into Comparison.submissions
+    b: int
+    stats: object             # core.compare.PairStats over all scored units (delta = b - a)
+    split_stats: dict = field(default_factory=dict)  # "public"/"private" -> PairStats (no permutations)
+    differ: object = None     # core.differ object of the metric, or None
+    blend: object = None      # core.blend.BlendCurve (alpha weighs A), or None
+    same_file: bool = False
+
+
+@dataclass
+class Comparison:
+    metric: str
+    n_units: int
+    unit: str                 # "row", "sample" or "document"
+    submissions: list
+    pairs: list
+    options: CompareOptions
+    warnings: list = field(default_factory=list)
+    skipped: dict = field(default_factory=dict)     # file name -> its problems (not compared)
+
+    @property
+    def problems(self):
+        return problem_lines(self.skipped.values())
+    public_fraction: "float | None" = None
+
+    @property
+    def ids(self):
+        """Ids of the compared units, in the order of the per-unit arrays."""
+        from .metrics.base import split_rows, take
+        prep = self.submissions[0].report.prepared
+        return take(prep.ids, split_rows(prep.usage))
+
+    def to_json(self):
+        return comparison_json(self)
+
+
+def _noop(*_):
+    return False
+
+
+def _names(paths):
+    names = [Path(p).name for p in paths]
+    seen = {}
+    for i, n in enumerate(names):
+        if names.count(n) > 1:
+            seen[n] = seen.get(n, 0) + 1
+            if seen[n] > 1:
+                names[i] = f"{n} ({seen[n]})"
+    return names
+
+
+def load_all(truth_path, paths, options=Options(), progress=None, cancel=None):
+    """Validated reports of every valid submission, and the problems of the others.
+
+    Returns (names, reports, problems): reports[i] is None when file i is
+    invalid, problems[i] lists its problems in words (naming the file). A
+    problem of the solution that comes up with only some submissions (e.g. the
+    id column a submission names) says which.
+    """
+    progress, cancel = progress or _noop, cancel or _noop
+    names = _names(paths)
+    reports, problems = [], []
+    for i, path in enumerate(paths):
+        if cancel():
+            raise Cancelled("reading submissions")
+        progress(0.4 * i / len(paths), f"reading {names[i]}")
+        try:
+            prep = load(truth_path, path, options, cancel=cancel)
+            reports.append(score_prepared(prep, options, cancel=cancel))
+            problems.append([])
+        except InputError as e:
+            reports.append(None)
+            problems.append([str(p) for p in e.problems])
+    solution = [{x for x in lines if x.startswith("solution ")} for lines in problems]
+    common = set.intersection(*solution) if all(r is None for r in reports) else set()
+    for i, lines in enumerate(problems):
+        problems[i] = [x if x in common or not x.startswith("solution ") else
+                       f"{x} (with submission {names[i]})" for x in lines]
+    _check_layouts(names, reports, problems)
+    return names, reports, problems
+
+
+def problem_lines(problems):
+    """Every file's problems in order, each line once."""
+    out = []
+    for lines in problems:
+        out.extend(x for x in lines if x not in out)
+    return out
+
+
+def _check_layouts(names, reports, problems):
+    """Submissions must share the metric (and its layout) of the first valid one."""
+    first = next((i for i, r in enumerate(reports) if r is not None), None)
+    if first is None:
+        return
+    ref = reports[first]
+    for i, r in enumerate(reports):
+        if r is None or i == first:
+            continue
+        if r.metric != ref.metric:
+            problems[i].append(f"submission {names[i]}: its layout fits {r.metric} ({r.reason}), "
+                               f"but {names[first]} fits {ref.metric}; compare like with like")
+            reports[i] = None
+        elif getattr(r.prepared, "classes", None) != getattr(ref.prepared, "classes", None):
+            problems[i].append(f"submission {names[i]}: its class columns differ from "
+                               f"{names[first]}'s")
+            reports[i] = None
+
+
+def compare_reports(names, paths, reports, options=CompareOptions(), progress=None, cancel=None):
+    """The comparison of two or more valid ScoreReports of one truth."""
+    progress, cancel = progress or _noop, cancel or _noop
+    o = options.check()
+    if len(reports) < 2:
+        raise InputError(f"compare needs at least 2 valid submissions; got {len(reports)}")
+    metric = reports[0].definition
+    subs = [Submission(n, p, r) for n, p, r in zip(names, paths, reports)]
+    usage = reports[0].prepared.usage
+    splits = [s for s in SPLITS if s in reports[0].splits]
+    engines = {"all": metric.paired(reports, "all")}
+    n = engines["all"].n
+    if n < 1:
+        raise InputError("there are no units to compare (no scored rows)")
+    for s in splits:
+        engines[s] = metric.paired(reports, s)
+    for k, sub in enumerate(subs):
+        _tick(progress, cancel, 0.4 + 0.2 * k / len(subs), f"intervals of {sub.name}")
+        for key, result in [("ci", sub.report.result)] + [(f"{s}_ci", sub.report.splits[s])
+                                                          for s in splits]:
+            sub.intervals[key] = interval_of(metric.units(result), o.level, o.replicates, o.seed,
+                                             o.method)
+    fraction = o.public_fraction
+    if fraction is None and usage is not None and splits:
+        pub, priv = int((usage == 0).sum()), int((usage == 1).sum())
+        fraction = pub / (pub + priv) if pub + priv else None
+    fraction = DEFAULT_FRACTION if fraction is None else fraction
+    n_public = int(round(fraction * n))
+    warnings = []
+    pairs = []
+    todo = [(i, j) for i in range(len(subs)) for j in range(i + 1, len(subs))]
+    for k, (i, j) in enumerate(todo):
+        _tick(progress, cancel, 0.6 + 0.4 * k / len(todo), f"{subs[i].name} vs {subs[j].name}")
+        kw = dict(level=o.level, replicates=o.replicates, seed=o.seed, method=o.method)
+        st = compare_pair(engines["all"], i, j, permutations=o.permutations, n_public=n_public,
+                          splits=o.splits, **kw)
+        split_stats = {s: compare_pair(engines[s], i, j, permutations=0, splits=0, **kw)
+                       for s in splits}
+        same = _same_file(paths[i], paths[j])
+        if same:
+            warnings.append(f"{subs[i].name} and {subs[j].name} are the same file: their "
+                            "difference is 0")
+        blend = None
+        if o.blend and not same:
+            blend = metric.blend(reports[i], reports[j], np.linspace(0, 1, o.alphas))
+        pairs.append(Pair(i, j, st, split_stats, metric.differ(reports[i], reports[j],
+                                                               engines["all"], i, j), blend, same))
+    progress(1.0, "done")
+    return Comparison(reports[0].metric, n, metric.unit, subs, pairs, o, warnings,
+                      public_fraction=fraction)
+
+
+def _same_file(p, q):
+    try:
+        return os.path.samefile(p, q)
+    except OSError:
+        return os.path.abspath(p) == os.path.abspath(q)
+
+
+def _tick(progress, cancel, fraction, message):
+    if cancel():
+        raise Cancelled(message)
+    progress(fraction, message)
+
+
+def compare_files(truth_path, paths, options=Options(), compare=CompareOptions(), progress=None,
+                  cancel=None):
+    """Read, validate, score and compare. InputError when fewer than 2 files are valid
+    (its problems list every file's); else a Comparison whose ``skipped`` holds the
+    invalid files' problems."""
+    compare.check()
+    if len(paths) < 2:
+        raise InputError(f"compare needs at least 2 submissions; got {len(paths)}")
+    names, reports, problems = load_all(truth_path, paths, options, progress, cancel)
+    ok = [i for i, r in enumerate(reports) if r is not None]
+    if len(ok) < 2:
+        lines = problem_lines(problems) + [f"compare needs at least 2 valid submissions; "
+                                           f"{len(ok)} of {len(paths)} are valid"]
+        raise InputError(lines[0], lines)
+    cmp = compare_reports([names[i] for i in ok], [paths[i] for i in ok],
+                          [reports[i] for i in ok], compare, progress, cancel)
+    cmp.skipped = {names[i]: problems[i] for i, r in enumerate(reports) if r is None}
+    return cmp
+
+
+def _num(x):
+    return None if x is None or not np.isfinite(x) else float(x)
+
+
+def comparison_json(cmp):
+    """The `kmetric compare --json` object of DESIGN.md (plus a few added keys)."""
+    seed = cmp.options.seed
+    subs = []
+    for s in cmp.submissions:
+        d = {"name": s.name, "score": _num(s.score), "ci": s.intervals["ci"].to_dict(seed),
+             "public": _num(s.split_score("public")), "private": _num(s.split_score("private"))}
+        for key in ("public_ci", "private_ci"):
+            if key in s.intervals:
+                d[key] = s.intervals[key].to_dict(seed)
+        subs.append(d)
+    pairs = []
+    for p in cmp.pairs:
+        st = p.stats
+        d = {"a": cmp.submissions[p.a].name, "b": cmp.submissions[p.b].name,
+             "delta": _num(st.delta), "delta_ci": st.delta_ci.to_dict(seed),
+             "p_b_better": _num(st.p_b_better), "p_value": _num(st.p_value),
+             "permutations": st.permutations,
+             "public_delta": _split_delta(p, "public"), "private_delta": _split_delta(p, "private"),
+             "p_order_flips": _num(st.p_order_flips)}
+        for s, ss in p.split_stats.items():
+            d[f"{s}_delta_ci"] = ss.delta_ci.to_dict(seed)
+        if p.blend is not None:
+            d["blend"] = {"best_alpha": _num(p.blend.best_alpha), "best_score": _num(p.blend.best_score),
+                          "alphas": p.blend.alphas.tolist(),
+                          "scores": [_num(x) for x in p.blend.scores]}
+        if p.same_file:
+            d["same_file"] = True
+        pairs.append(d)
+    out = {"metric": cmp.metric, "n_units": cmp.n_units, "unit": cmp.unit,
+           "submissions": subs, "pairs": pairs,
+           "public_fraction": _num(cmp.public_fraction), "splits": cmp.options.splits,
+           "replicates": cmp.options.replicates, "seed": seed}
+    if cmp.warnings:
+        out["warnings"] = list(cmp.warnings)
+    if cmp.skipped:
+        out["skipped"] = cmp.skipped
+    return out
+
+
+def _split_delta(pair, split):
+    st = pair.split_stats.get(split)
+    return None if st is None else _num(st.delta)
+
+
+__all__ = ["CompareOptions", "Comparison", "Submission", "Pair", "compare_files", "compare_reports",
+           "load_all", "problem_lines", "comparison_json"]
