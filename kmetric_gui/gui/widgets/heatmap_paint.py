@@ -27,6 +27,7 @@ def paint(hm, p):
     """Outlines, the current cell, the matrix edge, the colour bar and every planned text."""
     lay = hm.text_layout()
     c = theme.colors(hm.palette())
+    focused = hm.hasFocus() and not hm.property("kmetric_exporting")
     if hm.nr:
         m = lay.m
         p.save()
@@ -38,7 +39,7 @@ def paint(hm, p):
             p.setBrush(Qt.NoBrush)
             for i, j in zip(*np.nonzero(hm.outline)):
                 p.drawRect(hm.cell_rect(i, j).adjusted(1, 1, -1, -1))
-        if hm.current is not None and hm.hasFocus():
+        if hm.current is not None and focused:
             r = hm.cell_rect(*hm.current)
             for color, width, inset in ((c["highlight"], 3.0, 1.5), (c["background"], 1.0, 3.5)):
                 pen = QPen(color)
@@ -72,7 +73,7 @@ def paint(hm, p):
             p.restore()
         else:
             p.drawText(t.rect, Qt.AlignCenter | Qt.TextDontClip, t.text)
-    if hm.hasFocus():
+    if focused:
         pen = QPen(c["highlight"])
         pen.setWidthF(2.0)
         p.setPen(pen)

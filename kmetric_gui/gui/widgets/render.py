@@ -3,12 +3,16 @@
 QWidget.render paints through the widget's own paint code, so pyqtgraph views
 come out as vectors scaled to the target, not as an upscaled screen grab.
 """
+import re
+
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QFont, QFontMetricsF, QImage, QPainter
+from PySide6.QtWidgets import QWidget
 
 from . import theme
 
 PAD = 8
+EXPORTING = "kmetric_exporting"     # widget property set while a widget is rendered for export
 
 
 def header_lines(context):
@@ -50,7 +54,12 @@ def _paint(painter, widget, lines, width, header_h):
         used = painter.boundingRect(box, Qt.TextWordWrap, text)
         painter.drawText(box, Qt.TextWordWrap, text)
         y += used.height() + 2
-    widget.render(painter, QPointF(0, header_h).toPoint())
+    widget.setProperty(EXPORTING, True)      # no focus frame or current-cell mark in a picture
+    try:
+        # QWidget.render, not QGraphicsView.render (another signature: scene rectangles)
+        QWidget.render(widget, painter, QPointF(0, header_h).toPoint())
+    finally:
+        widget.setProperty(EXPORTING, False)
 
 
 def render_image(widget, scale=2.0, context=None):
@@ -63,10 +72,12 @@ def render_image(widget, scale=2.0, context=None):
     img.setDevicePixelRatio(scale)
     img.fill(theme.colors(widget.palette())["background"])
     p = QPainter(img)
-    p.setRenderHint(QPainter.Antialiasing)
-    p.setRenderHint(QPainter.TextAntialiasing)
-    _paint(p, widget, lines, w, header_h)
-    p.end()
+    try:
+        p.setRenderHint(QPainter.Antialiasing)
+        p.setRenderHint(QPainter.TextAntialiasing)
+        _paint(p, widget, lines, w, header_h)
+    finally:
+        p.end()          # an open painter on a dying device crashes the process
     return img
 
 
@@ -87,21 +98,55 @@ def svg_available():
     return True
 
 
-def save_svg(widget, path, context=None, title=""):
+def svg_bytes(widget, context=None, title=""):
     """Vector SVG of any widget (text and lines stay vectors; images are embedded)."""
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
     from PySide6.QtSvg import QSvgGenerator
     lines = header_lines(context)
     w = widget.width()
     header_h = _header_height(lines, widget.font(), w)
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.WriteOnly)
     gen = QSvgGenerator()
-    gen.setFileName(str(path))
+    gen.setOutputDevice(buf)
     gen.setSize(QSize(w, round(widget.height() + header_h)))
     gen.setViewBox(QRectF(0, 0, w, widget.height() + header_h))
     gen.setTitle(title or (context or {}).get("title", "") or "kmetric export")
     gen.setDescription("Exported by kmetric-gui")
-    p = QPainter()
-    if not p.begin(gen):
-        return False
-    _paint(p, widget, lines, w, header_h)
-    p.end()
-    return True
+    p = QPainter(gen)
+    try:
+        _paint(p, widget, lines, w, header_h)
+    finally:
+        p.end()
+    buf.close()
+    return bytes(data.data())
+
+
+def svg_with_header(body, widget, context):
+    """Put a header (title, files, score) above an SVG document made by pyqtgraph's exporter."""
+    from xml.sax.saxutils import escape
+    lines = header_lines(context)
+    c = theme.colors(widget.palette())
+    size = QFontMetricsF(widget.font()).height()
+    header_h = (len(lines) * (size + 2) + 2 * PAD) if lines else 0
+    body = re.sub(r"^\s*<\?xml[^>]*\?>", "", body)
+    inner = re.search(r"<svg\b", body)
+    if inner is None:
+        return body
+    body = body[:inner.start()] + f'<svg x="0" y="{header_h:.1f}" ' + body[inner.end():]
+    w, h = widget.width(), widget.height() + header_h
+    out = ['<?xml version="1.0" encoding="UTF-8" standalone="no"?>',
+           '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.1" '
+           f'width="{w}" height="{h:.0f}" viewBox="0 0 {w} {h:.1f}">',
+           f'<rect x="0" y="0" width="{w}" height="{h:.1f}" fill="{c["background"].name()}"/>']
+    y = PAD
+    for text, bold in lines:
+        y += size
+        out.append(f'<text x="{PAD}" y="{y - size * 0.25:.1f}" font-family="sans-serif" '
+                   f'font-size="{size * 0.8:.1f}" font-weight="{"bold" if bold else "normal"}" '
+                   f'fill="{c["text"].name()}">{escape(text)}</text>')
+        y += 2
+    out.append(body.strip())
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
