@@ -10,12 +10,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .core.gains_fbeta import curve_bands, curve_scores, threshold_counts
+from .core.gains_fbeta import beta_bands, beta_curve, curve_bands, curve_scores, threshold_counts
 from .core.honest import (bootstrap_cuts, fit_and_hold_out, fold_ids, holdout_verdict, kfold_cuts,
                           threshold_holdout)
 from .core.thresholds import is_continuous
 
 THRESHOLDS = np.round(np.arange(0.05, 1.0001, 0.05), 2)
+BETAS = np.array([0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0])
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,11 @@ def fbeta_honest(report, rows, *, replicates=200, verdict_replicates=1000, seed=
     curve = {"thresholds": ths, "score": curve_scores(counts, opts.beta), "low": low, "high": high,
              names[0]: curve_scores(counts[:, a], opts.beta),
              names[1]: curve_scores(counts[:, b], opts.beta)}
+    r = report.result
+    betas = np.unique(np.append(BETAS, opts.beta))
+    blow, bhigh = beta_bands(r.per_document, betas, replicates=replicates, seed=seed)
+    curve.update(betas=betas, beta_score=beta_curve(r.tp, r.fp, r.fn, betas),
+                 beta_low=blow, beta_high=bhigh)
     holds = [threshold_holdout(counts, ths, fit, held, default=opts.threshold, beta=opts.beta,
                                fit_on=name, replicates=verdict_replicates, seed=seed)
              for fit, held, name in ((a, b, names[0]), (b, a, names[1]))]

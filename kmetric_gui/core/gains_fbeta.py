@@ -114,9 +114,15 @@ def curve_scores(counts, beta=0.5, weights=None):
 
 
 def beta_curve(tp, fp, fn, betas):
-    """Score of the same pooled counts at each beta (matching does not depend on beta)."""
-    betas = np.asarray(betas, dtype=np.float64)
-    return np.array([float(fbeta_scores(tp, fp, fn, b)) for b in betas])
+    """Score of the same pooled counts at each beta (matching does not depend on beta).
+
+    tp, fp, fn: scalars, or (B,) replicate sums giving (B, len(betas)).
+    """
+    b2 = np.asarray(betas, dtype=np.float64) ** 2
+    tp, fp, fn = (np.asarray(x, dtype=np.float64)[..., None] for x in (tp, fp, fn))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f = np.where(tp > 0, (1 + b2) * tp / ((1 + b2) * tp + b2 * fn + fp), 0.0)
+    return np.where(tp + fp + fn > 0, f, np.nan)
 
 
 def curve_replicates(counts, beta=0.5, *, replicates=200, seed=0):
@@ -127,6 +133,17 @@ def curve_replicates(counts, beta=0.5, *, replicates=200, seed=0):
     for r, rows in replicate_rows(d, replicates, seed):
         reps[r] = curve_scores(counts, beta, np.bincount(rows, minlength=d)[None, :])[0]
     return reps
+
+
+def beta_bands(per_document, betas, *, replicates=200, level=0.95, seed=0):
+    """Percentile band (low, high) of the score at each beta over document resamples."""
+    per = np.asarray(per_document, dtype=np.float64).reshape(-1, 3)
+    sums = np.empty((check_replicates(replicates), 3))
+    for r, rows in replicate_rows(per.shape[0], replicates, seed):
+        sums[r] = np.bincount(rows, minlength=per.shape[0]) @ per
+    reps = beta_curve(sums[:, 0], sums[:, 1], sums[:, 2], betas)     # (B, len(betas))
+    bands = [percentile_interval(reps[:, i], level) for i in range(reps.shape[1])]
+    return np.array([b.low for b in bands]), np.array([b.high for b in bands])
 
 
 def curve_bands(counts, beta=0.5, *, replicates=200, level=0.95, seed=0):

@@ -222,3 +222,21 @@ def test_curve_bands_are_percentiles_of_the_stats_bootstrap_draws():
     units = fbeta_units(jaccard_fbeta(truths, preds, threshold=0.5))
     ci = percentile_interval(bootstrap(units, 60, seed=4), 0.9)
     assert (low[1], high[1]) == pytest.approx((ci.low, ci.high), abs=1e-12)
+
+
+def test_beta_bands_are_percentiles_of_the_loop_on_the_same_draws():
+    from kmetric_gui.core.gains_fbeta import beta_bands
+    from kmetric_gui.core.resample import resample_indices
+    rng = np.random.default_rng(11)
+    truths, preds = _fb_case(rng)
+    while len(truths) < 4 or jaccard_fbeta(truths, preds).undefined_reason:
+        truths, preds = _fb_case(rng)
+    r = jaccard_fbeta(truths, preds)
+    betas = [0.5, 1.0, 2.0]
+    low, high = beta_bands(r.per_document, betas, replicates=40, level=0.8, seed=2)
+    draws = resample_indices(len(truths), 40, seed=2)
+    for i, b in enumerate(betas):
+        reps = np.array([fbeta_ref([truths[d] for d in row], [preds[d] for d in row], beta=b)[0]
+                         for row in draws])
+        reps = reps[np.isfinite(reps)]
+        assert (low[i], high[i]) == pytest.approx(tuple(np.quantile(reps, [0.1, 0.9])), abs=1e-12)

@@ -60,6 +60,9 @@ def test_fbeta_threshold_halves_equal_the_core_and_the_loop():
     for th, s in zip(ths[::5], h.curve["score"][::5]):
         assert s == pytest.approx(fbeta_ref(truths, preds, threshold=th)[0], abs=1e-12)
     assert (h.curve["low"] <= h.curve["score"] + 1e-12).all()
+    for b, s in zip(h.curve["betas"], h.curve["beta_score"]):
+        assert s == pytest.approx(fbeta_ref(truths, preds, beta=b)[0], abs=1e-12)
+    assert (h.curve["beta_low"] <= h.curve["beta_high"]).all()
     from kmetric_gui.core.honest import fold_ids
     a = fold_ids(len(truths), 2, 3) == 0
     by_hand = threshold_holdout(counts, ths, a, ~a, default=0.5, replicates=20, seed=3)
