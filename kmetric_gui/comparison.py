@@ -90,11 +90,25 @@ class Comparison:
     options: CompareOptions
     warnings: list = field(default_factory=list)
     skipped: dict = field(default_factory=dict)     # file name -> its problems (not compared)
+    public_fraction: "float | None" = None
+    engine: object = None     # the core.compare engine over all scored units
 
     @property
     def problems(self):
         return problem_lines(self.skipped.values())
-    public_fraction: "float | None" = None
+
+    def unit_rows(self, units):
+        """Solution rows of unit positions (positions count scored units only)."""
+        from .metrics.base import split_rows
+        rows = split_rows(self.submissions[0].report.prepared.usage)
+        units = np.asarray(units, dtype=np.int64)
+        return units if rows is None else rows[units]
+
+    def cell_rows(self, pair, a, b):
+        """Kappa: solution rows where A predicts code a and B code b (empty for other metrics)."""
+        if not hasattr(self.engine, "cell_rows"):
+            return np.zeros(0, dtype=np.int64)
+        return self.unit_rows(self.engine.cell_rows(pair.a, pair.b, a, b))
 
     @property
     def ids(self):
@@ -229,7 +243,7 @@ def compare_reports(names, paths, reports, options=CompareOptions(), progress=No
                                                                engines["all"], i, j), blend, same))
     progress(1.0, "done")
     return Comparison(reports[0].metric, n, metric.unit, subs, pairs, o, warnings,
-                      public_fraction=fraction)
+                      public_fraction=fraction, engine=engines["all"])
 
 
 def _same_file(p, q):

@@ -98,6 +98,10 @@ class KappaPairs:
             self._joint[i, j] = np.bincount(code, minlength=k ** 3).reshape(k, k, k)
         return self._joint[i, j]
 
+    def cell_rows(self, i, j, a, b):
+        """Rows (positions) where prediction i has code a and prediction j code b."""
+        return np.flatnonzero((self.preds[i] == a) & (self.preds[j] == b))
+
     def _cells(self, i, j):
         """Non-empty joint cells: counts, and a (m, 2 + 3K) matrix whose product with
         cell counts gives n, then for A and B: sum(W*O), hist_pred; plus hist_true."""

@@ -1,0 +1,286 @@
+"""The Compare view: which submission to choose.
+
+``show_comparison(cmp)`` takes a ``kmetric_gui.comparison.Comparison`` and
+only draws it: the leaderboard with intervals, the pairwise table, where the
+selected pair differs (kappa: the A x B agreement heatmap, a click selects
+those rows; LwLRAP: per-class delta bars; F-beta: per-document deltas) and the
+blend curve with its best alpha.
+"""
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QSizePolicy, QStackedWidget,
+                               QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget)
+
+from ...core.differ import FbetaDiffer, KappaDiffer, LwlrapDiffer
+from ..widgets.heatmap import Heatmap
+
+GAIN, LOSS, CURVE, BEST = (40, 130, 70), (200, 70, 60), (40, 90, 170), (200, 30, 30)
+
+
+def num(x, d=4, sign=False):
+    if x is None:
+        return "–"
+    if not math.isfinite(x):
+        return "undefined"
+    return f"{x:+.{d}f}" if sign else f"{x:.{d}f}"
+
+
+def interval(iv, sign=False):
+    if iv is None or not (math.isfinite(iv.low) and math.isfinite(iv.high)):
+        return "undefined"
+    return f"[{num(iv.low, sign=sign)}, {num(iv.high, sign=sign)}]"
+
+
+def prob(x):
+    if x is None or not math.isfinite(x):
+        return "–"
+    return "<0.001" if 0 < x < 0.001 else f"{x:.3f}"
+
+
+def _table(headers):
+    t = QTableWidget(0, len(headers))
+    t.setHorizontalHeaderLabels(headers)
+    t.setEditTriggers(QAbstractItemView.NoEditTriggers)
+    t.setSelectionBehavior(QAbstractItemView.SelectRows)
+    t.setSelectionMode(QAbstractItemView.SingleSelection)
+    t.verticalHeader().setVisible(False)
+    t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+    t.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Maximum)
+    return t
+
+
+def _fill(table, rows, tips=None, left=1):
+    """Rows of text; the first ``left`` columns (names) left-aligned, numbers right."""
+    table.setRowCount(len(rows))
+    for r, row in enumerate(rows):
+        for c, text in enumerate(row):
+            item = QTableWidgetItem(str(text))
+            if c >= left:
+                item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+            if tips and tips[r]:
+                item.setToolTip(tips[r])
+            table.setItem(r, c, item)
+
+
+class CompareView(QWidget):
+    """Leaderboard, pairs and the selected pair's details. ``rows_selected`` carries
+    solution rows (a kappa agreement cell, an F-beta document) for the data table."""
+    rows_selected = Signal(object)
+    pair_changed = Signal(int)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.cmp, self.pair = None, None
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        self.title = QLabel("Compare: add two or more submissions")
+        self.title.setWordWrap(True)
+        lay.addWidget(self.title)
+        self.leaderboard = _table(["submission", "score", "interval", "public", "private"])
+        self.pairs = _table(["A", "B", "Δ = B − A", "interval", "P(B > A)", "p-value",
+                             "P(order flips)", "public Δ", "private Δ"])
+        self.pairs.itemSelectionChanged.connect(self._pair_selected)
+        lay.addWidget(self.leaderboard)
+        lay.addWidget(self.pairs)
+        self.tabs = QTabWidget()
+        lay.addWidget(self.tabs, 1)
+        self.differ_page = QWidget()
+        self.differ_lay = QVBoxLayout(self.differ_page)
+        self.differ_lay.setContentsMargins(0, 0, 0, 0)
+        self.differ_note = QLabel("")
+        self.differ_note.setWordWrap(True)
+        self.differ_note.setAutoFillBackground(True)     # no stale plot pixels under the text
+        self.differ_lay.addWidget(self.differ_note)
+        self.stack = QStackedWidget()
+        self.differ_lay.addWidget(self.stack, 1)
+        self.empty = QWidget()
+        self.heatmap = Heatmap("rows where A and B give these ratings")
+        self.heatmap.cell_clicked.connect(self._kappa_cell)
+        self.bar_plot = pg.PlotWidget(background="w")
+        self.bar_plot.setLabel("left", "per-class lwlrap, B − A")
+        self.bar_plot.getAxis("left").enableAutoSIPrefix(False)
+        self.bar_plot.setMouseEnabled(x=True, y=False)
+        self.docs = _table(["document", "Δ", "better", "A tp/fp/fn", "B tp/fp/fn"])
+        self.docs.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Expanding)
+        self.docs.itemSelectionChanged.connect(self._doc_selected)
+        for w in (self.empty, self.heatmap, self.bar_plot, self.docs):
+            self.stack.addWidget(w)
+        self.blend_page = QWidget()
+        bl = QVBoxLayout(self.blend_page)
+        bl.setContentsMargins(0, 0, 0, 0)
+        self.blend_note = QLabel("")
+        self.blend_note.setWordWrap(True)
+        self.blend_plot = pg.PlotWidget(background="w")
+        self.blend_plot.setLabel("bottom", "α (weight of A; 0 = B alone, 1 = A alone)")
+        self.blend_plot.setLabel("left", "score of α·A + (1 − α)·B")
+        self.blend_plot.getAxis("left").enableAutoSIPrefix(False)
+        self.blend_plot.setMouseEnabled(x=False, y=False)
+        bl.addWidget(self.blend_note)
+        bl.addWidget(self.blend_plot, 1)
+        self.blend_curve = self.best_line = None
+        self.tabs.addTab(self.differ_page, "Where they differ")
+        self.tabs.addTab(self.blend_page, "Blend")
+        self.bars = None
+        self.doc_rows = np.zeros(0, dtype=np.int64)
+
+    # -- whole comparison ---------------------------------------------------------
+    def show_comparison(self, cmp):
+        self.cmp = cmp
+        o = cmp.options
+        subs = cmp.submissions
+        self.title.setText(
+            f"<b>{cmp.metric}</b>: {len(subs)} submissions on {cmp.n_units:,} {cmp.unit}s; "
+            f"{100 * o.level:g}% intervals ({o.method}, {o.replicates:,} replicates, seed {o.seed}); "
+            f"p-values from {o.permutations:,} random swaps; order flips over {o.splits:,} random "
+            f"splits with {100 * (cmp.public_fraction or 0):.0f}% Public."
+            + "".join(f"<br><span style='color:#b06000'>⚠ {w}</span>" for w in cmp.warnings))
+        best = max(range(len(subs)), key=lambda i: subs[i].score if math.isfinite(subs[i].score)
+                   else -math.inf)
+        _fill(self.leaderboard, [[("★ " if i == best else "") + s.name, num(s.score),
+                                  interval(s.intervals.get("ci")), num(s.split_score("public")),
+                                  num(s.split_score("private"))] for i, s in enumerate(subs)])
+        rows, tips = [], []
+        for p in cmp.pairs:
+            st = p.stats
+            pub, priv = p.split_stats.get("public"), p.split_stats.get("private")
+            rows.append([subs[p.a].name, subs[p.b].name, num(st.delta, sign=True),
+                         interval(st.delta_ci, sign=True), prob(st.p_b_better),
+                         prob(st.p_value) if st.permutations else "–", prob(st.p_order_flips),
+                         num(pub.delta, sign=True) if pub else "–",
+                         num(priv.delta, sign=True) if priv else "–"])
+            tips.append(_pair_tip(subs[p.a].name, subs[p.b].name, st))
+        _fill(self.pairs, rows, tips, left=2)
+        for t in (self.leaderboard, self.pairs):
+            rows = min(t.rowCount(), 6)          # more pairs scroll
+            t.setFixedHeight(t.horizontalHeader().sizeHint().height() + 4
+                             + sum(t.rowHeight(r) for r in range(rows)))
+        if cmp.pairs:
+            self.pairs.selectRow(0)
+            self.select_pair(0)
+
+    def clear(self, message="Compare: add two or more submissions"):
+        self.cmp = self.pair = None
+        self.title.setText(message)
+        for t in (self.leaderboard, self.pairs):
+            t.setRowCount(0)
+        self._set_differ(None, "")
+        self.blend_plot.clear()
+        self.blend_note.setText("")
+
+    def _pair_selected(self):
+        rows = self.pairs.selectionModel().selectedRows()
+        if rows and self.cmp is not None:
+            self.select_pair(rows[0].row())
+
+    def select_pair(self, k):
+        if self.cmp is None or not 0 <= k < len(self.cmp.pairs):
+            return
+        self.pair = self.cmp.pairs[k]
+        self._show_differ(self.pair)
+        self._show_blend(self.pair)
+        self.pair_changed.emit(k)
+
+    # -- where they differ --------------------------------------------------------
+    def _set_differ(self, widget, note):
+        self.stack.setCurrentWidget(widget if widget is not None else self.empty)
+        self.differ_note.setText(note)
+
+    def _show_differ(self, pair):
+        a, b = (self.cmp.submissions[i].name for i in (pair.a, pair.b))
+        d = pair.differ
+        show = {KappaDiffer: self._kappa, LwlrapDiffer: self._lwlrap, FbetaDiffer: self._fbeta}
+        if d is None or type(d) not in show:
+            self._set_differ(None, "No detail for this metric.")
+            return
+        show[type(d)](d, a, b)
+
+    def _kappa(self, d, a, b):
+        hm = self.heatmap
+        hm.row_axis, hm.col_axis = f"A: {a}", f"B: {b}"
+        hm.set_matrix(d.agreement, [str(x) for x in d.labels], integer=True)
+        agree = float(np.trace(d.agreement)) / max(float(d.agreement.sum()), 1.0)
+        self._set_differ(hm, f"A and B give the same rating on {100 * agree:.1f}% of rows (diagonal). "
+                             "Click a cell to select its rows; its tooltip says which one is right.")
+
+    def _kappa_cell(self, i, j):
+        d = self.pair.differ
+        n = int(d.agreement[i, j])
+        self.differ_note.setText(
+            f"A = {d.labels[i]}, B = {d.labels[j]}: {n} rows; truth is A's rating on "
+            f"{int(d.a_right[i, j])}, B's on {int(d.b_right[i, j])}; these rows move kappa(B) by "
+            f"{num(d.cell_delta[i, j], sign=True)} against A's ratings.")
+        self.rows_selected.emit(self.cmp.cell_rows(self.pair, i, j))
+
+    def _lwlrap(self, d, a, b):
+        names = [str(c) for c in self.cmp.submissions[0].report.prepared.classes]
+        plot = self.bar_plot
+        plot.clear()
+        x = np.arange(d.per_class_delta.size)
+        h = np.nan_to_num(d.per_class_delta)
+        brushes = [pg.mkBrush(GAIN if v >= 0 else LOSS) for v in h]
+        self.bars = pg.BarGraphItem(x=x, height=h, width=0.7, brushes=brushes)
+        plot.addItem(self.bars)
+        plot.addLine(y=0, pen=pg.mkPen((90, 90, 90)))
+        step = max(1, len(names) // 16)
+        plot.getAxis("bottom").setTicks([[(i, names[i]) for i in range(0, len(names), step)]])
+        plot.autoRange()
+        top = np.argsort(-np.abs(np.nan_to_num(d.contribution)))[:3]
+        lead = ", ".join(f"{names[c]} {num(d.contribution[c], sign=True)}" for c in top)
+        self._set_differ(plot, f"Green: B ({b}) ranks the class better than A ({a}). Largest shares "
+                               f"of the overall Δ (per-class Δ × class weight): {lead}.")
+
+    def _fbeta(self, d, a, b):
+        diff = np.flatnonzero((d.counts_a != d.counts_b).any(axis=1))
+        order = diff[np.argsort(-np.abs(d.doc_delta[diff]), kind="stable")]
+        ids = self.cmp.ids
+        t = self.docs
+        t.blockSignals(True)
+        _fill(t, [[ids[k], num(d.doc_delta[k], sign=True),
+                   "B" if d.doc_delta[k] > 0 else "A" if d.doc_delta[k] < 0 else "tie",
+                   "/".join(map(str, d.counts_a[k])), "/".join(map(str, d.counts_b[k]))]
+                  for k in order])
+        t.clearSelection()
+        t.blockSignals(False)
+        self.doc_rows = order
+        wins = int((d.doc_delta > 0).sum()), int((d.doc_delta < 0).sum())
+        self._set_differ(t, f"{len(order)} documents differ: B ({b}) wins {wins[0]}, A ({a}) wins "
+                            f"{wins[1]}. Δ: F-beta of B minus F-beta of B with A's predictions "
+                            "for that document.")
+
+    def _doc_selected(self):
+        rows = self.docs.selectionModel().selectedRows()
+        if rows:
+            self.rows_selected.emit(self.cmp.unit_rows(self.doc_rows[[rows[0].row()]]))
+
+    # -- blend --------------------------------------------------------------------
+    def _show_blend(self, pair):
+        self.blend_plot.clear()
+        self.blend_curve = self.best_line = None
+        c = pair.blend
+        if c is None:
+            self.blend_note.setText("The blend curve needs score-like predictions (LwLRAP scores, "
+                                    "continuous kappa predictions).")
+            return
+        a, b = (self.cmp.submissions[i].name for i in (pair.a, pair.b))
+        ok = np.isfinite(c.scores)
+        self.blend_curve = self.blend_plot.plot(c.alphas[ok], c.scores[ok], pen=pg.mkPen(CURVE, width=2))
+        if math.isfinite(c.best_alpha):
+            self.best_line = pg.InfiniteLine(c.best_alpha, angle=90, pen=pg.mkPen(BEST, width=1.5))
+            self.blend_plot.addItem(self.best_line)
+            self.blend_plot.plot([c.best_alpha], [c.best_score], pen=None, symbol="o",
+                                 symbolBrush=BEST, symbolSize=8)
+        self.blend_note.setText(
+            f"Best α = {c.best_alpha:.2f}: {num(c.best_score)} ({a} alone {num(c.scores[-1])}, "
+            f"{b} alone {num(c.scores[0])}). A blend chosen on this truth is optimistic: "
+            "check it on data it was not fitted on.")
+
+
+def _pair_tip(a, b, st):
+    flips = "" if st.p_order_flips is None else (
+        f"\nPublic and Private order them differently in {100 * st.p_order_flips:.0f}% of random splits.")
+    return (f"{b} − {a} = {num(st.delta, sign=True)}; {b} is better in {100 * st.p_b_better:.0f}% "
+            f"of paired bootstrap replicates.\np-value {prob(st.p_value)}: how often randomly "
+            f"swapping their predictions gives a difference at least this large.{flips}")
