@@ -10,9 +10,9 @@ import os
 import sys
 
 from .. import __version__
-from . import compare, score
+from . import compare, report, score
 
-COMMANDS = (score, compare)
+COMMANDS = (score, compare, report)
 
 
 def build_parser():

@@ -1,0 +1,78 @@
+"""`kmetric report TRUTH SUB [MORE...] --out DIR`: a folder to send or keep.
+
+Writes DIR/index.html, DIR/report.json (the `score --json` object of the
+first submission and more), DIR/report.pdf, DIR/plots/*.png|svg and
+DIR/tables/*.csv. The plots and the PDF need Qt, imported here only (with
+the offscreen platform when there is no display).
+"""
+import os
+import sys
+
+from .fixes import add_fix_options
+from .options import add_metric_options, options_from_args, print_problems
+from .stats import add_stats_options, stats_options
+
+
+def register(sub):
+    s = sub.add_parser("report", help="write a report folder (HTML, PDF, JSON, plots, tables)")
+    s.add_argument("truth", help="solution file (CSV, TSV, .gz, .zip, Parquet)")
+    s.add_argument("submissions", nargs="+", metavar="submission",
+                   help="submission file(s); the first is the one the report is about")
+    s.add_argument("--out", required=True, metavar="DIR", help="report folder (made if missing)")
+    s.add_argument("--force", action="store_true", help="write into a folder that is not empty")
+    add_metric_options(s)
+    add_stats_options(s)
+    add_fix_options(s)
+    s.set_defaults(run=run)
+    return s
+
+
+def _qt_environment():
+    """Plots are drawn offscreen: no window, and no display needed."""
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY")
+                                                 or os.environ.get("WAYLAND_DISPLAY")):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+def run(args):
+    from ..errors import InputError
+    from ..report import FolderError, build_report, folder_size, prepare_folder, score_entry
+    from ..report.write import write_index, write_tables
+    from ..scoring import score_files
+    ci, shake, problems = stats_options(args)
+    for line in problems:
+        print(f"kmetric: {line}", file=sys.stderr)
+    if problems:
+        return 2
+    try:
+        folder = prepare_folder(args.out, args.force)
+    except FolderError as e:
+        print(f"kmetric: {e}", file=sys.stderr)
+        return 2
+    options = options_from_args(args)
+    entries, failed = [], False
+    for k, path in enumerate(args.submissions):
+        try:
+            rep = score_files(args.truth, path, options)
+            entries.append(score_entry(path, rep, ci if k == 0 else None, shake if k == 0 else None,
+                                       args.top_fixes if k == 0 else None))
+        except InputError as e:
+            print_problems(e, sys.stderr)
+            failed = True
+    if failed:
+        return 2
+    data = build_report(args.truth, entries)
+    write_tables(data, folder)
+    try:
+        _qt_environment()
+        from ..gui.report_render import render_report
+        render_report(data, folder)
+    except (ImportError, RuntimeError) as e:     # no Qt: the HTML, JSON and CSV still stand
+        data.notes.append(f"plots and PDF not made: {e}")
+        print(f"kmetric: plots and PDF not made: {e}", file=sys.stderr)
+    write_index(data, folder)
+    size = folder_size(folder)
+    print(f"report written to {folder}: index.html, report.json"
+          f"{', report.pdf' if data.pdf else ''}, {len(data.plots)} plots, "
+          f"{len(data.tables)} tables ({size / 1024:.0f} KB)")
+    return 0
