@@ -123,7 +123,7 @@ def bool_array(arr):
         parts = [bool_array(c) for c in arr.chunks]
         return np.concatenate(parts) if parts else np.zeros(0, bool)
     if arr.null_count:
-        arr = pc.fill_null(arr, False)
+        arr = pc.fill_null(arr, arrow_scalar(False))
     return _bits(arr.buffers()[1], arr.offset, len(arr))
 
 
@@ -140,6 +140,37 @@ def plain_array(arr, dtype=None):
     np_type = np.dtype(arr.type.to_pandas_dtype())
     out = np.frombuffer(arr.buffers()[1], dtype=np_type)[arr.offset:arr.offset + len(arr)]
     return out if dtype is None else out.astype(dtype, copy=False)
+
+
+def arrow_ints(values):
+    """An Arrow int64 array from integers (pa.array imports pandas: a slow start)."""
+    import pyarrow as pa
+    v = np.ascontiguousarray(values, dtype=np.int64)
+    return pa.Array.from_buffers(pa.int64(), v.size, [None, pa.py_buffer(v)])
+
+
+def arrow_texts(values):
+    """An Arrow string array from Python strings, without pa.array (see arrow_ints)."""
+    import pyarrow as pa
+    raw = [str(v).encode("utf-8") for v in values]
+    offsets = np.zeros(len(raw) + 1, np.int32)
+    np.cumsum([len(b) for b in raw], out=offsets[1:])
+    return pa.Array.from_buffers(pa.string(), len(raw),
+                                 [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(raw))])
+
+
+def arrow_scalar(value, type=None):
+    """An Arrow scalar for a compute call (pa.scalar imports pandas: a slow start)."""
+    import pyarrow as pa
+    if isinstance(value, bool):
+        bits = np.packbits(np.array([value]), bitorder="little")
+        return pa.Array.from_buffers(pa.bool_(), 1, [None, pa.py_buffer(bits)])[0]
+    if isinstance(value, str):
+        return arrow_texts([value])[0]
+    if isinstance(value, float) or type == pa.float64():
+        v = np.array([value], np.float64)
+        return pa.Array.from_buffers(pa.float64(), 1, [None, pa.py_buffer(v)])[0]
+    return arrow_ints([value])[0]
 
 
 class ColumnValues:
@@ -171,7 +202,6 @@ class ColumnValues:
 def column_numbers(arr, integer=False):
     """Read an Arrow column (any type) with the strict grammar; returns ColumnValues."""
     import pyarrow as pa
-    import pyarrow.compute as pc
     if isinstance(arr, pa.ChunkedArray):
         arr = arr.chunk(0) if arr.num_chunks == 1 else arr.combine_chunks()
     t = arr.type
@@ -179,11 +209,15 @@ def column_numbers(arr, integer=False):
         nulls = bool_array(arr.is_null()) if arr.null_count else None
         if pa.types.is_null(t):
             return ColumnValues(arr, np.zeros(len(arr), np.float64), np.arange(len(arr)))
-        filled = pc.fill_null(arr, 0) if arr.null_count else arr
+        filled = arr
+        if arr.null_count:
+            import pyarrow.compute as pc   # only when needed: a faster start
+            filled = pc.fill_null(arr, arrow_scalar(0.0 if pa.types.is_floating(t) else 0).cast(t))
         vals = plain_array(filled)
     elif pa.types.is_string(t) or pa.types.is_large_string(t):
-        ok = pc.fill_null(pc.match_substring_regex(arr, f"^{NUMBER_PATTERN}$"), False)
-        clean = pc.utf8_trim(pc.if_else(ok, arr, pa.scalar("0")), " \t")
+        import pyarrow.compute as pc
+        ok = pc.fill_null(pc.match_substring_regex(arr, f"^{NUMBER_PATTERN}$"), arrow_scalar(False))
+        clean = pc.utf8_trim(pc.if_else(ok, arr, arrow_scalar("0")), " \t")
         vals = plain_array(pc.cast(clean, pa.float64()))
         nulls = ~bool_array(ok)
     else:                          # booleans, dates, times, binary, lists: not numbers
@@ -230,4 +264,5 @@ def _whole(arr, vals, bad):
 
 
 __all__ = ["NUMBER_PATTERN", "RATING_LIMIT", "parse_number", "parse_rating", "why_not_number",
-           "shown", "column_numbers", "ColumnValues", "plain_array", "bool_array"]
+           "shown", "column_numbers", "ColumnValues", "plain_array", "bool_array", "arrow_ints",
+           "arrow_scalar", "arrow_texts"]

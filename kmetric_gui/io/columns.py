@@ -2,7 +2,7 @@
 import numpy as np
 import pyarrow as pa
 
-from ..numbers import bool_array, column_numbers, shown
+from ..numbers import arrow_ints, bool_array, column_numbers, shown
 from .ids import align
 from .problems import SHOW, column_hint, quote
 
@@ -31,12 +31,19 @@ def string_ids(table, id_col):
 
 
 def empty_rows(ids):
-    """Rows whose id is missing or "" (an empty id is never a key)."""
-    import pyarrow.compute as pc
-    empty = pc.fill_null(pc.equal(pc.binary_length(ids), 0), True)
-    if not pc.any(empty).as_py():
-        return np.zeros(0, np.int64)
-    return np.flatnonzero(bool_array(empty))
+    """Rows whose id is missing or "" (an empty id is never a key); numpy on the offsets."""
+    out, at = [], 0
+    for c in (ids.chunks if isinstance(ids, pa.ChunkedArray) else [ids]):
+        n = len(c)
+        if n:
+            off_type = np.int64 if pa.types.is_large_string(c.type) else np.int32
+            off = np.frombuffer(c.buffers()[1], dtype=off_type)[c.offset:c.offset + n + 1]
+            empty = off[1:] == off[:-1]
+            if c.null_count:
+                empty |= ~bool_array(c.is_valid())
+            out.append(np.flatnonzero(empty) + at)
+        at += n
+    return np.concatenate(out) if out else np.zeros(0, np.int64)
 
 
 def join_ids(sol, sub, sol_name, sub_name, id_col, col, allow_sol_dups=False):
@@ -51,19 +58,19 @@ def join_ids(sol, sub, sol_name, sub_name, id_col, col, allow_sol_dups=False):
     al = align(sol_ids, sub_ids)
     if al.sol_duplicates.size and not allow_sol_dups:
         col.add(sol_name, f"{al.sol_duplicates.size} duplicate id(s): "
-                f"{quote(sol_ids.take(pa.array(al.sol_duplicates[:SHOW])).to_pylist())}",
+                f"{quote(sol_ids.take(arrow_ints(al.sol_duplicates[:SHOW])).to_pylist())}",
                 al.sol_duplicates)
     if al.sub_duplicates.size:
         col.add(sub_name, f"{al.sub_duplicates.size} duplicate id(s): "
-                f"{quote(sub_ids.take(pa.array(al.sub_duplicates[:SHOW])).to_pylist())}",
+                f"{quote(sub_ids.take(arrow_ints(al.sub_duplicates[:SHOW])).to_pylist())}",
                 al.sub_duplicates)
     if al.missing.size:
         col.add(sub_name, f"{al.missing.size} id(s) of the solution are missing: "
-                f"{quote(sol_ids.take(pa.array(al.missing[:SHOW])).to_pylist())}",
+                f"{quote(sol_ids.take(arrow_ints(al.missing[:SHOW])).to_pylist())}",
                 al.missing, role="solution")
     if al.extra.size:
         col.add(sub_name, f"{al.extra.size} id(s) are not in the solution: "
-                f"{quote(sub_ids.take(pa.array(al.extra[:SHOW])).to_pylist())}", al.extra)
+                f"{quote(sub_ids.take(arrow_ints(al.extra[:SHOW])).to_pylist())}", al.extra)
     return al, sol_ids
 
 

@@ -1,9 +1,10 @@
 """Join solution and submission rows on their ids, fast.
 
 Kaggle ids are usually fixed-width codes (hex image ids, UUIDs). Such ids are
-packed from their raw Arrow bytes into int64 keys (a few bits per character),
-and the join is two sorts and a merge in numpy: several times faster than
-hashing millions of Python strings. Other ids fall back to pandas.factorize.
+packed from their raw Arrow bytes into 64-bit keys (4 bits a hex character,
+or the raw bytes of ids up to 8 bytes), chunk by chunk (no copy of the
+strings), and the join is two sorts and a merge in numpy. Other ids get
+their keys from Arrow's dictionary encoding (hashing in C++). No pandas.
 """
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -21,57 +22,68 @@ class Alignment:
     extra: np.ndarray        # submission rows whose id the solution lacks
 
 
-def _fixed_bytes(arr):
-    """(n, L) uint8 view of a string array whose values all have L bytes."""
-    if isinstance(arr, pa.ChunkedArray):
-        arr = arr.combine_chunks()
-    if arr.null_count or not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
-        return None
-    n = len(arr)
-    off_type = np.int64 if pa.types.is_large_string(arr.type) else np.int32
-    bufs = arr.buffers()
-    offsets = np.frombuffer(bufs[1], dtype=off_type)[arr.offset:arr.offset + n + 1]
-    if n == 0:
-        return np.zeros((0, 0), dtype=np.uint8)
-    width = int(offsets[1] - offsets[0])
-    if width == 0 or not np.all(np.diff(offsets) == width):
-        return None
-    data = np.frombuffer(bufs[2], dtype=np.uint8)
-    return data[offsets[0]:offsets[0] + n * width].reshape(n, width)
+def _chunks(arr):
+    return arr.chunks if isinstance(arr, pa.ChunkedArray) else [arr]
+
+
+def _fixed_width(arr):
+    """Width in bytes shared by every id of a string array, or None."""
+    width = None
+    for c in _chunks(arr):
+        if not len(c):
+            continue
+        if c.null_count or not (pa.types.is_string(c.type) or pa.types.is_large_string(c.type)):
+            return None
+        off = _offsets(c)
+        w = int(off[1] - off[0])
+        if w == 0 or (width is not None and w != width) or \
+                int(off[-1] - off[0]) != w * len(c) or not np.all(np.diff(off) == w):
+            return None
+        width = w
+    return width
+
+
+def _offsets(c):
+    off_type = np.int64 if pa.types.is_large_string(c.type) else np.int32
+    return np.frombuffer(c.buffers()[1], dtype=off_type)[c.offset:c.offset + len(c) + 1]
+
+
+def _byte_rows(c, width):
+    """(n, width) uint8 view of one chunk's bytes (no copy)."""
+    off = _offsets(c)
+    data = np.frombuffer(c.buffers()[2], dtype=np.uint8)
+    return data[off[0]:off[0] + len(c) * width].reshape(len(c), width)
 
 
 _POOL = ThreadPoolExecutor(2, thread_name_prefix="kmetric-ids")
-_HEX = [np.frombuffer(b"0123456789abcdef", np.uint8),
-        np.frombuffer(b"0123456789ABCDEF", np.uint8)]
+_HEX = [b"0123456789abcdef", b"0123456789ABCDEF"]
+_STEP = 1 << 20                     # rows packed at a time: small temporaries
 
 
-def _pack(a, b):
-    """int64 keys for two fixed-width byte matrices, or None if they don't fit.
-
-    Hex ids take 4 bits a character (up to 16 characters); other ids their
-    raw bytes (up to 8). Keys are big-endian views of uint8 rows: no loop
-    over characters or rows.
-    """
-    if a is None or b is None or (a.size and b.size and a.shape[1] != b.shape[1]):
-        return None
-    width = a.shape[1] if a.size else b.shape[1] if b.size else 0
-    if width <= 16:
-        for digits in _HEX:
-            lut = np.full(256, 255, dtype=np.uint8)
-            lut[digits] = np.arange(16, dtype=np.uint8)
-            keys = list(_POOL.map(lambda m: _hex_keys(m, lut), (a, b)))
-            if all(k is not None for k in keys):
-                return keys
-    if width <= 8:
-        return [_view_u64(a), _view_u64(b)]
-    return None
+def _lut(digits):
+    lut = np.full(256, 255, dtype=np.uint8)
+    lut[np.frombuffer(digits, np.uint8)] = np.arange(16, dtype=np.uint8)
+    return lut
 
 
-def _hex_keys(m, lut):
-    codes = lut[m]
-    if (codes == 255).any():
-        return None
-    return _view_u64(_nibbles(codes))
+def _keys(arr, width, lut):
+    """uint64 keys of every id (hex digits if ``lut``, raw bytes otherwise), or None."""
+    out = np.empty(len(arr), dtype=np.uint64)
+    at = 0
+    for c in _chunks(arr):
+        if not len(c):
+            continue
+        rows = _byte_rows(c, width)
+        for a in range(0, rows.shape[0], _STEP):
+            part = rows[a:a + _STEP]
+            if lut is not None:
+                codes = lut[part]
+                if (codes == 255).any():
+                    return None
+                part = _nibbles(codes)
+            out[at:at + part.shape[0]] = _big_endian(part)
+            at += part.shape[0]
+    return out
 
 
 def _nibbles(codes):
@@ -80,91 +92,136 @@ def _nibbles(codes):
     return (codes[:, 0::2] << 4) | codes[:, 1::2]
 
 
-def _view_u64(m):
+def _big_endian(m):
     padded = np.zeros((m.shape[0], 8), dtype=np.uint8)
     padded[:, 8 - m.shape[1]:] = m
-    return padded.view(">u8").ravel().astype(np.int64)
+    return padded.view(">u8").ravel()
+
+
+def _pack(sol_ids, sub_ids):
+    """uint64 keys for both arrays (equal ids <-> equal keys), or None if they don't fit."""
+    w = _fixed_width(sol_ids) if len(sol_ids) else None
+    v = _fixed_width(sub_ids) if len(sub_ids) else None
+    if (len(sol_ids) and w is None) or (len(sub_ids) and v is None):
+        return None
+    width = w or v or 0
+    if w and v and w != v:
+        return None
+    if width <= 16:
+        for digits in _HEX:
+            lut = _lut(digits)
+            keys = list(_POOL.map(lambda a: _keys(a, width, lut), (sol_ids, sub_ids)))
+            if all(k is not None for k in keys):
+                return keys
+    if width <= 8:
+        return list(_POOL.map(lambda a: _keys(a, width, None), (sol_ids, sub_ids)))
+    return None
 
 
 def id_keys(sol_ids, sub_ids):
-    """Equal ids <-> equal int64 keys, for two Arrow string arrays."""
-    packed = _pack(_fixed_bytes(sol_ids), _fixed_bytes(sub_ids))
+    """Equal ids <-> equal uint64 keys, for two Arrow string arrays."""
+    packed = _pack(sol_ids, sub_ids)
     if packed is not None:
         return packed
-    import pandas as pd  # the slow path only; keeps the CLI start fast
-    both = np.concatenate((sol_ids.to_numpy(zero_copy_only=False),
-                           sub_ids.to_numpy(zero_copy_only=False)))
-    codes, _ = pd.factorize(both)
-    return codes[:len(sol_ids)].astype(np.int64), codes[len(sol_ids):].astype(np.int64)
+    import pyarrow.compute as pc
+    both = pa.chunked_array(_chunks(sol_ids) + _chunks(sub_ids), type=sol_ids.type) \
+        if sol_ids.type == sub_ids.type else \
+        pa.chunked_array(_chunks(sol_ids.cast(pa.string())) + _chunks(sub_ids.cast(pa.string())))
+    codes = pc.dictionary_encode(both).combine_chunks().indices
+    codes = np.frombuffer(codes.buffers()[1], dtype=np.int32)[codes.offset:codes.offset + len(codes)]
+    codes = codes.astype(np.uint64)
+    return codes[:len(sol_ids)], codes[len(sol_ids):]
 
 
-def _sort(keys):
-    """(stable argsort of keys, sorted keys)."""
-    order = _argsort_packed(keys)
-    if order is None:
-        order = np.argsort(keys, kind="stable")
-    return order, keys[order]
+def _argsort(keys):
+    """Stable argsort of uint64 keys in about one np.sort, with one n-sized temporary.
 
-
-def _argsort_packed(keys):
-    """Argsort by sorting values: the row index rides in the low bits.
-
-    np.sort on int64 is about twice as fast as np.argsort. Keys wider than the
-    bits left over are cut to their high bits; rows whose cut keys tie are then
-    put in full-key order (random ids almost never tie). None when that fix-up
-    would be large.
+    The row index rides in the low bits of each value: np.sort of values is
+    about twice as fast as np.argsort. Keys wider than the bits left over are
+    cut to their high bits; rows whose cut keys tie are then put in full-key
+    order by one lexsort over the tied rows only (random ids tie rarely:
+    no fallback, no cliff at any size). The order is unpacked in place.
     """
     n = keys.size
-    if n < 2 or keys.min() < 0:
-        return None
+    if n < 2:
+        return np.arange(n, dtype=np.int64)
     ib = int(n - 1).bit_length()
-    lo = int(keys.min())
-    shift = max(0, int(int(keys.max()) - lo).bit_length() - (63 - ib))
-    packed = ((keys - lo) >> shift) << ib
-    packed |= np.arange(n, dtype=np.int64)
-    packed.sort()
-    order = packed & ((1 << ib) - 1)
+    lo = keys.min()
+    shift = max(0, int(keys.max() - lo).bit_length() - (64 - ib))
+    packed = keys - lo
     if shift:
-        high = packed >> ib
-        tie = np.flatnonzero(high[1:] == high[:-1])
-        if tie.size > 10_000:
-            return None
-        if tie.size:
-            starts = tie[np.r_[True, tie[1:] != tie[:-1] + 1]]
-            for a in starts:
-                b = a + 1
-                while b < n and high[b] == high[a]:
-                    b += 1
-                part = order[a:b]
-                order[a:b] = part[np.argsort(keys[part], kind="stable")]
+        packed >>= np.uint64(shift)
+    packed <<= np.uint64(ib)
+    for a in range(0, n, _STEP):               # the index, without an n-sized temporary
+        packed[a:a + _STEP] |= np.arange(a, min(a + _STEP, n), dtype=np.uint64)
+    packed.sort()
+    ties = []
+    if shift:
+        for a in range(0, n - 1, _STEP):
+            high = packed[a:a + _STEP + 1] >> np.uint64(ib)
+            ties.append(np.flatnonzero(high[1:] == high[:-1]) + a)
+    packed &= np.uint64((1 << ib) - 1)
+    order = packed.view(np.int64)
+    tie = np.concatenate(ties) if ties else np.zeros(0, np.int64)
+    if tie.size:
+        rows = np.union1d(tie, tie + 1)         # every row of a tie group
+        part = order[rows]
+        k = keys[part]
+        order[rows] = part[np.lexsort((part, k, (k - lo) >> np.uint64(shift)))]
     return order
 
 
-def _duplicates(sk, order):
-    """Rows (original positions) whose sorted key equals the one before it."""
-    dup = np.flatnonzero(sk[1:] == sk[:-1]) + 1
-    return np.sort(order[dup])
+def _sort(keys):
+    """(stable argsort of keys, sorted keys); any integer keys (viewed as uint64)."""
+    keys = np.ascontiguousarray(keys)
+    keys = keys.view(np.uint64) if keys.dtype != np.uint64 else keys
+    order = _argsort(keys)
+    return order, keys[order]
+
+
+def _scan(sol_k, sol_o, sub_k, sub_o):
+    """(sol duplicates, sub duplicates, same sorted keys?) in chunks: no sorted copies."""
+    dups, same = [[], []], sol_o.size == sub_o.size
+    for j, (k, o) in enumerate(((sol_k, sol_o), (sub_k, sub_o))):
+        for a in range(0, o.size, _STEP):
+            s = k[o[max(a - 1, 0):a + _STEP]]
+            d = np.flatnonzero(s[1:] == s[:-1]) + max(a - 1, 0) + 1
+            dups[j].append(o[d])
+    if same:
+        for a in range(0, sol_o.size, _STEP):
+            if not np.array_equal(sol_k[sol_o[a:a + _STEP]], sub_k[sub_o[a:a + _STEP]]):
+                same = False
+                break
+    sol_dup, sub_dup = (np.sort(np.concatenate(d)) if d else np.zeros(0, np.int64) for d in dups)
+    return sol_dup, sub_dup, same
 
 
 def align(sol_ids, sub_ids):
-    """Match rows by id: duplicates, missing and extra ids, and the join."""
+    """Match rows by id: duplicates, missing and extra ids, and the join.
+
+    Memory: both files' keys and their orders (4 x 8 bytes a row), the
+    sorted keys only when the ids differ (the invalid case).
+    """
     sol_k, sub_k = id_keys(sol_ids, sub_ids)
     # numpy's sort releases the GIL: sort both files' keys on two cores.
-    (sol_order, sol_sorted), (sub_order, sub_sorted) = _POOL.map(_sort, (sol_k, sub_k))
-    sol_dup, sub_dup = _duplicates(sol_sorted, sol_order), _duplicates(sub_sorted, sub_order)
-    if not sol_dup.size and not sub_dup.size and np.array_equal(sol_sorted, sub_sorted):
+    sol_o, sub_o = _POOL.map(_argsort, (sol_k, sub_k))
+    sol_dup, sub_dup, same = _scan(sol_k, sol_o, sub_k, sub_o)
+    n = sol_o.size
+    if not sol_dup.size and not sub_dup.size and same:
         # The valid case: the same ids on both sides, each once.
-        sub_index = np.empty(sol_k.size, dtype=np.int64)
-        sub_index[sol_order] = sub_order
+        del sol_k, sub_k
+        sub_index = np.empty(n, dtype=np.int64)
+        sub_index[sol_o] = sub_o
         empty = np.zeros(0, dtype=np.int64)
         return Alignment(sub_index, empty, empty, empty, empty)
+    sol_sorted, sub_sorted = sol_k[sol_o], sub_k[sub_o]
     # Sorted queries against sorted keys: a cache-friendly merge.
     pos = np.searchsorted(sub_sorted, sol_sorted)
     found = pos < sub_sorted.size
     found[found] = sub_sorted[pos[found]] == sol_sorted[found]
-    sub_index = np.full(sol_k.size, -1, dtype=np.int64)
-    sub_index[sol_order[found]] = sub_order[pos[found]]
+    sub_index = np.full(n, -1, dtype=np.int64)
+    sub_index[sol_o[found]] = sub_o[pos[found]]
     pos_b = np.searchsorted(sol_sorted, sub_sorted)
     in_sol = pos_b < sol_sorted.size
     in_sol[in_sol] = sol_sorted[pos_b[in_sol]] == sub_sorted[in_sol]
-    return Alignment(sub_index, sol_dup, sub_dup, np.flatnonzero(sub_index < 0), np.sort(sub_order[~in_sol]))
+    return Alignment(sub_index, sol_dup, sub_dup, np.flatnonzero(sub_index < 0), np.sort(sub_o[~in_sol]))

@@ -471,7 +471,7 @@ def _read(path, label, name, opener, string_columns, header_only):
             if header_only:
                 reader = pacsv.open_csv(src, read_options=opts, parse_options=parse,
                                         convert_options=convert)
-                table = reader.schema.empty_table()
+                table = _empty(reader.schema)
             else:
                 table = pacsv.read_csv(src, read_options=opts, parse_options=parse,
                                        convert_options=convert)
@@ -504,6 +504,11 @@ def _read(path, label, name, opener, string_columns, header_only):
                 src.close()
 
 
+def _empty(schema):
+    """An empty table of a schema (Schema.empty_table imports pandas: slow start)."""
+    return pa.Table.from_batches([], schema=schema)
+
+
 def _words(msg):
     """Arrow's CSV messages in plain words."""
     msg = re.sub(r"^(CSV parse error|In CSV column #\d+): ", "", msg)
@@ -534,7 +539,7 @@ def _read_parquet(path, label, opener, string_columns, header_only):
             src.close()
     try:
         if header_only:
-            table = pq.read_schema(data if isinstance(data, str) else pa.BufferReader(data)).empty_table()
+            table = _empty(pq.read_schema(data if isinstance(data, str) else pa.BufferReader(data)))
         else:
             table = pq.read_table(data if isinstance(data, str) else pa.BufferReader(data))
     except (pa.ArrowException, OSError, ValueError):

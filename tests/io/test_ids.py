@@ -11,22 +11,62 @@ ids_mod = sys.modules["kmetric_gui.io.ids"]
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.integers(0, 2 ** 62), min_size=0, max_size=300), st.integers(0, 62))
+@given(st.lists(st.integers(0, 2 ** 64 - 1), min_size=0, max_size=300), st.integers(0, 63))
 def test_packed_argsort_equals_stable_argsort(values, shift):
-    keys = (np.array(values, dtype=np.int64) >> shift)
-    order = ids_mod._argsort_packed(keys)
-    if order is not None:
-        assert np.array_equal(order, np.argsort(keys, kind="stable"))
+    keys = np.array(values, dtype=np.uint64) >> np.uint64(shift)
+    order = ids_mod._argsort(keys.copy())
+    assert np.array_equal(order, np.argsort(keys, kind="stable"))
     o, s = ids_mod._sort(keys)
     assert np.array_equal(o, np.argsort(keys, kind="stable")) and np.array_equal(s, np.sort(keys))
 
 
 def test_wide_random_keys_tie_in_high_bits_and_are_fixed():
     rng = np.random.default_rng(1)
-    base = rng.integers(0, 2 ** 40, 2000) << 20
-    keys = np.concatenate([base + rng.integers(0, 2 ** 20, 2000), base[:50] + 7])
-    order = ids_mod._argsort_packed(keys)
-    assert order is not None and np.array_equal(order, np.argsort(keys, kind="stable"))
+    base = rng.integers(0, 2 ** 40, 2000).astype(np.uint64) << np.uint64(20)
+    keys = np.concatenate([base + rng.integers(0, 2 ** 20, 2000).astype(np.uint64), base[:50] + 7])
+    assert np.array_equal(ids_mod._argsort(keys), np.argsort(keys, kind="stable"))
+
+
+def test_many_ties_no_fallback():
+    # 30,000 pairs of 64-bit keys sharing their high bits: the old code gave up past 10,000 ties
+    rng = np.random.default_rng(2)
+    high = rng.integers(0, 2 ** 62, 30_000, dtype=np.uint64) << np.uint64(2)
+    keys = np.concatenate([high | np.uint64(3), high, high[:100]])
+    rng.shuffle(keys)
+    order = ids_mod._argsort(keys)
+    assert np.array_equal(order, np.argsort(keys, kind="stable"))
+
+
+def test_sixteen_hex_ids_with_the_top_bit_set_take_the_packed_path():
+    ids = ["ffffffffffffffff", "8000000000000000", "0000000000000001", "7fffffffffffffff"]
+    a, b = id_keys(pa.array(ids), pa.array(ids[::-1]))
+    assert a.dtype == np.uint64 and a[0] == 2 ** 64 - 1
+    al = align(pa.array(ids), pa.array(ids[::-1]))
+    assert al.sub_index.tolist() == [3, 2, 1, 0]
+
+
+def test_chunked_ids_and_non_fixed_ids_join_without_pandas():
+    sol = pa.chunked_array([["a1", "b22"], ["c333", "a1"]])
+    sub = pa.chunked_array([["c333"], ["b22", "zz", "a1"]])
+    al = align(sol, sub)
+    assert al.sub_index.tolist() == [3, 1, 0, 3]
+    assert al.sol_duplicates.tolist() == [3] and al.extra.tolist() == [2]
+    hexes = pa.chunked_array([["00ff", "0a0b"], ["0c0d"]])
+    assert align(hexes, pa.array(["0c0d", "00ff", "0a0b"])).sub_index.tolist() == [1, 2, 0]
+
+
+def test_cli_path_imports_no_pandas(tmp_path):
+    import subprocess
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    demo = root / "resources" / "demo"
+    code = ("import sys; from kmetric_gui.scoring import score_files; "
+            f"score_files({str(demo / 'qwk_solution.csv')!r}, {str(demo / 'qwk_submission.csv')!r}); "
+            "(tmp := open(sys.argv[1], 'w')).write(str(sorted(m for m in sys.modules "
+            "if m.split('.')[0] in ('pandas', 'scipy', 'sklearn'))))")
+    out = tmp_path / "mods.txt"
+    subprocess.run([sys.executable, "-c", code, str(out)], check=True, cwd=root)
+    assert out.read_text() == "[]"
 
 
 @settings(max_examples=100, deadline=None)

@@ -103,3 +103,10 @@ def test_column_scores_float():
     assert cv.bad.tolist() == [1] and cv.values[2] == 1e308
     cv = _col(pa.chunked_array([[1, 2], [3]]))
     assert cv.values.tolist() == [1.0, 2.0, 3.0] and cv.ok
+
+
+def test_missing_numbers_are_called_empty():
+    cv = column_numbers(pa.array([1, None, 3]), integer=True)
+    assert cv.bad.tolist() == [1] and cv.reason(1) == "empty"
+    cv = column_numbers(pa.array([1.5, None]))
+    assert cv.bad.tolist() == [1] and cv.reason(1) == "empty"
