@@ -1,4 +1,7 @@
 """The metric core: numpy only (no pandas, no Qt, no I/O)."""
+from .attribution import FixList, kappa_fix_first, kappa_gain_map
+from .gains_fbeta import fbeta_doc_gains, fbeta_fix_first
+from .gains_lwlrap import lwlrap_class_gains, lwlrap_fix_first, sample_gains
 from .fbeta import (DocumentMatch, FbetaResult, document_matrices, jaccard,
                     jaccard_fbeta, shared_tokens)
 from .intervals import Interval, bca_interval, percentile_interval
@@ -20,4 +23,7 @@ __all__ = [
     # statistics (STATS.md): per-unit sums, bootstrap, intervals, shake-up
     "Units", "bootstrap", "Interval", "percentile_interval", "bca_interval", "Shakeup", "shakeup",
     "kappa_units", "lwlrap_units", "fbeta_units",
+    # what moves the score: exact gains of fixes, greedy fix-first lists
+    "FixList", "kappa_gain_map", "kappa_fix_first", "sample_gains", "lwlrap_class_gains",
+    "lwlrap_fix_first", "fbeta_doc_gains", "fbeta_fix_first",
 ]
