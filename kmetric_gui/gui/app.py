@@ -109,6 +109,9 @@ def _screenshot_mode(app, win, args):
 
     def shoot(invalid=False):
         def save():
+            if args.size:
+                win.fit_to(args.size)
+                app.processEvents()
             ok = win.grab().save(args.screenshot)
             status["code"] = (2 if invalid else 0) if ok else 1
             if not ok:
@@ -118,7 +121,15 @@ def _screenshot_mode(app, win, args):
                     print(f"kmetric-gui: {line}", file=sys.stderr)
             win.discard_and_close()
             app.quit()
-        QTimer.singleShot(200, save)     # let the views paint first
+
+        def when_idle(tries=[200]):
+            # Intervals, tables and plots finish on the worker after the score.
+            if win.jobs.busy and tries[0] > 0:
+                tries[0] -= 1
+                QTimer.singleShot(50, when_idle)
+            else:
+                QTimer.singleShot(200, save)     # let the views paint first
+        when_idle()
 
     win.scored.connect(lambda *_: shoot())
     win.failed.connect(lambda *_: shoot(invalid=True))

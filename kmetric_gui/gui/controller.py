@@ -11,7 +11,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..errors import InputError
 from ..scoring import load, score_prepared
-from ..state import Results
+from ..state import Results, StatsResults
 from ..tables import Column
 
 
@@ -100,6 +100,7 @@ class AppController(QObject):
             return
         s.accept(Results(s.generation, report))
         self.scored.emit(report)
+        self.compute_stats()
 
     def _load_failed(self, exc):
         problems = getattr(exc, "report", None) or getattr(exc, "problems", None) or [str(exc)]
@@ -123,8 +124,29 @@ class AppController(QObject):
         def done(result):
             if s.accept(Results(snap.generation, result.report)):
                 self.scored.emit(result.report)
+                self.compute_stats()
         self.jobs.submit("score", job, done, on_error=self._score_failed,
                          generation=snap.generation)
+
+    def compute_stats(self):
+        """Intervals and shake-up of the results shown, after the score (never before it)."""
+        s = self.session
+        if s.results is None or s.stats_settings is None:
+            return
+        from ..stats import analyze
+        report, gen, settings = s.results.report, s.results.generation, s.stats_settings
+
+        def job(progress, cancel):
+            progress(0.2, "bootstrap interval and shake-up")
+            return StatsResults(gen, settings, analyze(report, settings[0], settings[1], cancel))
+
+        def failed(exc):
+            self.message.emit(f"No interval: {exc}", 0)
+        self.jobs.submit("stats", job, s.accept_stats, on_error=failed, generation=gen)
+
+    def stats_settings_changed(self, settings):
+        self.session.set_stats_settings(settings)
+        self.compute_stats()
 
     def _score_failed(self, exc):
         if isinstance(exc, InputError):

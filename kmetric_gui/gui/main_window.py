@@ -5,8 +5,8 @@ import os
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtWidgets import (QDockWidget, QFileDialog, QHBoxLayout, QLabel, QMainWindow,
-                               QMessageBox, QProgressBar, QPushButton, QSplitter, QVBoxLayout,
+from PySide6.QtWidgets import (QDockWidget, QFileDialog, QHBoxLayout, QMainWindow,
+                               QMessageBox, QScrollArea, QSplitter, QVBoxLayout,
                                QWidget)
 
 from ..errors import InputError
@@ -24,7 +24,9 @@ from .views.tabs import MetricTabs
 from .widgets.drop_zone import DropZone, dropped_paths
 from .widgets.options_panel import OptionsPanel
 from .widgets.problems_panel import ProblemsPanel
+from .widgets.progress import StatusProgress
 from .widgets.score_panel import ScorePanel
+from .widgets.shakeup_panel import ShakeupPanel
 
 FILE_FILTER = "Tables (*.csv *.tsv *.gz *.zip *.parquet *.pq);;All files (*)"
 APP_TITLE = "kmetric — Kaggle metric analyzer"
@@ -40,6 +42,15 @@ def settings():
     if path:   # tests and portable use: an explicit ini file
         return QSettings(path, QSettings.IniFormat)
     return QSettings("kmetric_gui", "kmetric-gui")
+
+
+def scrolling(widget):
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setFrameShape(QScrollArea.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+    area.setWidget(widget)
+    return area
 
 
 def guess_roles(paths):
@@ -70,6 +81,7 @@ class MainWindow(QMainWindow):
         self.saved_state = WindowSettings(self)
         self._connect()
         self._restore()
+        self.session.set_stats_settings(self.options_panel.stats_settings())
         if size:              # exactly this size, whatever the saved layout (docs, tests)
             self.reset_layout()
             self.resize(*size)
@@ -87,7 +99,7 @@ class MainWindow(QMainWindow):
         self.score_panel = ScorePanel()
         self.tabs = MetricTabs(ViewContext(self.jobs, self.session))
         self.top_split = QSplitter(Qt.Horizontal)
-        self.top_split.addWidget(self.score_panel)
+        self.top_split.addWidget(scrolling(self.score_panel))
         self.top_split.addWidget(self.tabs)
         self.top_split.setStretchFactor(0, 1)
         self.top_split.setStretchFactor(1, 4)
@@ -104,25 +116,21 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
         self.options_panel = OptionsPanel()
         self.problems = ProblemsPanel()
+        self.shakeup = ShakeupPanel()
         self.docks = []
-        for title, name, widget in (("Options", "optionsDock", self.options_panel),
-                                    ("Validation", "validationDock", self.problems)):
+        for title, name, widget, area in (
+                ("Options", "optionsDock", self.options_panel, Qt.LeftDockWidgetArea),
+                ("Validation", "validationDock", self.problems, Qt.LeftDockWidgetArea),
+                ("Shake-up", "shakeupDock", self.shakeup, Qt.LeftDockWidgetArea)):
             dock = QDockWidget(title, self)
             dock.setObjectName(name)
-            dock.setWidget(widget)
-            self.addDockWidget(Qt.LeftDockWidgetArea, dock)
+            dock.setWidget(scrolling(widget))            # short screens scroll, never clip
+            self.addDockWidget(area, dock)
             self.docks.append(dock)
         self.splitDockWidget(self.docks[0], self.docks[1], Qt.Vertical)
+        self.tabifyDockWidget(self.docks[1], self.docks[2])     # Validation | Shake-up
         self.problems_dock = self.docks[1]
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 1000)
-        self.progress.setMaximumWidth(220)
-        self.progress_label = QLabel("")
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setToolTip("Stop the running job (Esc)")
-        for w in (self.progress_label, self.progress, self.cancel_button):
-            self.statusBar().addPermanentWidget(w)
-            w.setVisible(False)
+        self.status_progress = StatusProgress(self.statusBar(), self.controller.cancel)
         self._default_state = None
         self.resize(1440, 900)
 
@@ -133,7 +141,6 @@ class MainWindow(QMainWindow):
         self.truth_zone.browse_requested.connect(lambda: self.browse("truth"))
         self.sub_zone.browse_requested.connect(lambda: self.browse("submission"))
         self.options_panel.changed.connect(self._options_changed)
-        self.cancel_button.clicked.connect(c.cancel)
         self.problems.problem_activated.connect(self._select_problem)
         self.tabs.option_changed.connect(self.options_panel.set_option)
         self.tabs.rows_requested.connect(self.table_panel.filter_rows)
@@ -148,8 +155,11 @@ class MainWindow(QMainWindow):
         c.failed.connect(self.failed)
         c.saved.connect(lambda _: self._remember_recent())
         self.jobs.error.connect(self._unexpected_error)
-        self.jobs.busy_changed.connect(self._on_busy)
-        self.jobs.progress.connect(self._on_progress)
+        self.jobs.busy_changed.connect(self.status_progress.busy)
+        self.jobs.progress.connect(self.status_progress.progress)
+        self.options_panel.stats_changed.connect(
+            lambda: c.stats_settings_changed(self.options_panel.stats_settings()))
+        s.stats_changed.connect(self._stats_changed)
 
     # -- files -------------------------------------------------------------------
     def browse(self, role):
@@ -231,6 +241,17 @@ class MainWindow(QMainWindow):
     def save_to(self, path, then=None):
         return self.controller.save_to(path, then)
 
+    def fit_to(self, size):
+        """Exactly this size; docks close when the views need their room (View menu)."""
+        w, h = size
+        for dock in [None] + self.docks[::-1]:
+            if dock is not None:
+                dock.hide()
+            hint = self.minimumSizeHint()
+            if hint.width() <= w and hint.height() <= h:
+                break
+        self.resize(w, h)
+
     def discard_and_close(self):
         """Close without asking about edits (screenshot mode; tests)."""
         self._discarding = True
@@ -306,15 +327,16 @@ class MainWindow(QMainWindow):
         self.failed.emit(text)
         dialogs.show_error(self, "Something went wrong", text, getattr(exc, "details", ""))
 
-    def _on_busy(self, busy):
-        for w in (self.progress_label, self.progress, self.cancel_button):
-            w.setVisible(busy)
-        if busy:
-            self.progress.setValue(0)
-
-    def _on_progress(self, kind, fraction, message):
-        self.progress.setValue(int(fraction * 1000))
-        self.progress_label.setText(message)
+    def _stats_changed(self, stats):
+        seed = self.session.stats_settings[0].seed if self.session.stats_settings else 0
+        self.score_panel.show_stats(stats.stats if stats else None, seed)
+        if stats is None:
+            return
+        if stats.stats.shakeup is not None:
+            self.shakeup.show_shakeup(stats.stats.shakeup)
+            if not self.session.problems:
+                self.docks[2].raise_()
+        self.tabs.show_stats(stats.stats)
 
     # -- settings and help ------------------------------------------------------------
     def _remember_recent(self):

@@ -3,6 +3,8 @@ recent files; and the default layout it can go back to."""
 import json
 from pathlib import Path
 
+from PySide6.QtCore import Qt
+
 from ..scoring import Options
 
 MAX_RECENT = 8
@@ -43,6 +45,8 @@ class WindowSettings:
         state = self.win.settings.value("window_state")
         if state is not None:
             self.win.restoreState(state)
+        else:
+            self.reset_layout()
         for key, split in (("split_main", self.win.splitter), ("split_top", self.win.top_split)):
             sizes = self.win.settings.value(key)
             if sizes:
@@ -70,5 +74,7 @@ class WindowSettings:
         for d in self.win.docks:
             d.show()
         self.win.splitter.setSizes([600, 260])
-        self.win.top_split.setSizes([260, 900])
+        self.win.top_split.setSizes([230, 900])
+        self.win.resizeDocks(self.win.docks[:1], [320], Qt.Horizontal)
+        self.win.resizeDocks(self.win.docks[:2], [300, 260], Qt.Vertical)
 

@@ -1,5 +1,5 @@
 """The app's state model (Qt-free): data versions, edits, results, generations."""
 from .data import Change, DataVersion
-from .session import Generation, Results, Session, Snapshot
+from .session import Generation, Results, Session, Snapshot, StatsResults
 
-__all__ = ["Session", "Generation", "Results", "Snapshot", "DataVersion", "Change"]
+__all__ = ["Session", "Generation", "Results", "Snapshot", "StatsResults", "DataVersion", "Change"]

@@ -37,6 +37,13 @@ class Results:
     report: object               # scoring.ScoreReport of exactly that data and options
 
 
+@dataclass(frozen=True)
+class StatsResults:
+    generation: Generation
+    settings: object             # (stats.StatsOptions, stats.ShakeupOptions)
+    stats: object                # stats.Stats of the report of that generation
+
+
 class Session:
     files_changed = Signal()
     options_changed = Signal(object)
@@ -44,12 +51,15 @@ class Session:
     results_changed = Signal(object)       # Results or None
     problems_changed = Signal(object)      # list of io.Problem / str
     history_changed = Signal()             # undo/redo/dirty state
+    stats_changed = Signal(object)         # StatsResults or None (intervals, shake-up)
 
     def __init__(self, options):
         self.truth_path = self.sub_path = None
         self.options = options
         self.data = None
         self.results = None
+        self.stats = None
+        self.stats_settings = None          # (StatsOptions, ShakeupOptions); None: no statistics
         self.problems = []
         self._states = []                  # data versions along the history
         self._labels = []                  # _labels[i]: the change leading to _states[i]
@@ -190,12 +200,28 @@ class Session:
         self._saved = history_index
         self.history_changed.emit()
 
+    # -- statistics of the results ------------------------------------------------
+    def set_stats_settings(self, settings):
+        if settings != self.stats_settings:
+            self.stats_settings = settings
+            self.stats = None
+            self.stats_changed.emit(None)
+
+    def accept_stats(self, stats):
+        """Intervals and shake-up, only for the results shown and the settings in force."""
+        if not (self.is_current(stats.generation) and stats.settings == self.stats_settings):
+            return False
+        self.stats = stats
+        self.stats_changed.emit(stats)
+        return True
+
     # -- results ---------------------------------------------------------------------
     def accept(self, results):
         """Show results only if they belong to the data and options shown now."""
         if not self.is_current(results.generation):
             return False
         self.results = results
+        self.stats = None                    # the intervals of older numbers go with them
         self.results_changed.emit(results)
         return True
 

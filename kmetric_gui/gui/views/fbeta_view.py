@@ -5,7 +5,7 @@ core.document_matrices (same code path as the score).
 """
 import numpy as np
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QFrame, QGroupBox,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QFrame, QGroupBox,
                                QHBoxLayout, QHeaderView, QLabel, QScrollArea, QSlider,
                                QSplitter, QTableView, QVBoxLayout, QWidget)
 
@@ -13,6 +13,7 @@ from ...core import document_matrices, shared_tokens
 from ..models.table import Column, ColumnsModel
 from ..widgets.export import ExportButton, columns_csv
 from ..widgets.heatmap import Heatmap
+from ..widgets.reflow import ReflowGrid
 
 EXPLAIN = (
     "<b>Matching.</b> A ground truth is matched when its best Jaccard (word sets, "
@@ -45,7 +46,7 @@ class FbetaView(QWidget):
         lay.addLayout(head)
 
         controls = QGroupBox("Scoring")
-        form = QFormLayout(controls)
+        form = QGridLayout(controls)          # two rows: short screens keep the maps
         self.threshold = QSlider(Qt.Horizontal, minimum=0, maximum=100, value=50)
         self.beta = QSlider(Qt.Horizontal, minimum=5, maximum=400, value=50)
         self.threshold_label, self.beta_label = QLabel("0.50"), QLabel("0.50")
@@ -57,16 +58,25 @@ class FbetaView(QWidget):
         self.matching = QComboBox()
         self.matching.addItems(["one-to-one", "many-to-one"])
         self.clean = QCheckBox("clean text")
-        form.addRow("Jaccard threshold", row_t)
-        form.addRow("β", row_b)
-        form.addRow("Matching", self.matching)
-        form.addRow("", self.clean)
+        form.setContentsMargins(6, 2, 6, 2)
+        form.addWidget(QLabel("Jaccard threshold"), 0, 0)
+        form.addLayout(row_t, 0, 1)
+        form.addWidget(QLabel("β"), 0, 2)
+        form.addLayout(row_b, 0, 3)
+        form.addWidget(QLabel("Matching"), 1, 0)
+        form.addWidget(self.matching, 1, 1)
+        form.addWidget(self.clean, 1, 3)
         explain = QLabel(EXPLAIN)
         explain.setWordWrap(True)
         explain.setObjectName("reason")
+        explain_box = QScrollArea()           # scrolls on short screens instead of pushing
+        explain_box.setWidgetResizable(True)
+        explain_box.setFrameShape(QFrame.NoFrame)
+        explain_box.setWidget(explain)
+        explain_box.setMinimumHeight(40)
         top = QHBoxLayout()
         top.addWidget(controls, 2)
-        top.addWidget(explain, 3)
+        top.addWidget(explain_box, 3)
         lay.addLayout(top)
 
         split = QSplitter(Qt.Horizontal)
@@ -82,8 +92,8 @@ class FbetaView(QWidget):
             w.toggled.connect(self._filter_docs)
         filters.addStretch(1)
         self.docs_label = QLabel("")
-        filters.addWidget(self.docs_label)
         ll.addLayout(filters)
+        ll.addWidget(self.docs_label)
         self.docs_model = ColumnsModel(self)
         self.docs = QTableView()
         self.docs.setModel(self.docs_model)
@@ -98,13 +108,13 @@ class FbetaView(QWidget):
         rl.setContentsMargins(0, 0, 0, 0)
         self.doc_title = QLabel("Pick a document")
         self.doc_title.setWordWrap(True)
-        maps = QHBoxLayout()
+        maps = ReflowGrid(layouts=((2, 380),), row_height=150)   # side by side, or tabs
         self.jac_map = Heatmap("Jaccard", totals=False,
                                row_axis="ground truth", col_axis="prediction")
         self.match_map = Heatmap("Matches", totals=False, row_axis="ground truth",
                                  col_axis="prediction")
-        maps.addWidget(self.jac_map)
-        maps.addWidget(self.match_map)
+        maps.add(self.jac_map, "Jaccard")
+        maps.add(self.match_map, "Matches")
         self.strings = QLabel("")
         self.strings.setWordWrap(True)
         self.strings.setTextInteractionFlags(Qt.TextSelectableByMouse)
@@ -125,7 +135,7 @@ class FbetaView(QWidget):
         text_box.setMinimumHeight(44)
         text_box.setMaximumHeight(110)
         rl.addWidget(self.doc_title)
-        rl.addLayout(maps, 1)
+        rl.addWidget(maps, 1)
         rl.addWidget(text_box)
         split.addWidget(left)
         split.addWidget(right)

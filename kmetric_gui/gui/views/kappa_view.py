@@ -6,7 +6,7 @@ matrix's via kappa_from_confusion); the view only draws and routes clicks.
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QLabel,
                                QLineEdit, QSpinBox, QTableWidget, QTableWidgetItem,
                                QTabWidget, QVBoxLayout, QWidget)
 
@@ -14,6 +14,7 @@ from ...core import apply_cuts, kappa_from_confusion
 from .kappa_cuts import CutsTab
 from ..widgets.export import ExportButton
 from ..widgets.heatmap import Heatmap
+from ..widgets.reflow import ReflowGrid
 from .kappa_presets import PRESETS, agreement_band
 
 MATRICES = [  # key, title, diverging
@@ -54,6 +55,8 @@ class KappaView(QWidget):
         for i, (title, _) in enumerate(PRESETS):
             self.source.addItem(f"What-if: {title}", f"preset-{i}")
         self.source.setToolTip("Show the files' matrices, or edit a confusion matrix by hand")
+        self.source.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.source.setMinimumContentsLength(14)          # long preset titles must not widen the view
         self.weights = QComboBox()
         self.weights.addItems(["quadratic", "linear", "none"])
         self.normalised = QCheckBox("normalised (÷ N)")
@@ -74,18 +77,16 @@ class KappaView(QWidget):
         lay.addWidget(self.summary)
 
         self.tabs = QTabWidget()
-        grid_w = QWidget()
-        grid = QGridLayout(grid_w)
-        grid.setContentsMargins(0, 0, 0, 0)
+        grid = self.grid = ReflowGrid()        # 3 x 2, 2 x 3 or tabs, as the width allows
         self.maps = {}
-        for n, (key, title, div) in enumerate(MATRICES):
+        for key, title, div in MATRICES:
             h = Heatmap(title, diverging=div)
             self.maps[key] = h
-            grid.addWidget(h, n // 3, n % 3)
+            grid.add(h, title.split(" — ")[0])
             export.add_plot(title, h).add_table(title, h.to_csv)
         self.maps["observed"].cell_clicked.connect(self._cell_clicked)
         self.maps["observed"].setToolTip("Click a cell to list its rows in the table")
-        self.tabs.addTab(grid_w, "Matrices")
+        self.tabs.addTab(grid, "Matrices")
 
         bal = QWidget()
         bl = QHBoxLayout(bal)

@@ -13,6 +13,7 @@ from ...core import sample_ranking
 from ..models.table import Column, ColumnsModel, sorted_rows
 from ..widgets.export import ExportButton, columns_csv
 from ..widgets.heatmap import Heatmap
+from ..widgets.whiskers import add_whiskers
 
 OVERVIEW_SAMPLES = 60     # rows of the precision overview (the worst samples)
 
@@ -168,6 +169,8 @@ class LwlrapView(QWidget):
                                   pen=pg.mkPen((200, 30, 30), width=2, style=Qt.DashLine),
                                   labelOpts={"position": 0.9, "color": (200, 30, 30)}))
         centers = x0 + w / 2
+        self._bars = (order, centers)               # where class intervals get whiskers
+        self._whiskers = None
         px = max(self.class_plot.width() - 80, 300)         # rough plot width in pixels
         p.getAxis("bottom").setTicks([[(c, _fit(names[i], w[k] * px))
                                        for k, (c, i) in enumerate(zip(centers, order))]])
@@ -179,6 +182,20 @@ class LwlrapView(QWidget):
             Column("weight", r.class_weights, fmt=lambda v: f"{v:.4f}", align_right=True),
             Column("positives", counts, align_right=True)], len(names))
         self.class_table.sortByColumn(1, Qt.AscendingOrder)      # worst classes first
+
+    def set_stats(self, stats):
+        """Interval whiskers on the per-class bars (from the bootstrap of the samples)."""
+        ivs = getattr(stats, "class_intervals", None)
+        if not ivs or getattr(self, "_bars", None) is None:
+            return
+        if self._whiskers is not None:
+            self.class_plot.removeItem(self._whiskers)
+        order, centers = self._bars
+        names = self.prep.classes
+        low = np.array([ivs[names[i]].low if names[i] in ivs else np.nan for i in order])
+        high = np.array([ivs[names[i]].high if names[i] in ivs else np.nan for i in order])
+        self._whiskers = add_whiskers(self.class_plot, centers, low, high)
+        self.class_intervals = ivs
 
     def _draw_overview(self):
         r, prep = self.result, self.prep

@@ -42,3 +42,9 @@ class MetricTabs(QTabWidget):
     def hide_views(self):
         self._base = None
         self.setVisible(False)
+
+    def show_stats(self, stats):
+        """Intervals for the view shown, if it draws any (LwLRAP class whiskers)."""
+        view = self.currentWidget()
+        if view is not None and hasattr(view, "set_stats"):
+            view.set_stats(stats)

@@ -2,7 +2,7 @@
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QVBoxLayout
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton
 
 
 def dropped_paths(mime):
@@ -19,19 +19,18 @@ class DropZone(QFrame):
         self.setAcceptDrops(True)
         self.setFrameShape(QFrame.StyledPanel)
         self.setObjectName("dropZone")
-        self.setMinimumHeight(64)
-        lay = QVBoxLayout(self)
+        lay = QHBoxLayout(self)               # one line: little height on short screens
         lay.setContentsMargins(8, 6, 8, 6)
         self._title = QLabel(f"<b>{title}</b>")
         self._path = QLabel("Drop a file here or click Open…")
         self._path.setTextInteractionFlags(Qt.TextSelectableByMouse)
-        self._path.setWordWrap(True)
+        self._path.setMinimumWidth(40)
         self._button = QPushButton("Open…")
         self._button.setToolTip(f"Choose the {title.lower()} file")
         self._button.clicked.connect(self.browse_requested)
         lay.addWidget(self._title)
-        lay.addWidget(self._path)
-        lay.addWidget(self._button, 0, Qt.AlignLeft)
+        lay.addWidget(self._path, 1)
+        lay.addWidget(self._button)
         self.path = None
 
     def set_path(self, path):

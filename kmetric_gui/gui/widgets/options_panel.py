@@ -2,7 +2,7 @@
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QIntValidator
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout,
-                               QGroupBox, QLineEdit, QVBoxLayout, QWidget)
+                               QGroupBox, QLineEdit, QSpinBox, QVBoxLayout, QWidget)
 
 from ...scoring import Options
 
@@ -12,6 +12,7 @@ METRIC_LABELS = [("auto (from the layout)", None), ("weighted kappa (QWK)", "qwk
 
 class OptionsPanel(QWidget):
     changed = Signal(str)        # "reload" (metric/columns) or "rescore"
+    stats_changed = Signal()     # interval or shake-up settings
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -61,7 +62,30 @@ class OptionsPanel(QWidget):
         f.addRow("Matching", self.matching)
         f.addRow("", self.clean)
 
-        for w in (general, self.kappa_box, self.lwlrap_box, self.fbeta_box):
+        self.stats_box = QGroupBox("Uncertainty")
+        f = QFormLayout(self.stats_box)
+        self.ci_level = QDoubleSpinBox(decimals=3, minimum=0.5, maximum=0.999, singleStep=0.01,
+                                       value=0.95)
+        self.replicates = QSpinBox(minimum=100, maximum=100_000, singleStep=500, value=2000)
+        self.seed = QSpinBox(minimum=0, maximum=2 ** 31 - 1, value=0)
+        self.ci_method = QComboBox()
+        self.ci_method.addItem("percentile", "percentile")
+        self.ci_method.addItem("BCa (bias-corrected)", "bca")
+        self.splits = QSpinBox(minimum=100, maximum=100_000, singleStep=500, value=2000)
+        self.public_fraction = QDoubleSpinBox(decimals=2, minimum=0.0, maximum=0.95,
+                                              singleStep=0.05, value=0.0)
+        self.public_fraction.setSpecialValueText("from Usage (else 0.30)")
+        f.addRow("Confidence", self.ci_level)
+        f.addRow("Replicates", self.replicates)
+        f.addRow("Interval", self.ci_method)
+        f.addRow("Shake-up splits", self.splits)
+        f.addRow("Public share", self.public_fraction)
+        f.addRow("Seed", self.seed)
+        for w in (self.ci_level, self.replicates, self.seed, self.splits, self.public_fraction):
+            w.valueChanged.connect(lambda *_: self.stats_changed.emit())
+        self.ci_method.currentIndexChanged.connect(lambda *_: self.stats_changed.emit())
+
+        for w in (general, self.kappa_box, self.lwlrap_box, self.fbeta_box, self.stats_box):
             lay.addWidget(w)
         lay.addStretch(1)
 
@@ -108,6 +132,16 @@ class OptionsPanel(QWidget):
             widget.setChecked(bool(value))
         else:
             widget.setValue(float(value))
+
+    def stats_settings(self):
+        """(StatsOptions, ShakeupOptions) for kmetric_gui.stats.analyze."""
+        from ...stats import ShakeupOptions, StatsOptions
+        frac = self.public_fraction.value()
+        return (StatsOptions(level=round(self.ci_level.value(), 3),
+                             replicates=self.replicates.value(), seed=self.seed.value(),
+                             method=self.ci_method.currentData()),
+                ShakeupOptions(fraction=frac if frac > 0 else None, splits=self.splits.value(),
+                               seed=self.seed.value()))
 
     def options(self):
         def num(w):

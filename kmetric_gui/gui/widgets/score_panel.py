@@ -22,9 +22,15 @@ class ScorePanel(QFrame):
         f.setPointSize(f.pointSize() * 2 + 4)
         f.setBold(True)
         self.score_label.setFont(f)
+        self.interval = QLabel("")
+        self.interval.setObjectName("interval")
+        self.interval.setWordWrap(True)
+        self.interval.setTextInteractionFlags(Qt.TextSelectableByMouse)
         grid = QGridLayout()
         self.public = QLabel("")
         self.private = QLabel("")
+        for w in (self.public, self.private):
+            w.setWordWrap(True)
         self.detail = QLabel("")
         self.detail.setWordWrap(True)
         self.reason = QLabel("")
@@ -34,6 +40,7 @@ class ScorePanel(QFrame):
         grid.addWidget(self.private, 1, 0)
         lay.addWidget(self.metric_label)
         lay.addWidget(self.score_label)
+        lay.addWidget(self.interval)
         lay.addLayout(grid)
         lay.addWidget(self.detail)
         lay.addWidget(self.reason)
@@ -41,12 +48,14 @@ class ScorePanel(QFrame):
 
     def clear(self, message="No files yet"):
         self.metric_label.setText(message)
-        for w in (self.public, self.private, self.detail, self.reason):
+        for w in (self.public, self.private, self.detail, self.reason, self.interval):
             w.setText("")
         self.score_label.setText("—")
 
     def show_report(self, rep):
         r = rep.result
+        self._splits = {name: rep.splits.get(name) for name in ("public", "private")}
+        self.interval.setText("<span style='color:#777'>interval: computing…</span>")
         self.metric_label.setText(f"{rep.definition.label} — {rep.n_rows:,} rows")
         self.score_label.setText(fmt(r.score))
         self.score_label.setToolTip(repr(r.score))
@@ -61,3 +70,17 @@ class ScorePanel(QFrame):
         lines += rep.definition.summary_lines(rep)
         self.detail.setText("<br>".join(lines))
         self.reason.setText(f"<i>Chosen: {rep.reason}.</i><br><i>Layout: {rep.layout}.</i>")
+
+    def show_stats(self, stats, seed=0):
+        """The bootstrap intervals next to the score and the Public / Private scores."""
+        if stats is None:
+            self.interval.setText("")
+            return
+        from ...stats import interval_text
+        ci = stats.intervals.get("ci")
+        self.interval.setText(interval_text(ci, seed) if ci is not None else "")
+        for name, label in (("public", self.public), ("private", self.private)):
+            s, iv = self._splits.get(name), stats.intervals.get(f"{name}_ci")
+            if s is not None and iv is not None:
+                short = interval_text(iv, seed).split(" CI ")[0]
+                label.setText(f"{name.title()} LB: <b>{fmt(s.score)}</b> {short}")

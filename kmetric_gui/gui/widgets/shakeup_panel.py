@@ -38,6 +38,7 @@ class ShakeupPanel(QWidget):
         lay.setContentsMargins(4, 4, 4, 4)
         self.title = QLabel("Shake-up: no data yet")
         self.title.setObjectName("shakeupTitle")
+        self.title.setWordWrap(True)
         self.plot = pg.PlotWidget(background="w")
         self.plot.setLabel("bottom", "private − public")
         self.plot.getAxis("bottom").enableAutoSIPrefix(False)   # gaps read as scores, not x0.001
