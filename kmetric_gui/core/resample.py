@@ -251,7 +251,7 @@ def resample_groups(rows, groups, values, n, replicates, seed=0, cancel=None):
         if not last and (r0 + r - done < per or u0 + idx.shape[1] < n):
             continue
         k = r0 + r - done
-        c = np.ascontiguousarray(counts[:k].T)[rows]               # (E, k)
+        c = np.take(np.ascontiguousarray(counts[:k].T), rows, axis=0, mode="clip")   # (E, k)
         for g, a, e in zip(present, starts, ends):
             out[done:done + k, g, :] = (values[a:e].T @ c[a:e]).T   # (k, m)
         counts[:] = 0
