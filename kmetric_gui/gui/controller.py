@@ -13,6 +13,7 @@ from ..errors import InputError
 from ..scoring import load, score_prepared
 from ..state import Results, StatsResults
 from ..tables import Column
+from .compare_jobs import CompareJobs
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,7 @@ class AppController(QObject):
         self._rescore_timer.timeout.connect(self._rescore_if_stale)
         session.data_changed.connect(self._data_changed)
         self._warned_formulas = False
+        self.compare_jobs = CompareJobs(session, jobs, self.message)
 
     # -- loading and scoring ---------------------------------------------------------
     def open_files(self, truth=None, submission=None):
@@ -129,10 +131,11 @@ class AppController(QObject):
                          generation=snap.generation)
 
     def compute_stats(self):
-        """Intervals and shake-up of the results shown, after the score (never before it)."""
+        """Intervals, shake-up and comparison of the results shown, after the score."""
         s = self.session
         if s.results is None or s.stats_settings is None:
             return
+        self.compare_jobs.run()
         from ..stats import analyze
         report, gen, settings = s.results.report, s.results.generation, s.stats_settings
 

@@ -10,31 +10,25 @@ from PySide6.QtWidgets import (QDockWidget, QFileDialog, QHBoxLayout, QMainWindo
                                QWidget)
 
 from ..errors import InputError
-from ..paths import resources_dir
 from ..scoring import Options
 from ..state import Session
 from . import dialogs
 from .controller import AppController
+from .file_actions import FILE_FILTER, FileActions, demo_paths, guess_roles  # noqa: F401
 from .jobs import JobController
 from .menus import build_menus
 from .table_panel import TablePanel
 from .window_settings import WindowSettings
 from .views import ViewContext
 from .views.tabs import MetricTabs
-from .widgets.drop_zone import DropZone, dropped_paths
+from .widgets.drop_zone import DropZone
 from .widgets.options_panel import OptionsPanel
 from .widgets.problems_panel import ProblemsPanel
 from .widgets.progress import StatusProgress
 from .widgets.score_panel import ScorePanel
 from .widgets.shakeup_panel import ShakeupPanel
 
-FILE_FILTER = "Tables (*.csv *.tsv *.gz *.zip *.parquet *.pq);;All files (*)"
 APP_TITLE = "kmetric — Kaggle metric analyzer"
-
-
-def demo_paths(name="qwk"):
-    folder = resources_dir() / "demo"
-    return str(folder / f"{name}_solution.csv"), str(folder / f"{name}_submission.csv")
 
 
 def settings():
@@ -53,18 +47,7 @@ def scrolling(widget):
     return area
 
 
-def guess_roles(paths):
-    """(truth, submission) from two dropped paths, by their names."""
-    a, b = paths
-
-    def is_sub(p):
-        return "sub" in Path(p).name.lower() or "pred" in Path(p).name.lower()
-    if is_sub(a) and not is_sub(b):
-        return b, a
-    return a, b
-
-
-class MainWindow(QMainWindow):
+class MainWindow(FileActions, QMainWindow):
     scored = Signal(object)          # a ScoreReport is shown
     failed = Signal(str)             # an error is shown (first line)
 
@@ -91,11 +74,13 @@ class MainWindow(QMainWindow):
     def _build_ui(self):
         self.truth_zone = DropZone("Truth (solution)")
         self.sub_zone = DropZone("Submission")
+        self.compare_zone = DropZone("Compare with", multiple=True)
         zones = QWidget()
         zl = QHBoxLayout(zones)
         zl.setContentsMargins(0, 0, 0, 0)
         zl.addWidget(self.truth_zone)
         zl.addWidget(self.sub_zone)
+        zl.addWidget(self.compare_zone)
         self.score_panel = ScorePanel()
         self.tabs = MetricTabs(ViewContext(self.jobs, self.session))
         self.top_split = QSplitter(Qt.Horizontal)
@@ -140,6 +125,9 @@ class MainWindow(QMainWindow):
         self.sub_zone.file_dropped.connect(lambda p: self.set_file("submission", p))
         self.truth_zone.browse_requested.connect(lambda: self.browse("truth"))
         self.sub_zone.browse_requested.connect(lambda: self.browse("submission"))
+        self.compare_zone.files_dropped.connect(c.compare_jobs.add)
+        self.compare_zone.browse_requested.connect(self.browse_compare)
+        s.compare_changed.connect(lambda res: self.tabs.show_comparison(res, bool(s.compare_paths)))
         self.options_panel.changed.connect(self._options_changed)
         self.problems.problem_activated.connect(self._select_problem)
         self.tabs.option_changed.connect(self.options_panel.set_option)
@@ -160,51 +148,6 @@ class MainWindow(QMainWindow):
         self.options_panel.stats_changed.connect(
             lambda: c.stats_settings_changed(self.options_panel.stats_settings()))
         s.stats_changed.connect(self._stats_changed)
-
-    # -- files -------------------------------------------------------------------
-    def browse(self, role):
-        start = self.settings.value("last_folder", str(Path.home()))
-        path, _ = QFileDialog.getOpenFileName(self, f"Open {role} file", start, FILE_FILTER)
-        if path:
-            self.set_file(role, path)
-
-    def set_file(self, role, path):
-        def go():
-            self.settings.setValue("last_folder", str(Path(path).parent))
-            self.controller.open_files(**{"truth" if role == "truth" else "submission": path})
-            self._hint_next()
-        self.request_discard(go)
-
-    def open_files(self, truth, submission):
-        """Open both files at once (command line, demo, recent, two dropped files)."""
-        def go():
-            self.settings.setValue("last_folder", str(Path(submission).parent))
-            self.controller.open_files(str(truth), str(submission))
-        return self.request_discard(go)
-
-    def open_demo(self, name):
-        self.open_files(*demo_paths(name))
-
-    def reload_files(self):
-        self.request_discard(self.controller.reload)
-
-    def _hint_next(self):
-        s = self.session
-        if not (s.truth_path and s.sub_path):
-            self.score_panel.clear(f"Now open the {'truth' if not s.truth_path else 'submission'} file")
-
-    def dragEnterEvent(self, event):
-        if len(dropped_paths(event.mimeData())) in (1, 2):
-            event.acceptProposedAction()
-
-    def dropEvent(self, event):
-        paths = dropped_paths(event.mimeData())
-        if len(paths) == 2:
-            event.acceptProposedAction()
-            self.open_files(*guess_roles(paths))
-        elif len(paths) == 1:
-            event.acceptProposedAction()
-            self.set_file("submission" if self.session.truth_path else "truth", paths[0])
 
     # -- unsaved edits -----------------------------------------------------------------
     def request_discard(self, then):
@@ -280,6 +223,7 @@ class MainWindow(QMainWindow):
         s = self.session
         self.truth_zone.set_path(s.truth_path)
         self.sub_zone.set_path(s.sub_path)
+        self.compare_zone.set_paths(s.compare_paths)
         self._history_changed()
 
     def _history_changed(self):

@@ -22,6 +22,8 @@ def build_menus(win):
     m = bar.addMenu("&File")
     acts["open_truth"] = _action(m, "Open &truth…", lambda: win.browse("truth"), "Ctrl+T")
     acts["open_sub"] = _action(m, "&Open submission…", lambda: win.browse("submission"), "Ctrl+O")
+    acts["compare"] = _action(m, "&Add submission to compare…", win.browse_compare, "Ctrl+Shift+O")
+    _action(m, "C&lear compared submissions", win.controller.compare_jobs.clear, "Ctrl+Shift+L")
     demo = m.addMenu("Open &demo")
     for n, (name, label) in enumerate(DEMOS.items(), start=1):
         _action(demo, label, lambda name=name: win.open_demo(name), f"Ctrl+Alt+{n}")

@@ -1,5 +1,6 @@
 """The app's state model (Qt-free): data versions, edits, results, generations."""
 from .data import Change, DataVersion
-from .session import Generation, Results, Session, Snapshot, StatsResults
+from .session import Generation, Results, Session, Snapshot, StatsResults, CompareResults
 
-__all__ = ["Session", "Generation", "Results", "Snapshot", "StatsResults", "DataVersion", "Change"]
+__all__ = ["Session", "Generation", "Results", "Snapshot", "StatsResults", "CompareResults",
+           "DataVersion", "Change"]

@@ -38,6 +38,15 @@ class Results:
 
 
 @dataclass(frozen=True)
+class CompareResults:
+    generation: Generation
+    paths: tuple                 # the other submissions compared with the one shown
+    settings: object
+    comparison: object           # comparison.Comparison (the shown submission first)
+    problems: tuple = ()         # lines naming the files that could not be compared
+
+
+@dataclass(frozen=True)
 class StatsResults:
     generation: Generation
     settings: object             # (stats.StatsOptions, stats.ShakeupOptions)
@@ -52,6 +61,7 @@ class Session:
     problems_changed = Signal(object)      # list of io.Problem / str
     history_changed = Signal()             # undo/redo/dirty state
     stats_changed = Signal(object)         # StatsResults or None (intervals, shake-up)
+    compare_changed = Signal(object)       # CompareResults or None
 
     def __init__(self, options):
         self.truth_path = self.sub_path = None
@@ -60,6 +70,8 @@ class Session:
         self.results = None
         self.stats = None
         self.stats_settings = None          # (StatsOptions, ShakeupOptions); None: no statistics
+        self.compare_paths = ()             # other submissions compared with this one
+        self.comparison = None
         self.problems = []
         self._states = []                  # data versions along the history
         self._labels = []                  # _labels[i]: the change leading to _states[i]
@@ -213,6 +225,22 @@ class Session:
             return False
         self.stats = stats
         self.stats_changed.emit(stats)
+        return True
+
+    def set_compare_paths(self, paths):
+        paths = tuple(dict.fromkeys(str(p) for p in paths))
+        if paths != self.compare_paths:
+            self.compare_paths = paths
+            self.comparison = None
+            self.compare_changed.emit(None)
+            self.files_changed.emit()
+
+    def accept_comparison(self, cmp):
+        if not (self.is_current(cmp.generation) and cmp.paths == self.compare_paths
+                and cmp.settings == self.stats_settings):
+            return False
+        self.comparison = cmp
+        self.compare_changed.emit(cmp)
         return True
 
     # -- results ---------------------------------------------------------------------

@@ -15,6 +15,7 @@ class MetricTabs(QTabWidget):
         self.context = context
         self.views = {}
         self._base = None
+        self.compare = None                  # the Compare tab, made when first needed
         self.setVisible(False)
 
     def view(self, metric):
@@ -33,7 +34,8 @@ class MetricTabs(QTabWidget):
         view = self.view(report.metric)
         for v in self.views.values():
             self.setTabVisible(self.indexOf(v), v is view)
-        self.setCurrentWidget(view)
+        if self.currentWidget() is not self.compare:
+            self.setCurrentWidget(view)
         self.setVisible(True)
         new_data = base is not self._base
         self._base = base
@@ -48,3 +50,17 @@ class MetricTabs(QTabWidget):
         view = self.currentWidget()
         if view is not None and hasattr(view, "set_stats"):
             view.set_stats(stats)
+
+    def show_comparison(self, res, wanted):
+        """The Compare tab: shown while other submissions are compared (``wanted``)."""
+        if self.compare is None:
+            if not wanted:
+                return
+            from .compare_page import ComparePage
+            self.compare = ComparePage()
+            self.compare.rows_requested.connect(self.rows_requested)
+            self.compare.transform_requested.connect(self.transform_requested)
+            self.addTab(self.compare, "Compare")
+        self.setTabVisible(self.indexOf(self.compare), wanted)
+        if wanted:
+            self.compare.show_results(res)

@@ -11,11 +11,12 @@ def dropped_paths(mime):
 
 class DropZone(QFrame):
     file_dropped = Signal(str)
+    files_dropped = Signal(list)       # zones that take several files (compare)
     browse_requested = Signal()
 
-    def __init__(self, title, parent=None):
+    def __init__(self, title, parent=None, multiple=False):
         super().__init__(parent)
-        self.title = title
+        self.title, self.multiple = title, multiple
         self.setAcceptDrops(True)
         self.setFrameShape(QFrame.StyledPanel)
         self.setObjectName("dropZone")
@@ -39,7 +40,8 @@ class DropZone(QFrame):
         self._path.setToolTip(str(path) if path else "")
 
     def dragEnterEvent(self, event):
-        if len(dropped_paths(event.mimeData())) == 1:
+        n = len(dropped_paths(event.mimeData()))
+        if n == 1 or (self.multiple and n > 1):
             self.setProperty("hover", True)
             self.style().polish(self)
             event.acceptProposedAction()
@@ -51,6 +53,17 @@ class DropZone(QFrame):
     def dropEvent(self, event):
         self.dragLeaveEvent(event)
         paths = dropped_paths(event.mimeData())
-        if len(paths) == 1:
+        if self.multiple and paths:
+            event.acceptProposedAction()
+            self.files_dropped.emit(paths)
+        elif len(paths) == 1:
             event.acceptProposedAction()
             self.file_dropped.emit(paths[0])
+
+    def set_paths(self, paths):
+        """Several files (the compare zone): their names, the full paths on hover."""
+        from pathlib import Path as _P
+        self.path = list(paths)
+        self._path.setText(", ".join(_P(p).name for p in paths) if paths
+                           else "Drop files here or click Open…")
+        self._path.setToolTip("\n".join(map(str, paths)))

@@ -1,0 +1,82 @@
+"""Opening files: dialogs, drops on the window and on the zones, demos, reload.
+
+Every way in goes through ``request_discard`` first: unsaved edits are saved
+or discarded, never lost.
+"""
+from pathlib import Path
+
+from PySide6.QtWidgets import QFileDialog
+
+from ..paths import resources_dir
+from .widgets.drop_zone import dropped_paths
+
+FILE_FILTER = "Tables (*.csv *.tsv *.gz *.zip *.parquet *.pq);;All files (*)"
+
+
+def demo_paths(name="qwk"):
+    folder = resources_dir() / "demo"
+    return str(folder / f"{name}_solution.csv"), str(folder / f"{name}_submission.csv")
+
+
+def guess_roles(paths):
+    """(truth, submission) from two dropped paths, by their names."""
+    a, b = paths
+
+    def is_sub(p):
+        return "sub" in Path(p).name.lower() or "pred" in Path(p).name.lower()
+    if is_sub(a) and not is_sub(b):
+        return b, a
+    return a, b
+
+
+class FileActions:
+    def browse(self, role):
+        start = self.settings.value("last_folder", str(Path.home()))
+        path, _ = QFileDialog.getOpenFileName(self, f"Open {role} file", start, FILE_FILTER)
+        if path:
+            self.set_file(role, path)
+
+    def browse_compare(self):
+        start = self.settings.value("last_folder", str(Path.home()))
+        paths, _ = QFileDialog.getOpenFileNames(self, "Submissions to compare", start, FILE_FILTER)
+        if paths:
+            self.controller.compare_jobs.add(paths)
+
+    def set_file(self, role, path):
+        def go():
+            self.settings.setValue("last_folder", str(Path(path).parent))
+            self.controller.open_files(**{"truth" if role == "truth" else "submission": path})
+            self._hint_next()
+        self.request_discard(go)
+
+    def open_files(self, truth, submission):
+        """Open both files at once (command line, demo, recent, two dropped files)."""
+        def go():
+            self.settings.setValue("last_folder", str(Path(submission).parent))
+            self.controller.open_files(str(truth), str(submission))
+        return self.request_discard(go)
+
+    def open_demo(self, name):
+        self.open_files(*demo_paths(name))
+
+    def reload_files(self):
+        self.request_discard(self.controller.reload)
+
+    def _hint_next(self):
+        s = self.session
+        if not (s.truth_path and s.sub_path):
+            self.score_panel.clear(f"Now open the {'truth' if not s.truth_path else 'submission'} file")
+
+    def dragEnterEvent(self, event):
+        if len(dropped_paths(event.mimeData())) in (1, 2):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event):
+        paths = dropped_paths(event.mimeData())
+        if len(paths) == 2:
+            event.acceptProposedAction()
+            self.open_files(*guess_roles(paths))
+        elif len(paths) == 1:
+            event.acceptProposedAction()
+            self.set_file("submission" if self.session.truth_path else "truth", paths[0])
+
