@@ -288,3 +288,58 @@ def test_exact_and_set_formats():
     assert numfmt.fitting([1234567, 5], True, width, 9) is numfmt.full
     assert numfmt.fitting([1234567, 5], True, width, 5) is numfmt.short
     assert numfmt.fitting([1234567, 5], True, width, 2) is None
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_non_square_without_totals_keeps_every_scale_tick(qtbot, size):
+    rng = np.random.default_rng(3)
+    m = np.where(rng.random((60, 41)) < 0.06, rng.random((60, 41)), -0.25)
+    hm = Heatmap("Precision of each positive label", totals=False, row_axis="sample", col_axis="class")
+    qtbot.addWidget(hm)
+    hm.resize(*size)
+    hm.show()
+    cols = [f"Class_{j}_Acoustic_guitar" for j in range(41)]
+    hm.set_matrix(m, [f"{i:08x}.wav" for i in range(60)], col_labels=cols, levels=(-0.25, 1.0))
+    rects = check_geometry(hm)
+    assert [t for k, _, t in rects if k == "scale"] == ["-0.25", "0.375", "1"]   # the low end was dropped
+    assert not [k for k, _, _ in rects if k in ("total", "head")]
+
+
+def test_tooltip_is_shown_once_per_cell_and_stays(qtbot, monkeypatch):
+    from kmetric_gui.gui.widgets import heatmap as mod
+    shown = []
+    monkeypatch.setattr(mod.QToolTip, "showText", lambda *a: shown.append(a))
+    monkeypatch.setattr(mod.QToolTip, "hideText", lambda *a: shown.append("hide"))
+    hm = make(qtbot, confusion(5, 600), 520, 420)
+    r = hm.cell_rect(1, 2)
+    for dx in (-3, 0, 3):                      # the pointer rests in one cell
+        hm._hover(hm.plot.mapToScene(r.center().toPoint() + QPointF(dx, 0).toPoint()))
+    assert len(shown) == 1 and "value: " in shown[0][1]
+    assert shown[0][-1] >= 10000                # not the default few seconds
+    hm._hover(hm.plot.mapToScene(hm.cell_rect(3, 3).center().toPoint()))
+    assert len(shown) == 2
+    hm._hover(QPointF(1, 1))                   # off the matrix: hidden
+    assert shown[-1] == "hide"
+
+
+def test_reset_button_shows_only_when_zoomed(qtbot):
+    hm = make(qtbot, confusion(40, 20000), 600, 500)
+    assert not hm.reset_button.isVisibleTo(hm)
+    hm.vb.setRange(xRange=(4.5, 14.5), yRange=(4.5, 14.5), padding=0)
+    assert hm.reset_button.isVisibleTo(hm)
+    rects = check_geometry(hm)                 # the button overlaps no text
+    assert "button" in [k for k, _, _ in rects]
+    qtbot.mouseClick(hm.reset_button, Qt.LeftButton)
+    assert not hm.zoomed() and not hm.reset_button.isVisibleTo(hm)
+
+
+def test_style_plot_takes_the_palette(qtbot):
+    import pyqtgraph as pg
+    from kmetric_gui.gui.widgets import theme
+    plot = pg.PlotWidget(title="t")
+    qtbot.addWidget(plot)
+    pal = dark_palette()
+    theme.style_plot(plot, pal)
+    assert plot.backgroundBrush().color() == QColor(30, 30, 32)
+    assert plot.getPlotItem().getAxis("left").textPen().color() == QColor(230, 230, 230)
+    assert theme.is_dark(pal) and not theme.is_dark(QPalette(QColor(240, 240, 240)))

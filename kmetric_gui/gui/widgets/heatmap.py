@@ -101,8 +101,7 @@ class Heatmap(QWidget):
                 lo, hi = levels
             hi = hi if hi > lo else lo + 1.0
         self.lo, self.hi = float(lo), float(hi)
-        zoomable = max(self.nr, self.nc) >= ZOOM_FROM
-        self.vb.setMouseEnabled(zoomable, zoomable)
+        self.vb.setMouseEnabled(self.zoomable(), self.zoomable())
         self.vb.setLimits(xMin=-0.5, xMax=self.nc - 0.5, yMin=-0.5, yMax=self.nr - 0.5,
                           minXRange=min(self.nc, 3), minYRange=min(self.nr, 3))
         self._recolor()
@@ -126,6 +125,16 @@ class Heatmap(QWidget):
         integer = self.integer and float(mid).is_integer()
         return [(0.0, numfmt.short(self.lo, self.integer)), (0.5, numfmt.short(mid, integer)),
                 (1.0, numfmt.short(self.hi, self.integer))]
+
+    def zoomable(self):
+        return max(self.nr, self.nc) >= ZOOM_FROM
+
+    def corner_size(self):
+        """(w, h) the top-left corner keeps free for the reset-zoom button (zoomable matrices only)."""
+        if not self.zoomable():
+            return 0, 0
+        size = self.reset_button.sizeHint()
+        return size.width(), size.height()
 
     @property
     def k(self):

@@ -19,6 +19,7 @@ PAD = 3          # px between bands
 MIN_PX = 7       # smallest font pixel size for numbers
 LABEL_PX = 9     # smallest for labels and totals (thinned rather than smaller)
 BAR_W = 10       # colour bar width
+AIR = 6          # px between numbers or labels of neighbouring columns
 NO_LIMIT = 1e5   # elision width for texts that are never elided (QFixed overflows near 3e7)
 
 
@@ -74,6 +75,8 @@ class Layout:
         self.axis_w = lh + PAD
         self.label_cap = max(24.0, 0.22 * self.w)
         self.left_band = min(self._width(self.base, hm.labels) + PAD, self.label_cap)
+        corner_w, corner_h = hm.corner_size()        # room for the reset-zoom button
+        self.left_band = max(self.left_band, corner_w + 2 * PAD - self.axis_w)
         left = self.axis_w + self.left_band
         right = PAD
         self.total_fmt = None
@@ -94,18 +97,23 @@ class Layout:
         self.col_font, self.col_rot = self._label_font(self.hm.col_labels, cw)
         col_band = (QFontMetricsF(self.col_font).height() if not self.col_rot else
                     min(self._width(self.col_font, hm.col_labels), max(24.0, 0.2 * self.h)))
+        col_band = max(col_band, corner_h)
         self.col_band = col_band
         top = self.title_h + lh + col_band + PAD
-        # Column totals: the first font and format that fits a cell, else rotated.
+        # Column totals: in full across a cell, else in full upwards, else abbreviated (across, upwards).
         bottom = PAD
         self.ctot = None
         if self.total_fmt is not None:
             cols = hm.display.sum(axis=0)
-            self.ctot = self._fit_numbers(cols, cw - 2, LABEL_PX, bold=True)
-            if self.ctot is None:
-                f = font(self.bold, max(MIN_PX, self.base_px - 1), bold=True)
-                fmt = numfmt.fitting(cols, hm.integer, QFontMetricsF(f).horizontalAdvance, 0.2 * self.h)
-                self.ctot = (f, fmt or numfmt.tiny, True)
+            up = font(self.bold, max(MIN_PX, self.base_px - 1), bold=True)
+            width = QFontMetricsF(up).horizontalAdvance
+            for abbreviate in (False, True):
+                self.ctot = self._fit_numbers(cols, cw - AIR - 2, LABEL_PX, bold=True, abbreviate=abbreviate)
+                fmt = numfmt.fitting(cols, hm.integer, width, 0.2 * self.h, abbreviate=abbreviate)
+                if self.ctot is None and (fmt or abbreviate):
+                    self.ctot = (up, fmt or numfmt.tiny, True)
+                if self.ctot is not None:
+                    break
             f, fmt, rot = self.ctot
             fm = QFontMetricsF(f)
             bottom += (max(fm.height(), self.lh_bold) if not rot else     # the bold Σ shares the band
@@ -131,11 +139,11 @@ class Layout:
     def _label_font(self, labels, cw):
         for px in range(self.base_px, LABEL_PX - 1, -1):
             f = font(self.base, px)
-            if self._width(f, labels) <= cw - 2:
+            if self._width(f, labels) <= cw - AIR - 2:     # 2: the estimate of cw is a bit large
                 return f, False
         return font(self.base, min(self.base_px, max(LABEL_PX, cw - 1))), True
 
-    def _fit_numbers(self, values, room, min_px, bold=False):
+    def _fit_numbers(self, values, room, min_px, bold=False, abbreviate=True):
         """(font, format, rotated=False) for the largest font where a format fits `room`."""
         if not len(values):
             return None
@@ -143,7 +151,7 @@ class Layout:
         for px in range(self.base_px, min_px - 1, -1):
             f = font(self.base, px, bold)
             fm = QFontMetricsF(f)
-            fmt = numfmt.fitting(longest, self.hm.integer, fm.horizontalAdvance, room)
+            fmt = numfmt.fitting(longest, self.hm.integer, fm.horizontalAdvance, room, abbreviate)
             if fmt is not None:
                 return f, fmt, False
         return None
@@ -201,7 +209,7 @@ class Layout:
         fm = QFontMetricsF(self.col_font)
         bottom = m.top() - g
         if not self.col_rot:
-            step = max(1, math.ceil((self._width(self.col_font, hm.col_labels) + 4) / self.cw))
+            step = max(1, math.ceil((self._width(self.col_font, hm.col_labels) + AIR) / self.cw))
             for j in cols:
                 if j % step == 0:
                     self._line("col", hm.col_labels[j], self.col_font, self.x_of(j) + self.cw / 2,
@@ -225,7 +233,7 @@ class Layout:
         if not len(rows) or not len(cols):
             return
         sub = hm.display[rows.start:rows.stop, cols.start:cols.stop]
-        fit = self._fit_numbers(sub.ravel(), self.cw - 3, MIN_PX)
+        fit = self._fit_numbers(sub.ravel(), self.cw - AIR, MIN_PX)
         if fit is None:
             return
         f, fmt, _ = fit
@@ -233,11 +241,16 @@ class Layout:
         if fm.height() > self.ch:
             return
         h = fm.height()
+        texts, widths = {}, {}           # most cells repeat a few values (0 above all): format once
         for i in rows:
             y = self.y_of(i) + self.ch / 2 - h / 2
             for j in cols:
-                t = fmt(hm.display[i, j], hm.integer)
-                adv = fm.horizontalAdvance(t)
+                v = hm.display[i, j]
+                t = texts.get(v)
+                if t is None:
+                    t = texts[v] = fmt(v, hm.integer)
+                    widths[t] = fm.horizontalAdvance(t)
+                adv = widths[t]
                 self.texts.append(Text("cell", QRectF(self.x_of(j) + self.cw / 2 - adv / 2, y, adv, h), t, f,
                                        cell=(i, j)))
 
@@ -259,7 +272,7 @@ class Layout:
                    tip="column totals")
         f, fmt, rot = self.ctot
         fm = QFontMetricsF(f)
-        size = fm.height() if rot else max(fm.horizontalAdvance(fmt(v, integer)) for v in csum) + 4
+        size = fm.height() if rot else max(fm.horizontalAdvance(fmt(v, integer)) for v in csum) + AIR
         step = max(1, math.ceil((size + 1) / self.cw))
         for j in cols:
             if j % step == 0:
@@ -285,7 +298,7 @@ class Layout:
         placed = []
         for frac, t in ticks:     # frac 0 = bottom (low), 1 = top (high)
             y = bar.bottom() - frac * bar.height() - h / 2
-            y = min(max(y, bar.top() - h / 2), bar.bottom() - h / 2)
+            y = min(max(y, bar.top() - h / 2, 0.0), bar.bottom() - h / 2, self.h - h)   # ends stay inside
             rect = QRectF(bar.right() + PAD, y, fm.horizontalAdvance(t), h)
             if all(not rect.intersects(r) for r in placed):
                 placed.append(rect)
