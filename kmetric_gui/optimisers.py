@@ -69,7 +69,8 @@ def _splits(prep, rows, seed):
     return (a, b), ("half 1", "half 2"), f"random halves, seed {seed}"
 
 
-def kappa_honest(report, rows, *, folds=5, replicates=30, verdict_replicates=1000, seed=0):
+def kappa_honest(report, rows, *, folds=5, replicates=30, verdict_replicates=1000, seed=0,
+                 cancel=None):
     """Cut points fitted on one part, scored on the other; None for integer predictions."""
     prep = report.prepared
     x = prep.pred if rows is None else prep.pred[rows]
@@ -79,7 +80,8 @@ def kappa_honest(report, rows, *, folds=5, replicates=30, verdict_replicates=100
     plan = report.definition.plan(prep, report.options)
     lo, hi = plan.params["min_rating"], plan.params["max_rating"]
     # The baseline is the cut points in use (rounding unless the user set some).
-    kw = dict(weights=report.options.weights, min_rating=lo, max_rating=hi, start=plan.cuts)
+    kw = dict(weights=report.options.weights, min_rating=lo, max_rating=hi, start=plan.cuts,
+              cancel=cancel)
     (a, b), names, split = _splits(prep, rows, seed)
     holds = [fit_and_hold_out(t, x, a, b, fit_on=names[0], **kw),
              fit_and_hold_out(t, x, b, a, fit_on=names[1], **kw)]
@@ -90,13 +92,14 @@ def kappa_honest(report, rows, *, folds=5, replicates=30, verdict_replicates=100
     return HonestReport("cut points", split, holds, verdicts, kf, spread)
 
 
-def fbeta_honest(report, rows, *, replicates=200, verdict_replicates=1000, seed=0):
+def fbeta_honest(report, rows, *, replicates=200, verdict_replicates=1000, seed=0, cancel=None):
     """Threshold curve with bands, and the threshold fitted on one part scored on the other."""
     prep, opts = report.prepared, report.options
     truths = prep.truth if rows is None else [prep.truth[i] for i in rows]
     preds = prep.pred if rows is None else [prep.pred[i] for i in rows]
     ths = np.unique(np.append(THRESHOLDS, opts.threshold))
-    counts = threshold_counts(truths, preds, ths, matching=opts.matching, clean=opts.clean)
+    counts = threshold_counts(truths, preds, ths, matching=opts.matching, clean=opts.clean,
+                              cancel=cancel)
     low, high = curve_bands(counts, opts.beta, replicates=replicates, seed=seed)
     (a, b), names, split = _splits(prep, rows, seed)
     curve = {"thresholds": ths, "score": curve_scores(counts, opts.beta), "low": low, "high": high,

@@ -88,13 +88,17 @@ def fbeta_fix_first(result, top=10):
     return as_fixlist(nth_in_groups(group, picks), after, result.score, n_fix)
 
 
-def threshold_counts(truths, predictions, thresholds, *, matching="one-to-one", clean=False):
+def threshold_counts(truths, predictions, thresholds, *, matching="one-to-one", clean=False,
+                     cancel=None):
     """(T, D, 3) per-document tp, fp, fn at each Jaccard threshold (strings read once)."""
     check_option("matching", matching, MATCHINGS)
     ths = [_check_numbers(0.5, t)[1] for t in np.atleast_1d(thresholds)]
     prep = _Prepared(truths, predictions, clean)
     out = np.zeros((len(ths), prep.n_docs, 3), dtype=np.int64)
     for i, th in enumerate(ths):
+        if cancel is not None and cancel():
+            from ..errors import Cancelled
+            raise Cancelled("threshold curve")
         chosen, used = _match(prep, th, matching)
         tp = _segment_sums(chosen >= 0, prep.t_start, prep.nt)
         out[i, :, 0] = tp

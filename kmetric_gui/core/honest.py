@@ -66,14 +66,18 @@ def _kappa(t, pred, weights, lo, hi):
 
 
 def fit_and_hold_out(truth, x, fit_rows, held_rows, *, fit_on="fit", weights="quadratic",
-                     min_rating=None, max_rating=None, start=None):
-    """Fit cut points on ``fit_rows`` (indices or mask), score on ``held_rows``."""
+                     min_rating=None, max_rating=None, start=None, cancel=None):
+    """Fit cut points on ``fit_rows`` (indices or mask), score on ``held_rows``.
+
+    ``cancel()`` returning True stops the fit (errors.Cancelled), here and below.
+    """
     t, lo, hi = _range(truth, min_rating, max_rating)
     x = np.asarray(x, dtype=np.float64)
     fit = _index(fit_rows, t.size)
     held = _index(held_rows, t.size)
     start = rounding_cuts(lo, hi) if start is None else np.sort(np.asarray(start, float))
-    res = optimize_cuts(t[fit], x[fit], weights=weights, min_rating=lo, max_rating=hi, start=start)
+    res = optimize_cuts(t[fit], x[fit], weights=weights, min_rating=lo, max_rating=hi, start=start,
+                        cancel=cancel)
     held_fit = _kappa(t[held], apply_cuts(x[held], res.cuts, lo), weights, lo, hi)
     held_start = _kappa(t[held], apply_cuts(x[held], start, lo), weights, lo, hi)
     return HoldOut(fit_on, res.cuts, res.kappa, res.start_kappa, held_fit, held_start)
@@ -110,12 +114,12 @@ class KFold:
 
 
 def kfold_cuts(truth, x, *, folds=5, seed=0, weights="quadratic", min_rating=None,
-               max_rating=None, start=None):
+               max_rating=None, start=None, cancel=None):
     """Cut points fitted on k-1 folds and applied to the k-th, for each fold."""
     t, lo, hi = _range(truth, min_rating, max_rating)
     x = np.asarray(x, dtype=np.float64)
     fid = fold_ids(t.size, folds, seed)
-    kw = dict(weights=weights, min_rating=lo, max_rating=hi, start=start)
+    kw = dict(weights=weights, min_rating=lo, max_rating=hi, start=start, cancel=cancel)
     out, oof = [], np.empty(t.size, dtype=np.int64)
     for f in range(int(folds)):
         h = fit_and_hold_out(t, x, fid != f, fid == f, fit_on=f"fold {f + 1}", **kw)
@@ -128,14 +132,14 @@ def kfold_cuts(truth, x, *, folds=5, seed=0, weights="quadratic", min_rating=Non
 
 
 def bootstrap_cuts(truth, x, *, replicates=50, seed=0, weights="quadratic", min_rating=None,
-                   max_rating=None, start=None):
+                   max_rating=None, start=None, cancel=None):
     """(B, K-1) cut points fitted on bootstrap replicates of the rows."""
     t, lo, hi = _range(truth, min_rating, max_rating)
     x = np.asarray(x, dtype=np.float64)
     out = np.empty((check_replicates(replicates), hi - lo))
     for i, rows in replicate_rows(t.size, replicates, seed):
         out[i] = optimize_cuts(t[rows], x[rows], weights=weights, min_rating=lo, max_rating=hi,
-                               start=start).cuts
+                               start=start, cancel=cancel).cuts
     return out
 
 
@@ -192,7 +196,7 @@ def verdict(point_a, point_b, reps, *, level=0.95, what="the optimised cut point
 
 
 def holdout_verdict(truth, x, hold, held_rows, *, weights="quadratic", min_rating=None,
-                    max_rating=None, start=None, replicates=1000, seed=0, level=0.95):
+                    max_rating=None, start=None, replicates=1000, seed=0, level=0.95, cancel=None):
     """Is a HoldOut's held-out gain (fitted vs starting cuts) within the noise?"""
     t, lo, hi = _range(truth, min_rating, max_rating)
     rows = _index(held_rows, t.size)

@@ -146,3 +146,14 @@ def test_weighted_kappa_unchanged_by_range_in_fits():
     assert np.array_equal(h.cuts, by_hand.cuts)
     assert weighted_kappa(t[~sub], apply_cuts(x[~sub], h.cuts), min_rating=0,
                           max_rating=4).score == pytest.approx(h.held_kappa, abs=1e-12)
+
+
+def test_cancel_stops_the_fits():
+    from kmetric_gui.errors import Cancelled
+    t, x, public = _data(n=100, seed=10)
+    with pytest.raises(Cancelled):
+        bootstrap_cuts(t, x, replicates=3, cancel=lambda: True)
+    with pytest.raises(Cancelled):
+        kfold_cuts(t, x, folds=3, cancel=lambda: True)
+    with pytest.raises(Cancelled):
+        threshold_counts([["a b"]], [["a"]], [0.5], cancel=lambda: True)
