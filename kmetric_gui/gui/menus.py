@@ -1,6 +1,8 @@
 """The window's menus: every action has a shortcut, shown in the menu."""
 from PySide6.QtGui import QAction, QKeySequence
 
+from .project import add_menu_entries
+
 DEMOS = {"qwk": "weighted kappa (APTOS-like)", "lwlrap": "LwLRAP (FSDKaggle2019-like)",
          "fbeta": "Jaccard F-beta (Coleridge-like)"}
 
@@ -49,6 +51,7 @@ def build_menus(win):
         v.addAction(a)
     v.addSeparator()
     _action(v, "Reset &layout", win.reset_layout, "Ctrl+Shift+R")
+    acts.update(add_menu_entries(win, m, v, before=acts["save"]))
     h = bar.addMenu("&Help")
     _action(h, "&Metrics explained", win.show_help, "F1")
     _action(h, "&Keyboard shortcuts", win.show_shortcuts, "Ctrl+/")

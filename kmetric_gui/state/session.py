@@ -75,6 +75,7 @@ class Session:
         self.problems = []
         self._states = []                  # data versions along the history
         self._labels = []                  # _labels[i]: the change leading to _states[i]
+        self._changes = []                 # _changes[i]: that Change (None for the load)
         self._index = -1
         self._saved = -1                   # history index last written to disk
         self._next_id = 1
@@ -112,6 +113,7 @@ class Session:
         """New data from the files: the history starts again, clean."""
         self.data = DataVersion(self._new_id(), freeze(prep))
         self._states, self._labels, self._index, self._saved = [self.data], [""], 0, 0
+        self._changes = [None]
         self.results = None
         self.set_problems([])
         self.data_changed.emit(self.data)
@@ -121,6 +123,7 @@ class Session:
         """No valid data (a failed load): nothing to edit, undo or save."""
         self.data, self.results = None, None
         self._states, self._labels, self._index, self._saved = [], [], -1, -1
+        self._changes = []
         self.set_problems(list(problems))
         self.data_changed.emit(None)
         self.history_changed.emit()
@@ -154,12 +157,27 @@ class Session:
     def _push(self, change):
         version = apply(self.data, change, self._new_id())
         del self._states[self._index + 1:], self._labels[self._index + 1:]
+        del self._changes[self._index + 1:]
         if self._saved > self._index:
             self._saved = -1                 # the saved state can no longer be reached
         self._states.append(version)
         self._labels.append(change.label)
+        self._changes.append(change)
         self._index += 1
         self._set_version(version)
+
+    def changes(self):
+        """The Changes from the loaded data to the current state, oldest first (what
+        undo can take back; redo-able ones are not included)."""
+        return list(self._changes[1:self._index + 1])
+
+    def replay(self, changes):
+        """Apply Changes (e.g. of a saved project) one by one through the edit path:
+        each is on the history and undoable. The caller checks they fit the data."""
+        if self.data is None:
+            raise ValueError("no data to apply the edits to")
+        for change in changes:
+            self._push(change)
 
     def undo(self):
         if self.can_undo:

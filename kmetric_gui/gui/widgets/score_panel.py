@@ -36,8 +36,11 @@ class ScorePanel(QFrame):
         self.reason = QLabel("")
         self.reason.setWordWrap(True)
         self.reason.setObjectName("reason")
+        self.change = QLabel("")           # previous score and the change (watched files)
+        self.change.setObjectName("scoreChange")
         grid.addWidget(self.public, 0, 0)
         grid.addWidget(self.private, 1, 0)
+        grid.addWidget(self.change, 2, 0)
         lay.addWidget(self.metric_label)
         lay.addWidget(self.score_label)
         lay.addWidget(self.interval)
@@ -84,3 +87,17 @@ class ScorePanel(QFrame):
             if s is not None and iv is not None:
                 short = interval_text(iv, seed).split(" CI ")[0]
                 label.setText(f"{name.title()} LB: <b>{fmt(s.score)}</b> {short}")
+
+    def show_change(self, previous, current):
+        """'previous 0.774 → change +0.0042' until the next change (None: nothing)."""
+        if previous is None or current is None:
+            self.change.setText("")
+            return
+        if not (math.isfinite(previous) and math.isfinite(current)):
+            self.change.setText(f"previous {fmt(previous)}")
+            return
+        delta = current - previous
+        color = "#1a7f37" if delta > 0 else "#b42318" if delta < 0 else "#5b6675"
+        self.change.setText(f"previous {fmt(previous)} · change "
+                            f"<b style='color:{color}'>{delta:+.4f}</b>")
+        self.change.setToolTip(f"{previous!r} → {current!r} (difference {delta!r})")

@@ -1,0 +1,276 @@
+"""File > Save project / Open project (`.kmetric`) and the recent projects.
+
+A project keeps the two files (relative paths, size, sha256), the options,
+the view state and the edits; opening it loads the files, then replays the
+edits through the session's edit path (each undoable). A file that moved is
+asked for; a file whose hash changed is reported and its edits offered,
+never applied silently. The ``ask_*`` methods are the only dialogs (tests
+replace them).
+"""
+import json
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from .project_file import (ROLES, SUFFIX, ProjectError, decode_changes, file_ref, locate,
+                           project_json, read_project, write_project)
+
+MAX_RECENT = 8
+TABLES = "Tables (*.csv *.tsv *.gz *.zip *.parquet *.pq);;All files (*)"
+FILTER = f"kmetric project (*{SUFFIX});;All files (*)"
+
+
+class Projects(QObject):
+    saved = Signal(str)
+    opened = Signal(str)          # files loaded, edits applied (or declined), view restored
+    failed = Signal(str)
+
+    def __init__(self, win):
+        super().__init__(win)
+        self.win = win
+        self.notes = []           # what the last open reported (changed files)
+        self._pending = None
+        self.recent_menu = None
+
+    # -- dialogs (tests replace these) ---------------------------------------------------
+    def ask_save_path(self):
+        start = self.win.settings.value("last_folder", str(Path.home()))
+        return QFileDialog.getSaveFileName(self.win, "Save project", str(Path(start) / f"analysis{SUFFIX}"),
+                                           FILTER)[0]
+
+    def ask_open_path(self):
+        start = self.win.settings.value("last_folder", str(Path.home()))
+        return QFileDialog.getOpenFileName(self.win, "Open project", start, FILTER)[0]
+
+    def ask_for_file(self, role, ref):
+        return QFileDialog.getOpenFileName(
+            self.win, f"Where is the {role} file {Path(ref.path).name}? (it moved)",
+            str(Path(ref.absolute).parent), TABLES)[0]
+
+    def ask_apply_edits(self, text):
+        return QMessageBox.question(self.win, "The files changed", text + "\n\nApply the saved edits anyway?",
+                                    QMessageBox.Yes | QMessageBox.No, QMessageBox.No) == QMessageBox.Yes
+
+    def show_problem(self, text):
+        self.failed.emit(text)
+        self.win.statusBar().showMessage(text, 0)
+        QMessageBox.warning(self.win, "Project", text)
+
+    # -- saving ------------------------------------------------------------------------
+    def save_dialog(self):
+        path = self.ask_save_path()
+        if path:
+            if not path.endswith(SUFFIX):
+                path += SUFFIX
+            self.save(path)
+
+    def save(self, path):
+        s = self.win.session
+        if not (s.truth_path and s.sub_path):
+            self.show_problem("Nothing to save yet: open a truth and a submission file first")
+            return False
+        paths = {"truth": s.truth_path, "submission": s.sub_path}
+        options, changes, view = s.options, s.changes(), view_state(self.win)
+        folder = Path(path).resolve().parent
+
+        def job(progress, cancel):
+            progress(0.1, "hashing the files")
+            refs = [file_ref(paths[r], r, folder, cancel) for r in ROLES]
+            write_project(path, project_json(refs, options, changes, view))
+            return str(path)
+
+        def done(p):
+            self._remember(p)
+            self.win.statusBar().showMessage(f"Project saved: {p} ({len(changes)} edit(s))", 8000)
+            self.saved.emit(p)
+        self.win.jobs.submit("project-save", job, done, on_error=lambda e: self.show_problem(str(e)),
+                             cancellable=False)
+        return True
+
+    # -- opening -------------------------------------------------------------------------
+    def open_dialog(self):
+        path = self.ask_open_path()
+        if path:
+            self.open(path)
+
+    def open(self, path):
+        self.notes = []
+        try:
+            proj = read_project(path)
+        except ProjectError as e:
+            self.show_problem(str(e))
+            return False
+        name = Path(path).name
+        found = {}
+        for role in ROLES:
+            ref = proj.files[role]
+            p = locate(ref, path) or self.ask_for_file(role, ref)
+            if not p:
+                self.show_problem(f"project {name}: field 'files.{role}.path': {ref.path} is not there "
+                                  "any more and no other file was chosen; project not opened")
+                return False
+            try:
+                with open(p, "rb"):
+                    pass
+            except OSError as e:
+                self.show_problem(f"project {name}: field 'files.{role}.path': cannot read {p}: "
+                                  f"{(e.strerror or str(e)).lower()}")
+                return False
+            found[role] = p
+
+        def job(progress, cancel):
+            from ..report.build import sha256_of
+            progress(0.1, "checking the files")
+            return {r: sha256_of(found[r], cancel) for r in ROLES}
+        self.win.jobs.submit("project-open", job, lambda h: self._checked(proj, found, h),
+                             on_error=lambda e: self.show_problem(str(e)))
+        return True
+
+    def _checked(self, proj, found, hashes):
+        changed = [r for r in ROLES if hashes[r] != proj.files[r].sha256]
+        apply = True
+        if changed:
+            names = " and ".join(f"the {r} file {Path(found[r]).name}" for r in changed)
+            text = (f"{names} changed since the project was saved (its sha256 differs): "
+                    f"{len(proj.edits)} saved edit(s) were made on the old content.")
+            self.notes.append(text)
+            apply = not proj.edits or self.ask_apply_edits(text)
+            if not apply:
+                self.notes.append("The saved edits were not applied.")
+
+        def go():
+            win = self.win
+            self._pending = (proj, apply)
+            win.options_panel.set_options(proj.options)
+            win.session.set_options(proj.options)
+            win.controller.scored.connect(self._loaded)
+            win.controller.failed.connect(self._load_failed)
+            win.controller.open_files(found["truth"], found["submission"])
+        if not self.win.request_discard(go):
+            self.show_problem("Project not opened: the current edits were kept")
+
+    def _disconnect(self):
+        for sig, slot in ((self.win.controller.scored, self._loaded),
+                          (self.win.controller.failed, self._load_failed)):
+            try:
+                sig.disconnect(slot)
+            except (RuntimeError, TypeError):
+                pass
+
+    def _load_failed(self, text):
+        self._disconnect()
+        self._pending = None
+        self.show_problem(f"Project not opened: {text}")
+
+    def _loaded(self, report):
+        s = self.win.session
+        if self._pending is None or s.data is None or report.prepared is not s.data.base:
+            return                           # an older score; the project's data comes next
+        self._disconnect()
+        proj, apply = self._pending
+        self._pending = None
+        if apply and proj.edits:
+            try:
+                s.replay(decode_changes(proj, s.data))
+            except ProjectError as e:
+                self.notes.append(str(e))
+                self.show_problem(f"{e}; the edits were not applied")
+        restore_view(self.win, proj.view)
+        self._remember(proj.path)
+        if self.notes:
+            self.win.statusBar().showMessage(" ".join(self.notes), 0)
+        self.opened.emit(proj.path)
+
+    # -- recent projects ------------------------------------------------------------------
+    def recent(self):
+        try:
+            return [str(p) for p in json.loads(self.win.settings.value("recent_projects", "[]"))]
+        except (TypeError, ValueError):
+            return []
+
+    def _remember(self, path):
+        path = str(Path(path).resolve())
+        items = [path] + [p for p in self.recent() if p != path]
+        self.win.settings.setValue("recent_projects", json.dumps(items[:MAX_RECENT]))
+        self.fill_recent()
+
+    def fill_recent(self):
+        m = self.recent_menu
+        if m is None:
+            return
+        m.clear()
+        for p in self.recent():
+            m.addAction(Path(p).name, lambda p=p: self.open(p)).setToolTip(p)
+        m.setEnabled(bool(self.recent()))
+
+
+def view_state(win):
+    """Current inner tab, kappa class names, splitter sizes and the selected table rows."""
+    out = {"splitters": {"main": win.splitter.sizes(), "top": win.top_split.sizes()}}
+    view = win.tabs.currentWidget()
+    if view is not None:
+        if hasattr(view, "tabs"):
+            out["tab"] = view.tabs.currentIndex()
+        if hasattr(view, "names"):
+            out["class_names"] = view.names.text()
+    t = win.table_panel
+    rows = sorted({int(t.model.rows[i.row()]) for i in t.table.selectionModel().selectedRows()
+                   if i.row() < len(t.model.rows)}) if t.kind == "joined" else []
+    out["selected_rows"] = rows[:1000]
+    return out
+
+
+def restore_view(win, view):
+    sp = view.get("splitters", {})
+    for key, split in (("main", win.splitter), ("top", win.top_split)):
+        sizes = sp.get(key)
+        if isinstance(sizes, list) and all(isinstance(x, int) for x in sizes):
+            split.setSizes(sizes)
+    v = win.tabs.currentWidget()
+    if v is not None:
+        if isinstance(view.get("tab"), int) and hasattr(v, "tabs"):
+            v.tabs.setCurrentIndex(view["tab"])
+        if isinstance(view.get("class_names"), str) and hasattr(v, "names"):
+            v.names.setText(view["class_names"])
+            v.names.editingFinished.emit()
+    rows = [r for r in view.get("selected_rows", []) if isinstance(r, int)]
+    if rows:
+        win.table_panel.select_source_row(rows[0])
+
+
+def add_menu_entries(win, file_menu, view_menu, before=None):
+    """File: Save / Open project, Recent projects, Export report…; View: Watch files."""
+    from PySide6.QtGui import QAction, QKeySequence
+    from PySide6.QtWidgets import QMenu
+
+    from .report_export import ReportExporter
+    from .watch import FileWatcher
+    win.projects = Projects(win)
+    win.reports = ReportExporter(win)
+    win.watch = FileWatcher(win)
+
+    def add(menu, text, slot, keys=None):
+        a = QAction(text, menu)
+        if keys:
+            a.setShortcut(QKeySequence(keys))
+        a.triggered.connect(lambda *_: slot())
+        menu.insertAction(before, a) if menu is file_menu and before is not None else menu.addAction(a)
+        return a
+    acts = {"open_project": add(file_menu, "Open &project…", win.projects.open_dialog, "Ctrl+Shift+O"),
+            "save_project": add(file_menu, "Save pro&ject as…", win.projects.save_dialog, "Ctrl+Shift+P")}
+    recent = win.projects.recent_menu = QMenu("Recent pro&jects", file_menu)
+    file_menu.insertMenu(before, recent) if before is not None else file_menu.addMenu(recent)
+    acts["export_report"] = add(file_menu, "E&xport report…", win.reports.export_dialog, "Ctrl+E")
+    if before is not None:
+        file_menu.insertSeparator(before)
+    watch = QAction("&Watch files (rescore when they change on disk)", view_menu, checkable=True)
+    watch.setShortcut(QKeySequence("Ctrl+Shift+W"))
+    watch.toggled.connect(win.watch.set_enabled)
+    view_menu.addSeparator()
+    view_menu.addAction(watch)
+    acts["watch"] = watch
+    on = str(win.settings.value("watch_files", "false")).lower() == "true"
+    watch.setChecked(on)
+    win.projects.fill_recent()
+    return acts

@@ -1,0 +1,217 @@
+"""Project files (.kmetric): save -> open gives the same numbers, edits and view;
+moved files are asked for, changed files reported, bad files named."""
+import hashlib
+import json
+import shutil
+
+import numpy as np
+import pytest
+from sklearn.metrics import cohen_kappa_score
+
+from conftest import column, prep, set_cell, wait_scored
+from kmetric_gui.gui.main_window import MainWindow, demo_paths
+
+
+@pytest.fixture
+def files(tmp_path):
+    d = tmp_path / "data"
+    d.mkdir()
+    truth, sub = demo_paths("qwk")
+    return shutil.copy(truth, d / "truth.csv"), shutil.copy(sub, d / "sub.csv")
+
+
+def quiet(win, problems):
+    win.projects.show_problem = problems.append
+    win.reports.open_folder = lambda folder: None
+
+
+def current(qtbot, win):
+    s = win.session
+    qtbot.waitUntil(lambda: s.results is not None and s.is_current(s.results.generation)
+                    and not win.jobs.busy, timeout=20000)
+    return s.results.report
+
+
+def kappa_of(win):
+    p = prep(win)
+    m = p.usage != 2
+    return cohen_kappa_score(p.truth[m], p.pred[m], weights="quadratic", labels=range(5))
+
+
+def edited_window(qtbot, window, files):
+    wait_scored(qtbot, window, lambda: window.open_files(*files))
+    col = column(window, "pred")
+    for view_row in (0, 5):
+        src = int(window.table_panel.model.rows[view_row])
+        new = (int(prep(window).pred[src]) + 2) % 5
+        wait_scored(qtbot, window, lambda: set_cell(window, view_row, col, str(new)))
+    view = window.tabs.currentWidget()
+    view.names.setText("none, mild, moderate, severe, proliferative")
+    view.names.editingFinished.emit()
+    view.tabs.setCurrentIndex(1)
+    window.splitter.setSizes([500, 300])
+    window.table_panel.select_source_row(42)
+    return current(qtbot, window)
+
+
+def save(qtbot, win, path):
+    with qtbot.waitSignal(win.projects.saved, timeout=20000):
+        win.projects.save(str(path))
+    return json.loads(path.read_text())
+
+
+def second_window(qtbot):
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    return win
+
+
+def test_round_trip(qtbot, window, files, tmp_path):
+    problems = []
+    quiet(window, problems)
+    rep = edited_window(qtbot, window, files)
+    proj = tmp_path / "work.kmetric"
+    d = save(qtbot, window, proj)
+    assert d["files"]["truth"]["path"] == "data/truth.csv"           # relative to the project
+    assert d["files"]["submission"]["sha256"] == hashlib.sha256(files[1].read_bytes()).hexdigest()
+    assert len(d["edits"]) == 2 and d["view"]["class_names"].startswith("none")
+    win = second_window(qtbot)
+    try:
+        quiet(win, problems)
+        with qtbot.waitSignal(win.projects.opened, timeout=20000):
+            win.projects.open(str(proj))
+        rep2 = current(qtbot, win)
+        assert rep2.score == pytest.approx(rep.score) == pytest.approx(kappa_of(win))
+        assert [c.label for c in win.session.changes()] == [c.label for c in window.session.changes()]
+        assert np.array_equal(prep(win).pred, prep(window).pred)
+        view = win.tabs.currentWidget()
+        assert view.names.text() == "none, mild, moderate, severe, proliferative"
+        assert view.tabs.currentIndex() == 1
+        assert win.splitter.sizes() == window.splitter.sizes()
+        sel = win.table_panel.table.selectionModel().selectedRows()
+        assert [int(win.table_panel.model.rows[i.row()]) for i in sel] == [42]
+        # the edits are undoable, back to the file's score
+        win.session.undo()
+        win.session.undo()
+        assert not win.session.can_undo
+        rep3 = current(qtbot, win)
+        assert rep3.score == pytest.approx(kappa_of(win))
+        assert rep3.score != pytest.approx(rep.score)
+        assert str(proj.resolve()) in win.projects.recent()
+        assert [a.text() for a in win.projects.recent_menu.actions()][0] == "work.kmetric"
+    finally:
+        win._discarding = True
+        win.jobs.shutdown()
+    assert problems == []
+
+
+def test_changed_file_is_reported_and_edits_offered(qtbot, window, files, tmp_path):
+    problems, asked = [], []
+    quiet(window, problems)
+    edited_window(qtbot, window, files)
+    proj = tmp_path / "work.kmetric"
+    save(qtbot, window, proj)
+    text = files[1].read_text().splitlines()
+    head, first = text[0], text[1].split(",")
+    first[1] = str((int(first[1]) + 1) % 5)
+    files[1].write_text("\n".join([head, ",".join(first)] + text[2:]) + "\n")
+    for answer, n_edits in ((False, 0), (True, 2)):
+        win = second_window(qtbot)
+        try:
+            quiet(win, problems)
+            win.projects.ask_apply_edits = lambda t, a=answer: (asked.append(t), a)[1]
+            with qtbot.waitSignal(win.projects.opened, timeout=20000):
+                win.projects.open(str(proj))
+            current(qtbot, win)
+            assert "sub.csv" in asked[-1] and "changed" in asked[-1] and "2 saved edit" in asked[-1]
+            assert any("sub.csv" in n for n in win.projects.notes)
+            assert len(win.session.changes()) == n_edits
+        finally:
+            win._discarding = True
+            win.jobs.shutdown()
+    assert problems == []
+
+
+def test_moved_file_is_asked_for(qtbot, window, files, tmp_path):
+    problems = []
+    quiet(window, problems)
+    rep = edited_window(qtbot, window, files)
+    proj = tmp_path / "work.kmetric"
+    save(qtbot, window, proj)
+    moved = tmp_path / "elsewhere"
+    moved.mkdir()
+    new_sub = shutil.move(str(files[1]), moved / "sub.csv")
+    win = second_window(qtbot)
+    try:
+        quiet(win, problems)
+        asked = []
+        win.projects.ask_for_file = lambda role, ref: (asked.append(role), str(new_sub))[1]
+        with qtbot.waitSignal(win.projects.opened, timeout=20000):
+            win.projects.open(str(proj))
+        assert asked == ["submission"]
+        assert current(qtbot, win).score == pytest.approx(rep.score)
+        assert win.session.sub_path == str(new_sub)
+    finally:
+        win._discarding = True
+        win.jobs.shutdown()
+    assert problems == []
+
+
+@pytest.mark.parametrize("content, field", [
+    ("{not json", "not JSON"),
+    ('{"format": "kmetric-project", "format_version": 99, "files": {}}', "'format_version'"),
+    ('{"format": "kmetric-project", "format_version": 1, "files": {"truth": {}}}', "'files.truth"),
+    ('{"format": "something-else"}', "'format'"),
+])
+def test_bad_project_files_are_named(qtbot, window, tmp_path, content, field):
+    problems = []
+    quiet(window, problems)
+    bad = tmp_path / "broken.kmetric"
+    bad.write_text(content)
+    assert window.projects.open(str(bad)) is False
+    assert len(problems) == 1 and "broken.kmetric" in problems[0] and field in problems[0]
+
+
+def test_missing_file_and_bad_edit_are_named(qtbot, window, files, tmp_path):
+    problems = []
+    quiet(window, problems)
+    edited_window(qtbot, window, files)
+    proj = tmp_path / "work.kmetric"
+    d = save(qtbot, window, proj)
+    d["edits"][0]["cells"][0]["unit"] = 10 ** 6
+    proj.write_text(json.dumps(d))
+    win = second_window(qtbot)
+    try:
+        quiet(win, problems)
+        with qtbot.waitSignal(win.projects.opened, timeout=20000):
+            win.projects.open(str(proj))
+        assert "'edits[0].cells[0].unit'" in problems[-1] and "work.kmetric" in problems[-1]
+        assert win.session.changes() == []               # nothing half-applied
+        files[0].unlink()
+        win.projects.ask_for_file = lambda role, ref: ""
+        assert win.projects.open(str(proj)) is False
+        assert "'files.truth.path'" in problems[-1] and "truth.csv" in problems[-1]
+    finally:
+        win._discarding = True
+        win.jobs.shutdown()
+
+
+def test_export_report_from_the_app(qtbot, window, files, tmp_path):
+    problems = []
+    quiet(window, problems)
+    window.reports.show_problem = problems.append
+    opened = []
+    window.reports.open_folder = opened.append
+    rep = edited_window(qtbot, window, files)
+    out = tmp_path / "report"
+    with qtbot.waitSignal(window.reports.written, timeout=60000):
+        window.reports.export(str(out))
+    d = json.loads((out / "report.json").read_text())
+    assert d["score"] == pytest.approx(rep.score)                  # the edited data's score
+    assert d["validation"]["unsaved_edits"] == 2
+    assert d["top_fixes"] and d["ci"]["level"] == 0.95 and "shakeup" in d
+    assert (out / "report.pdf").stat().st_size > 10_000 and opened == [out]
+    assert problems == []
+    window.reports.ask_write_into = lambda folder: False         # not empty: asked, refused
+    assert window.reports.export(str(out)) is False
