@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from ..errors import InputError
 from ..scoring import load, score_prepared
 from ..state import Results, StatsResults
+from ..metrics import Metric
 from ..tables import Column
 from .compare_jobs import CompareJobs
 
@@ -35,6 +36,14 @@ class Saved:
 
 
 @dataclass(frozen=True)
+class Fixes:
+    metric: str
+    top: object                  # fixes.TopFixes
+    gains: object                # the metric's gains object (Metric.gains)
+    has_optimiser: bool
+
+
+@dataclass(frozen=True)
 class Transformed:
     field_name: str
     array: object
@@ -51,6 +60,8 @@ def raw_columns(table):
 
 
 class AppController(QObject):
+    fixes_ready = Signal(object)     # Fixes of the results shown
+    honest_ready = Signal(object)    # optimisers.HonestReport (or None) of the results shown
     scored = Signal(object)          # a ScoreReport is shown
     failed = Signal(str)             # an error is shown (first line)
     raw_tables = Signal(object)      # {role: (columns, n_rows)} of files that failed validation
@@ -136,6 +147,7 @@ class AppController(QObject):
         if s.results is None or s.stats_settings is None:
             return
         self.compare_jobs.run()
+        self.compute_fixes()
         from ..stats import analyze
         report, gen, settings = s.results.report, s.results.generation, s.stats_settings
 
@@ -146,6 +158,36 @@ class AppController(QObject):
         def failed(exc):
             self.message.emit(f"No interval: {exc}", 0)
         self.jobs.submit("stats", job, s.accept_stats, on_error=failed, generation=gen)
+
+    def compute_fixes(self):
+        """What to fix first, and the metric's single-fix gains, of the results shown."""
+        s = self.session
+        report, gen = s.results.report, s.results.generation
+
+        def job(progress, cancel):
+            from ..fixes import gains, top_fixes
+            progress(0.5, "what to fix first")
+            has_optimiser = type(report.definition).honest is not Metric.honest
+            return Fixes(report.metric, top_fixes(report, 1000), gains(report), has_optimiser)
+        self.jobs.submit("fixes", job, self.fixes_ready.emit, on_error=self._quiet,
+                         generation=gen)
+
+    def check_honest(self):
+        """The metric's optimiser fitted on one part and scored on the other (on request)."""
+        s = self.session
+        if s.results is None:
+            return
+        report, gen = s.results.report, s.results.generation
+
+        def job(progress, cancel):
+            from ..fixes import scored_rows
+            progress(0.3, "fitting on one part, scoring the other")
+            return report.definition.honest(report, scored_rows(report.prepared))
+        self.jobs.submit("honest", job, self.honest_ready.emit, on_error=self._quiet,
+                         generation=gen)
+
+    def _quiet(self, exc):
+        self.message.emit(f"Not computed: {exc}", 0)
 
     def stats_settings_changed(self, settings):
         self.session.set_stats_settings(settings)

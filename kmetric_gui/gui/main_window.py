@@ -148,6 +148,10 @@ class MainWindow(FileActions, QMainWindow):
         self.options_panel.stats_changed.connect(
             lambda: c.stats_settings_changed(self.options_panel.stats_settings()))
         s.stats_changed.connect(self._stats_changed)
+        c.fixes_ready.connect(lambda f: self.tabs.show_fixes(f.metric, f.top, f.gains,
+                                                             f.has_optimiser))
+        self.tabs.honest_requested.connect(c.check_honest)
+        c.honest_ready.connect(lambda h: self.tabs.fixes.show_honest(h))
 
     # -- unsaved edits -----------------------------------------------------------------
     def request_discard(self, then):

@@ -59,3 +59,64 @@ def test_class_whiskers_on_lwlrap_bars(qtbot, window):
     view = window.tabs.view("lwlrap")
     qtbot.waitUntil(lambda: getattr(view, "_whiskers", None) is not None, timeout=5000)
     assert set(view.class_intervals) == set(prep(window).classes) == set(st.stats.class_intervals)
+
+
+def wait_fixes(qtbot, window, action):
+    with qtbot.waitSignal(window.controller.fixes_ready, timeout=30000) as b:
+        action()
+    return b.args[0]
+
+
+@pytest.mark.parametrize("metric", ["qwk", "lwlrap", "fbeta"])
+def test_fix_first_tab_equals_the_cli(qtbot, window, metric):
+    f = wait_fixes(qtbot, window, lambda: window.open_files(*demo_paths(metric)))
+    want = cli_top_fixes(metric, 5)
+    got = f.top.to_json()[:5]
+    assert [x["id"] for x in got] == [x["id"] for x in want]
+    assert [x["score_after"] for x in got] == pytest.approx([x["score_after"] for x in want])
+    page = window.tabs.fixes
+    assert page.panel.model.rowCount() > 0
+
+
+def cli_top_fixes(metric, n):
+    r = subprocess.run([sys.executable, "-m", "kmetric_gui.cli", "score", *demo_paths(metric),
+                        "--json", "--top-fixes", str(n)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)["top_fixes"]
+
+
+def test_kappa_gain_map_is_exact(qtbot, window):
+    f = wait_fixes(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    view = window.tabs.view("qwk")
+    import numpy as np
+    from sklearn.metrics import cohen_kappa_score
+    p = prep(window)
+    m = p.usage != 2
+    t, q = p.truth[m].copy(), p.pred[m].copy()
+    base = cohen_kappa_score(t, q, weights="quadratic", labels=range(5))
+    i, j = np.argwhere((view.gains > 0))[0]          # a cell with a positive gain
+    k = np.flatnonzero((t == i) & (q == j))[0]
+    q[k] = i                                          # fix one of its rows
+    after = cohen_kappa_score(t, q, weights="quadratic", labels=range(5))
+    assert view.gains[i, j] == pytest.approx(after - base)
+    assert np.allclose(np.nan_to_num(view.gain_map.values), np.nan_to_num(f.gains))
+
+
+def test_honest_check_says_whether_the_tuned_gain_survives(qtbot, window, tmp_path):
+    import numpy as np
+    rng = np.random.default_rng(3)
+    n = 300
+    t = rng.integers(0, 4, n)
+    x = np.round(t + rng.normal(0.3, 0.6, n), 3)
+    usage = np.where(rng.random(n) < 0.4, "Public", "Private")
+    (tmp_path / "sol.csv").write_text("id,y,Usage\n" + "".join(
+        f"r{i},{a},{u}\n" for i, (a, u) in enumerate(zip(t, usage))))
+    (tmp_path / "sub.csv").write_text("id,y\n" + "".join(f"r{i},{b}\n" for i, b in enumerate(x)))
+    wait_fixes(qtbot, window, lambda: window.open_files(tmp_path / "sol.csv", tmp_path / "sub.csv"))
+    page = window.tabs.fixes
+    assert page.honest_button.isVisibleTo(page)
+    with qtbot.waitSignal(window.controller.honest_ready, timeout=60000) as b:
+        page.honest_button.click()
+    assert b.args[0] is not None
+    text = page.honest_text.text()
+    assert "honest cut points" in text and "public" in text and "noise" in text

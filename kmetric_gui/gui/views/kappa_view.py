@@ -84,6 +84,12 @@ class KappaView(QWidget):
             self.maps[key] = h
             grid.add(h, title.split(" — ")[0])
             export.add_plot(title, h).add_table(title, h.to_csv)
+        self.gain_map = Heatmap("Δκ if one row of the cell were fixed", diverging=True, totals=False)
+        self.gain_map.setToolTip("Exact change of kappa from moving one row of this cell to the "
+                                 "diagonal (its prediction set to its truth); click: its rows")
+        grid.add(self.gain_map, "Δκ gain")
+        export.add_plot("gain map", self.gain_map).add_table("gain map", self.gain_map.to_csv)
+        self.gain_map.cell_clicked.connect(self._cell_clicked)
         self.maps["observed"].cell_clicked.connect(self._cell_clicked)
         self.maps["observed"].setToolTip("Click a cell to list its rows in the table")
         self.tabs.addTab(grid, "Matrices")
@@ -333,6 +339,15 @@ class KappaView(QWidget):
             pred = prep.pred if cuts is None else apply_cuts(prep.pred, cuts, lo)
             return (prep.truth[rows] == t) & (pred[rows] == p)
         self.rows_requested.emit(mask, f"truth {names[i]}, prediction {names[j]}")
+
+    def set_gains(self, gains):
+        """The exact gain map of the files' data (K x K, nan where nothing to move)."""
+        if self.data_result is None or gains is None or gains.shape != self.data_result.observed.shape:
+            return
+        self.gains = gains
+        shown = np.nan_to_num(gains, nan=0.0)
+        self.gain_map.set_matrix(shown, self.labels(self.data_result),
+                                 outline=shown == np.nanmax(shown) if np.any(shown > 0) else None)
 
     # the Cut points tab's parts, for tests and exports
     @property

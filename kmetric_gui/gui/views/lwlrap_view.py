@@ -197,6 +197,23 @@ class LwlrapView(QWidget):
         self._whiskers = add_whiskers(self.class_plot, centers, low, high)
         self.class_intervals = ivs
 
+    def set_gains(self, gains):
+        """Per-class share of the score and the gain of ranking the class perfectly."""
+        if gains is None or self.prep is None:
+            return
+        cls = gains[0]
+        if cls.share.size != len(self.prep.classes):
+            return
+        cols = [c for c in self.class_model.columns if c.name not in ("share", "gain if perfect")]
+        cols += [Column("share", cls.share, fmt=lambda v: f"{v:.4f}", align_right=True,
+                        tooltip="per-class lwlrap × class weight (the shares sum to the score)"),
+                 Column("gain if perfect", cls.gain, fmt=lambda v: f"{v:+.4f}", align_right=True,
+                        tooltip="score change if this class's positives were ranked first")]
+        rows = self.class_model.rows
+        self.class_model.set_columns(cols, len(self.prep.classes))
+        self.class_model.set_rows(rows)
+        self.class_gains = cls
+
     def _draw_overview(self):
         r, prep = self.result, self.prep
         rows = [i for i in self.sample_order[:OVERVIEW_SAMPLES * 2]

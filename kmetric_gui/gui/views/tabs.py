@@ -9,6 +9,7 @@ class MetricTabs(QTabWidget):
     option_changed = Signal(str, object)
     rows_requested = Signal(object, str)
     transform_requested = Signal(str, object)
+    honest_requested = Signal()
 
     def __init__(self, context, parent=None):
         super().__init__(parent)
@@ -64,3 +65,16 @@ class MetricTabs(QTabWidget):
         self.setTabVisible(self.indexOf(self.compare), wanted)
         if wanted:
             self.compare.show_results(res)
+
+    def show_fixes(self, metric, fixes, gains, has_optimiser):
+        """The Fix first tab, and the gains drawn by the metric's view (if it draws any)."""
+        if getattr(self, "fixes", None) is None:
+            from .fixes_page import FixesPage
+            self.fixes = FixesPage()
+            self.fixes.rows_requested.connect(self.rows_requested)
+            self.fixes.honest_requested.connect(self.honest_requested)
+            self.insertTab(1, self.fixes, "Fix first")
+        self.fixes.show_fixes(fixes, has_optimiser)
+        view = self.views.get(metric)
+        if view is not None and hasattr(view, "set_gains"):
+            view.set_gains(gains)
