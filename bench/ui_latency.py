@@ -34,7 +34,6 @@ def main():
     from kmetric_gui.gui.main_window import MainWindow
     app = QApplication.instance() or QApplication([])
     win = MainWindow()
-    win.ask_unsaved = lambda: 0
     win.show()
     app.processEvents()
 
@@ -67,22 +66,23 @@ def main():
     rows = []
     measure(f"open + validate + score {args.rows:,} rows", lambda: win.open_files(sol, sub),
             win.scored)
-    col = next(i for i, c in enumerate(win.model.columns) if c.meta.get("role") == "pred")
-    idx = win.model.index(0, col)
-    new = str((int(win.prep.pred[win.model.rows[0]]) + 1) % 5)
-    measure("edit one prediction -> rescore", lambda: win.model.setData(idx, new), win.scored)
-    measure("sort by prediction", lambda: win.model.sort(col, Qt.DescendingOrder),
-            win.work.result)
-    measure("sort by id (text)", lambda: win.model.sort(0, Qt.AscendingOrder), win.work.result)
-    measure("filter ids containing 'ab'", lambda: win.filter.setText("ab"), win.work.result)
-    measure("undo -> rescore", win.undo.undo, win.scored)
+    model = win.table_panel.model
+    col = next(i for i, c in enumerate(model.columns) if c.spec is not None and c.spec.name == "pred")
+    spec = model.columns[col].spec
+    idx = model.index(0, col)
+    new = str((int(win.session.data.value(spec, int(model.rows[0]))) + 1) % 5)
+    measure("edit one prediction -> new score", lambda: model.setData(idx, new), win.scored)
+    rows_shown = win.table_panel.rows_shown
+    measure("sort by prediction", lambda: model.sort(col, Qt.DescendingOrder), rows_shown)
+    measure("sort by id (text)", lambda: model.sort(0, Qt.AscendingOrder), rows_shown)
+    measure("filter ids containing 'ab'", lambda: win.table_panel.filter.setText("ab"), rows_shown)
+    measure("undo -> new score", win.session.undo, win.scored)
     print(f"{'action':<44} {'total (s)':>10} {'longest stall (ms)':>20} {'p99 gap (ms)':>14}")
     print("-" * 92)
     for name, total, worst, p99 in rows:
         print(f"{name:<44} {total:>10.2f} {worst:>20.1f} {p99:>14.1f}")
     print(f"\nscore shown: {win.score_panel.score_label.text()}  (target: longest stall < 100 ms)")
-    win.undo.setClean()
-    win.close()
+    win.discard_and_close()
 
 
 if __name__ == "__main__":
