@@ -75,6 +75,7 @@ class AppController(QObject):
         self._rescore_timer.timeout.connect(self._rescore_if_stale)
         session.data_changed.connect(self._data_changed)
         self._warned_formulas = False
+        self._shown_version = None       # the data version of the report shown
         self.compare_jobs = CompareJobs(session, jobs, self.message)
 
     # -- loading and scoring ---------------------------------------------------------
@@ -111,7 +112,8 @@ class AppController(QObject):
         if report.options != s.options:      # options changed while loading: score again
             self.rescore()
             return
-        s.accept(Results(s.generation, report))
+        if s.accept(Results(s.generation, report)):
+            self._shown_version = s.data
         self.scored.emit(report)
         self.compute_stats()
 
@@ -130,12 +132,23 @@ class AppController(QObject):
         if self.jobs.running("load"):
             return self.reload()             # the data in flight replaces the current one
         snap = s.snapshot()
+        prev, prev_version = s.results, self._shown_version
+        cells = None
+        if (prev is not None and prev_version is not None and prev_version.base is snap.data.base
+                and prev.generation.options == snap.options):
+            cells = changed_cells(prev_version.overlay, snap.data.overlay)
 
         def job(progress, cancel):
+            if cells is not None:      # a few edited cells: from the sufficient statistics
+                report = prev.report.definition.rescore_cells(prev.report, cells, prev_version,
+                                                              snap.data)
+                if report is not None:
+                    return Scored(report)
             return Scored(score_prepared(snap.data.prepared(), snap.options, progress, cancel))
 
         def done(result):
             if s.accept(Results(snap.generation, result.report)):
+                self._shown_version = snap.data
                 self.scored.emit(result.report)
                 self.compute_stats()
         self.jobs.submit("score", job, done, on_error=self._score_failed,
@@ -281,6 +294,25 @@ class AppController(QObject):
     def cancel(self):
         self.jobs.cancel()
         self.message.emit("Cancelled", 4000)
+
+
+def changed_cells(old, new):
+    """Keys of the overlay whose value differs between two versions of the same data."""
+    keys = set(old) | set(new)
+    marker = object()
+    out = []
+    for k in keys:
+        a, b = old.get(k, marker), new.get(k, marker)
+        if a is marker or b is marker or not _equal(a, b):
+            out.append(k)
+    return out
+
+
+def _equal(a, b):
+    import numpy as np
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.array_equal(a, b)
+    return a == b
 
 
 def _csv(header, rows):

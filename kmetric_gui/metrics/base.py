@@ -73,6 +73,12 @@ class Metric:
         """Score of alpha*A + (1-alpha)*B (core.blend.BlendCurve) for score-like predictions, or None."""
         return None
 
+    def rescore_cells(self, report, cells, old, new):
+        """The report after a few edited cells, from its sufficient statistics, or None
+        to score again from scratch. ``cells``: (field, unit, part) keys whose value
+        differs between the data versions ``old`` (the report's) and ``new``."""
+        return None
+
     # -- output ------------------------------------------------------------------
     def json_fields(self, report):
         return {}

@@ -120,6 +120,52 @@ class Kappa(Metric):
         return kappa_blend(take(pa.truth, rows), take(pa.pred, rows), take(pb.pred, rows), plan.cuts,
                            alphas, min_rating=plan.params["min_rating"], weights=report_a.options.weights)
 
+    def rescore_cells(self, report, cells, old, new):
+        """A kappa edit moves one count between two cells of O (per split): K x K work."""
+        from dataclasses import replace
+        from ..core import kappa_from_confusion
+        from ..state.lazy import LazyPrepared
+        if len(cells) > 1000:
+            return None
+        r = report.result
+        lo, k = int(r.labels[0]), r.labels.size
+        opts = report.options
+        usage = old.base.usage
+        counts = {"all": r.observed.copy()}
+        counts.update({name: res.observed.copy() for name, res in report.splits.items()})
+        truth, pred = FieldSpec("truth"), FieldSpec("pred")
+        for unit in {c[1] for c in cells}:
+            codes = []
+            for version in (old, new):
+                t, p = version.value(truth, unit), version.value(pred, unit)
+                if report.cuts is not None:
+                    p = lo + int(np.searchsorted(report.cuts, float(p), side="right"))
+                elif float(p) != int(p):
+                    return None                  # a continuous value among ratings
+                t, p = int(t) - lo, int(p) - lo
+                if not (0 <= t < k and 0 <= p < k):
+                    return None                  # outside the range: the range changes
+                codes.append((t, p))
+            if usage is not None and usage[unit] == 2:
+                return None                      # an Ignored row may define the range
+            split = None if usage is None else ("public", "private")[int(usage[unit])]
+            for name in ("all", split):
+                if name is None or name not in counts:
+                    continue
+                counts[name][codes[0]] -= 1
+                counts[name][codes[1]] += 1
+        if opts.min_rating is None or opts.max_rating is None:
+            o = counts["all"]     # an edge class emptied: the automatic range shrinks
+            if report.cuts is not None:
+                if o[0].sum() == 0 or o[-1].sum() == 0:
+                    return None
+            elif (o[0].sum() + o[:, 0].sum() == 0) or (o[-1].sum() + o[:, -1].sum() == 0):
+                return None
+        result = kappa_from_confusion(counts.pop("all"), weights=r.weighting, labels=r.labels)
+        splits = {n: kappa_from_confusion(c, weights=r.weighting, labels=r.labels)
+                  for n, c in counts.items()}
+        return replace(report, result=result, splits=splits, prepared=LazyPrepared(new))
+
     def json_fields(self, report):
         r, out = report.result, {}
         if report.cuts is not None:
