@@ -299,7 +299,8 @@ def comparison_json(cmp):
         st = p.stats
         d = {"a": cmp.submissions[p.a].name, "b": cmp.submissions[p.b].name,
              "delta": _num(st.delta), "delta_ci": st.delta_ci.to_dict(seed),
-             "p_b_better": _num(st.p_b_better), "p_value": _num(st.p_value),
+             "p_b_better": _num(st.p_b_better), "p_a_better": _num(st.p_a_better),
+             "p_value": _num(st.p_value),
              "permutations": st.permutations,
              "public_delta": _split_delta(p, "public"), "private_delta": _split_delta(p, "private"),
              "p_order_flips": _num(st.p_order_flips)}

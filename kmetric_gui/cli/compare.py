@@ -127,6 +127,8 @@ def human_lines(cmp, d):
             row += [_f(p["public_delta"], sign=True), _f(p["private_delta"], sign=True)]
         rows.append(row)
     lines += _table(head, rows, left=2)
+    if len(d["submissions"]) > 2:
+        lines += [""] + _matrix(d)
     blends = [p for p in d["pairs"] if "blend" in p and p["blend"]["best_alpha"] is not None]
     if blends:
         lines.append("")
@@ -137,6 +139,23 @@ def human_lines(cmp, d):
     for w in d.get("warnings", []):
         lines.append(f"warning: {w}")
     return lines
+
+
+def _matrix(d):
+    """Row A, column B: B - A and P(B > A), submissions numbered as in the leaderboard."""
+    subs = d["submissions"]
+    k = len(subs)
+    cell = {}
+    for p in d["pairs"]:
+        i = next(n for n, s in enumerate(subs) if s["name"] == p["a"])
+        j = next(n for n, s in enumerate(subs) if s["name"] == p["b"])
+        cell[i, j] = f"{_f(p['delta'], sign=True)} ({_p(p['p_b_better'])})"
+        neg = None if p["delta"] is None else 0.0 - p["delta"]
+        cell[j, i] = f"{_f(neg, sign=True)} ({_p(p['p_a_better'])})"
+    head = ["B - A (P(B>A))"] + [f"B = #{j + 1}" for j in range(k)]
+    rows = [[f"A = #{i + 1} {subs[i]['name']}"] + [cell.get((i, j), "") for j in range(k)]
+            for i in range(k)]
+    return _table(head, rows)
 
 
 def _pct(f):

@@ -282,6 +282,7 @@ class PairStats:
     permuted: np.ndarray          # (permutations,) deltas under random swaps
     p_order_flips: "float | None" = None
     flip_splits: int = 0
+    p_a_better: float = float("nan")   # share with delta < 0 (ties are neither)
 
 
 def p_value(observed, permuted):
@@ -321,13 +322,15 @@ def compare_pair(engine, i, j, *, level=0.95, replicates=1000, permutations=1000
     ci = interval(deltas, level, method, point=delta, jackknife_values=jk, jackknife_weights=jw)
     ok = np.isfinite(deltas)
     p_better = float(np.count_nonzero(deltas[ok] > 0) / ok.sum()) if ok.any() else float("nan")
+    p_worse = float(np.count_nonzero(deltas[ok] < 0) / ok.sum()) if ok.any() else float("nan")
     permuted = engine.permutation(i, j, permutations, seed) if permutations else np.zeros(0)
     p = p_value(delta, permuted) if permutations else float("nan")
     flips, n_splits = None, 0
     if n_public is not None and splits and 0 < n_public < engine.n:
         flips = flip_probability(engine.splits(i, j, int(n_public), splits, seed))
         n_splits = splits
-    return PairStats(delta, ci, p_better, p, int(permutations), deltas, permuted, flips, n_splits)
+    return PairStats(delta, ci, p_better, p, int(permutations), deltas, permuted, flips, n_splits,
+                     p_worse)
 
 
 def score_interval(engine, i, *, level=0.95, replicates=1000, seed=0, method="percentile"):

@@ -104,6 +104,8 @@ def test_three_submissions_give_every_pair_and_a_human_table(tmp_path):
     pairs = [line.split()[:2] for line in lines if line.startswith(("fbeta_submission", "c.csv"))
              and len(line.split()) > 6 and line.split()[1].endswith(".csv")]
     assert pairs == [[a.name, b.name], [a.name, "c.csv"], [b.name, "c.csv"]]
+    matrix = [line for line in lines if line.startswith("A = #")]
+    assert len(matrix) == 3 and matrix[0].startswith(f"A = #1 {a.name}")
     d = json.loads(run("compare", sol, a, b, c, "--json", "--bootstrap", "200").stdout)
     empty = d["submissions"][2]
     assert empty["score"] == 0.0                  # no predictions: tp = 0
@@ -112,6 +114,9 @@ def test_three_submissions_give_every_pair_and_a_human_table(tmp_path):
     ref = fbeta_ref(list(truths), [p.split("|") if p else [] for p in preds])[0]
     assert d["submissions"][1]["score"] == pytest.approx(ref, abs=1e-12)
     assert d["pairs"][1]["p_b_better"] == 0.0     # an empty submission never beats A
+    assert d["pairs"][1]["p_a_better"] == 1.0
+    first = d["pairs"][0]
+    assert first["p_a_better"] + first["p_b_better"] <= 1.0
 
 
 def test_the_same_file_twice_warns_and_gives_zero(tmp_path):
@@ -190,3 +195,38 @@ def test_bad_flags_name_the_flag_and_range(flag, value, needle):
     r = run("compare", sol, a, b, flag, value)
     assert r.returncode == 2
     assert needle in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_continuous_kappa_with_ignored_rows_in_process(tmp_path):
+    """The app's path: continuous predictions through rounding cuts, Ignored rows left out."""
+    from kmetric_gui.comparison import CompareOptions, compare_files
+    from kmetric_gui.scoring import Options
+    from reference import kappa_ref
+    rng = np.random.default_rng(5)
+    n = 300
+    ids = [f"r{i:04d}" for i in range(n)]
+    t = rng.integers(0, 4, n)
+    usage = rng.choice(["Public", "Private", "Ignored"], n, p=[.3, .6, .1])
+    xa, xb = t + rng.normal(0, .7, n), t + rng.normal(.3, .6, n)
+    sol = write(tmp_path / "sol.csv", csv([["id", "y", "Usage"]] + list(zip(ids, t, usage))))
+    pa = write(tmp_path / "a.csv", csv([["id", "y"]] + [[i, f"{v:.6f}"] for i, v in zip(ids, xa)]))
+    pb = write(tmp_path / "b.csv", csv([["id", "y"]] + [[i, f"{v:.6f}"] for i, v in zip(ids, xb)]))
+    cmp = compare_files(sol, [pa, pb], Options(allow_continuous=True),
+                        CompareOptions(replicates=100, permutations=100, splits=100))
+    xa, xb = (np.array([float(f"{v:.6f}") for v in x]) for x in (xa, xb))
+    keep = usage != "Ignored"
+    assert cmp.n_units == keep.sum()
+    cuts = np.array([.5, 1.5, 2.5])
+    rate = lambda x: np.searchsorted(cuts, x, side="right")
+    for name in ("Public", "Private"):
+        m = usage == name
+        ref = kappa_ref(t[m], rate(xb[m]), lo=0, hi=3) - kappa_ref(t[m], rate(xa[m]), lo=0, hi=3)
+        assert cmp.pairs[0].split_stats[name.lower()].delta == pytest.approx(ref, abs=1e-12)
+    blend = cmp.pairs[0].blend
+    for k in (0, 37, 50, 100):
+        x = blend.alphas[k]
+        ref = kappa_ref(t[keep], rate(x * xa[keep] + (1 - x) * xb[keep]), lo=0, hi=3)
+        assert blend.scores[k] == pytest.approx(ref, abs=1e-12)
+    d = cmp.to_json()
+    assert d["public_fraction"] == pytest.approx((usage == "Public").sum() / keep.sum())
+    assert d["pairs"][0]["blend"]["best_alpha"] == blend.best_alpha

@@ -211,7 +211,7 @@ def test_identical_submissions_give_zero_delta_and_p_one():
         assert res.delta == 0
         assert (res.deltas == 0).all()
         assert res.p_value == 1.0
-        assert res.p_b_better == 0.0
+        assert res.p_b_better == 0.0 and res.p_a_better == 0.0      # ties are neither
         assert res.delta_ci.low == res.delta_ci.high == 0
         assert res.p_order_flips == 0.0
 
@@ -220,7 +220,7 @@ def test_the_truth_itself_wins_with_probability_one():
     for e in all_engines(truth_wins=True):
         assert e.scores()[1] == pytest.approx(1.0)
         res = compare_pair(e, 0, 1, replicates=300, permutations=300)
-        assert res.p_b_better == 1.0
+        assert res.p_b_better == 1.0 and res.p_a_better == 0.0
         assert res.delta_ci.low > 0
         assert res.p_value < 0.01
 
