@@ -20,6 +20,7 @@ from .compare import kappa_rows
 from .kappa import weight_matrix
 
 _BLOCK = 1 << 20          # (positive, class) pairs per block
+DENSE_FROM = 1 / 6        # flips per (positive, alpha) cell above which the dense table is used
 _EPS = 64 * np.finfo(np.float64).eps
 
 
@@ -82,11 +83,9 @@ def _precision_sums(t, a, b, rows, cols, al, ties, uniform, tol):
     above = np.minimum(da, db) > tol
     mixed = np.maximum(da, db) >= -tol
     mixed &= ~above
-    ranks = np.zeros((p, g))
-    ranks += above.sum(axis=1)[:, None]
+    r0 = above.sum(axis=1).astype(np.float64)      # pairs above at every alpha
     above &= hit
-    hits = np.zeros((p, g))
-    hits += above.sum(axis=1)[:, None]
+    h0 = above.sum(axis=1).astype(np.float64)
     r, q = np.nonzero(mixed)
     da, db = da[r, q], db[r, q]
     tie_ok = np.ones(r.size, bool) if ties == "worst" else q >= cols[r]
@@ -121,11 +120,8 @@ def _precision_sums(t, a, b, rows, cols, al, ties, uniform, tol):
     stop[const_tie] = np.where(tie_ok[const_tie], g, 0)
     stop[exact] = 0
     start[exact] = 0
-    start += r * (g + 1)
-    stop += r * (g + 1)
     hq = hit[r, q]
-    ranks += _spans(start, stop, p, g)
-    hits += _spans(start[hq], stop[hq], p, g)
+    cond = None
     if exact.any():
         e = np.flatnonzero(exact)
         re, qe = r[e], q[e]
@@ -133,10 +129,77 @@ def _precision_sums(t, a, b, rows, cols, al, ties, uniform, tol):
         bk = x * ar[re, qe][:, None] + (1 - x) * br[re, qe][:, None]
         je = cols[re]
         bjj = x * ar[re, je][:, None] + (1 - x) * br[re, je][:, None]
-        above = (bk > bjj) | ((bk == bjj) & tie_ok[e][:, None])    # (e, G)
-        ranks += _add_rows(re, above, p, g)
-        hits += _add_rows(re, above & hq[e][:, None], p, g)
+        cond = (bk > bjj) | ((bk == bjj) & tie_ok[e][:, None])    # (e, G)
+    exact = None if cond is None else (re, hq[e], cond)
+    span = start < stop
+    events = np.count_nonzero(span & (start > 0)) + np.count_nonzero(span & (stop < g))
+    if events > DENSE_FROM * p * g:    # many pairs cross: a dense (positives, alphas) table is cheaper
+        return _dense_sums(r0, h0, r, start, stop, hq, exact, p, g)
+    return _event_sums(r0, h0, r, start, stop, hq, span, exact, p, g)
+
+
+def _dense_sums(r0, h0, r, start, stop, hq, exact, p, g):
+    start = start + r * (g + 1)
+    stop = stop + r * (g + 1)
+    ranks = _spans(start, stop, p, g) + r0[:, None]
+    hits = _spans(start[hq], stop[hq], p, g) + h0[:, None]
+    if exact is not None:
+        re, he, cond = exact
+        ranks += _add_rows(re, cond, p, g)
+        hits += _add_rows(re, cond & he[:, None], p, g)
     return (hits / ranks).sum(axis=0)
+
+
+def _event_sums(r0, h0, r, start, stop, hq, span, exact, p, g):
+    """Rank and hits at the first alpha, then only the alphas where a pair flips."""
+    first = span & (start == 0)
+    r0 = r0 + np.bincount(r[first], minlength=p)
+    h0 = h0 + np.bincount(r[first & hq], minlength=p)
+    on, off = span & (start > 0), span & (stop < g)
+    rows = [r[on], r[off]]
+    where = [start[on], stop[off]]
+    step = [np.ones(int(on.sum())), -np.ones(int(off.sum()))]
+    hstep = [hq[on].astype(np.float64), -hq[off].astype(np.float64)]
+    if exact is not None:
+        re, he, cond = exact
+        r0 += np.bincount(re, weights=cond[:, 0], minlength=p)
+        h0 += np.bincount(re, weights=cond[:, 0] & he, minlength=p)
+        flips = np.diff(cond.astype(np.int8), axis=1)
+        fe, fg = np.nonzero(flips)
+        d = flips[fe, fg].astype(np.float64)
+        rows.append(re[fe])
+        where.append(fg + 1)
+        step.append(d)
+        hstep.append(d * he[fe])
+    return _curve_sums(r0, h0, np.concatenate(rows), np.concatenate(where), np.concatenate(step),
+                       np.concatenate(hstep), g)
+
+
+def _curve_sums(r0, h0, rows, where, step, hstep, g):
+    """Sum over positives of hits/rank at every alpha, from the values at the first alpha
+    and the changes (row, alpha index, rank step, hits step)."""
+    base = float((h0 / r0).sum())
+    out = np.zeros(g)
+    if rows.size:
+        code = rows * g + where
+        order = np.argsort(code, kind="stable")
+        code = code[order]
+        first = np.flatnonzero(np.r_[True, code[1:] != code[:-1]])
+        dr = np.add.reduceat(step[order], first)
+        dh = np.add.reduceat(hstep[order], first)
+        code = code[first]
+        row, pos = code // g, code % g
+        # Cumulative steps within each positive's run of events.
+        new = np.r_[True, row[1:] != row[:-1]]
+        run = np.cumsum(new) - 1
+        cr, ch = np.cumsum(dr), np.cumsum(dh)
+        starts = np.flatnonzero(new)
+        cr -= (cr[starts] - dr[starts])[run]
+        ch -= (ch[starts] - dh[starts])[run]
+        after = (h0[row] + ch) / (r0[row] + cr)
+        before = np.where(new, h0[row] / r0[row], np.r_[0.0, after[:-1]])
+        out = np.bincount(pos, weights=after - before, minlength=g)
+    return base + np.cumsum(out)
 
 
 def _spans(start, stop, p, g):

@@ -252,9 +252,12 @@ def test_undefined_replicates_are_counted():
     assert np.isnan(res.deltas).sum() == res.delta_ci.undefined
 
 
+@pytest.mark.parametrize("path", [0.0, np.inf])          # dense table / flips only
 @pytest.mark.parametrize("ties", ["worst", "original"])
 @pytest.mark.parametrize("digits", [None, 1, 2])
-def test_lwlrap_blend_equals_the_reference_on_each_blend(ties, digits):
+def test_lwlrap_blend_equals_the_reference_on_each_blend(ties, digits, path, monkeypatch):
+    import kmetric_gui.core.blend as blend
+    monkeypatch.setattr(blend, "DENSE_FROM", path)
     t, a, b = lwlrap_data(n=25, c=6, seed=digits or 0, digits=digits)
     a[::4, 1], b[::4, 1] = a[::4, 2], b[::4, 2]          # ties that hold at every alpha
     curve = lwlrap_blend(t, a, b, ties=ties)

@@ -47,6 +47,10 @@ def test_leaderboard_and_pairs_show_the_numbers(view):
                            num(p.stats.delta, sign=True), interval(p.stats.delta_ci, sign=True)]
         assert row[7] == num(p.split_stats["public"].delta, sign=True)
     assert "same file" in view.title.text()
+    view.pairs.selectRow(1)                      # A = first, B = its copy: all on the diagonal
+    assert view.pair is cmp.pairs[1]
+    agreement = view.heatmap.values
+    assert agreement.sum() == cmp.n_units and np.trace(agreement) == cmp.n_units
 
 
 def test_kappa_agreement_cell_selects_its_rows(view, qtbot):
