@@ -11,7 +11,7 @@ the metric module (kmetric_gui/metrics) supplies ``units``, ``paired``,
     >>> cmp.to_json()["pairs"][0]["delta"]
 """
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -96,6 +96,26 @@ class Comparison:
     @property
     def problems(self):
         return problem_lines(self.skipped.values())
+
+    def blend_prepared(self, pair, alpha):
+        """A's aligned data with predictions alpha*A + (1-alpha)*B (the very floats the
+        blend curve scored), for "Save blend as..."; InputError when the pair has no blend."""
+        if pair.blend is None:
+            raise InputError("these predictions cannot be blended (they are not scores)")
+        alpha = float(alpha)
+        if not 0 <= alpha <= 1:
+            raise InputError(f"blend weight must be from 0 to 1; got {alpha}")
+        a = self.submissions[pair.a].report.prepared
+        b = self.submissions[pair.b].report.prepared
+        return replace(a, pred=alpha * a.pred + (1 - alpha) * b.pred)
+
+    def save_blend(self, pair, alpha, path):
+        """Write the blend as a submission (atomic; ids and layout of A)."""
+        from .saving import csv_text, save_atomic
+        prep = self.blend_prepared(pair, alpha)
+        header, rows = self.submissions[pair.a].report.definition.submission_rows(prep)
+        save_atomic(path, csv_text([header, *rows], spreadsheet=False))
+        return prep
 
     def unit_rows(self, units):
         """Solution rows of unit positions (positions count scored units only)."""

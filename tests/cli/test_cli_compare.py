@@ -230,3 +230,25 @@ def test_continuous_kappa_with_ignored_rows_in_process(tmp_path):
     d = cmp.to_json()
     assert d["public_fraction"] == pytest.approx((usage == "Public").sum() / keep.sum())
     assert d["pairs"][0]["blend"]["best_alpha"] == blend.best_alpha
+
+
+def test_saved_blend_scores_what_the_curve_said(tmp_path):
+    from kmetric_gui.comparison import CompareOptions, compare_files
+    from kmetric_gui.errors import InputError
+    from kmetric_gui.scoring import Options
+    sol, a, b = demo("lwlrap")
+    cmp = compare_files(sol, [a, b], Options(), CompareOptions(replicates=50, permutations=0))
+    pair = cmp.pairs[0]
+    out = tmp_path / "blend.csv"
+    cmp.save_blend(pair, pair.blend.best_alpha, out)
+    d = json.loads(run("score", sol, out, "--json").stdout)
+    assert d["score"] == pytest.approx(pair.blend.best_score, abs=1e-12)
+    header = out.read_text().splitlines()[0]
+    assert header == pd.read_csv(a, nrows=0).columns.str.cat(sep=",")
+    with pytest.raises(InputError):
+        cmp.save_blend(pair, 1.5, out)
+    f = compare_files(DEMO / "fbeta_solution.csv", [DEMO / "fbeta_submission.csv",
+                                                    DEMO / "fbeta_submission_b.csv"],
+                      Options(), CompareOptions(replicates=20, permutations=0))
+    with pytest.raises(InputError):
+        f.save_blend(f.pairs[0], 0.5, out)
