@@ -67,6 +67,10 @@ def test_kappa_agreement_cell_selects_its_rows(view, qtbot):
     rows = got.args[0]
     assert list(rows) == list(np.flatnonzero((a == 2) & (b == 1)))
     assert f"{counts[2, 1]} rows" in view.differ_note.text()
+    t = cmp.submissions[0].report.prepared.truth
+    tip = view.heatmap.cell_tip(2, 1)
+    assert f"truth is A's rating on {np.sum((a == 2) & (b == 1) & (t == 2))} of them" in tip
+    assert f"B's on {np.sum((a == 2) & (b == 1) & (t == 1))}" in tip
     assert "needs score-like predictions" in view.blend_note.text()     # integer ratings: no blend
 
 

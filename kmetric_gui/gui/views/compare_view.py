@@ -40,6 +40,20 @@ def prob(x):
     return "<0.001" if 0 < x < 0.001 else f"{x:.3f}"
 
 
+class AgreementHeatmap(Heatmap):
+    """The A x B agreement counts; a cell's tooltip says which submission is right there."""
+    differ = None
+
+    def cell_tip(self, i, j):
+        text = super().cell_tip(i, j)
+        d = self.differ
+        if d is None or i >= d.agreement.shape[0] or j >= d.agreement.shape[1]:
+            return text
+        return (f"{text}\ntruth is A's rating on {int(d.a_right[i, j])} of them, B's on "
+                f"{int(d.b_right[i, j])}\nkappa(B) moves {num(d.cell_delta[i, j], sign=True)} "
+                "with these rows against A's ratings")
+
+
 def _table(headers):
     t = QTableWidget(0, len(headers))
     t.setHorizontalHeaderLabels(headers)
@@ -97,7 +111,7 @@ class CompareView(QWidget):
         self.stack = QStackedWidget()
         self.differ_lay.addWidget(self.stack, 1)
         self.empty = QWidget()
-        self.heatmap = Heatmap("rows where A and B give these ratings")
+        self.heatmap = AgreementHeatmap("rows where A and B give these ratings")
         self.heatmap.cell_clicked.connect(self._kappa_cell)
         self.bar_plot = pg.PlotWidget(background="w")
         self.bar_plot.setLabel("left", "per-class lwlrap, B − A")
@@ -199,7 +213,7 @@ class CompareView(QWidget):
 
     def _kappa(self, d, a, b):
         hm = self.heatmap
-        hm.row_axis, hm.col_axis = f"A: {a}", f"B: {b}"
+        hm.row_axis, hm.col_axis, hm.differ = f"A: {a}", f"B: {b}", d
         hm.set_matrix(d.agreement, [str(x) for x in d.labels], integer=True)
         agree = float(np.trace(d.agreement)) / max(float(d.agreement.sum()), 1.0)
         self._set_differ(hm, f"A and B give the same rating on {100 * agree:.1f}% of rows (diagonal). "
