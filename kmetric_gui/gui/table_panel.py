@@ -74,6 +74,7 @@ class TablePanel(QWidget):
         session.data_changed.connect(self._data_changed)
         session.results_changed.connect(self._results_changed)
         controller.raw_tables.connect(self._show_failed)
+        session.compare_changed.connect(self._compare_changed)
 
     # -- what the table shows ---------------------------------------------------------
     def _data_changed(self, version):
@@ -97,6 +98,25 @@ class TablePanel(QWidget):
         for c, col in enumerate(self.model.columns):
             if col.derived is not None:
                 self.model.set_derived(c, np.asarray(col.derived(results.report)))
+
+    def _compare_changed(self, res):
+        """The other submissions' predictions beside the shown ones (one-column layouts)."""
+        if self.kind != "joined":
+            return
+        extra = []
+        cmp = res.comparison if res is not None else None
+        for sub in (cmp.submissions[1:] if cmp is not None else []):
+            prep = sub.report.prepared
+            if len(prep) != self.model.n_source:
+                continue
+            preds = [c for c in sub.report.definition.table_columns(prep)
+                     if c.spec is not None and c.spec.name == "pred"]
+            if len(preds) == 1:
+                c = preds[0]
+                extra.append(Column(f"{c.name} — {sub.name}", prep.pred, fmt=c.fmt,
+                                    align_right=c.align_right, sort_key=c.sort_key,
+                                    tooltip=f"prediction of {sub.name} (compared, read-only)"))
+        self.model.set_extra_columns(extra)
 
     def _show_failed(self, raw):
         self._raw, self._base = dict(raw), None

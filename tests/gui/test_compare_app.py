@@ -67,3 +67,23 @@ def test_an_invalid_compared_file_is_listed_not_compared(qtbot, window, tmp_path
     assert res.comparison is None and any("bad_sub.csv" in p for p in res.problems)
     assert "bad_sub.csv" in window.tabs.compare.problems.text()
     assert np.isfinite(window.session.results.report.score)
+
+
+def test_the_compared_predictions_stand_beside_the_shown_ones(qtbot, window):
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    wait_compared(qtbot, window, lambda: window.controller.compare_jobs.add([other("qwk")]))
+    model = window.table_panel.model
+    extra = [i for i, c in enumerate(model.columns) if c.meta.get("extra")]
+    assert len(extra) == 1 and "qwk_submission_b.csv" in model.columns[extra[0]].name
+    from kmetric_gui.scoring import score_files
+    b = score_files(demo_paths("qwk")[0], other("qwk")).prepared.pred
+    shown = [model.data(model.index(r, extra[0])) for r in range(5)]
+    assert shown == [str(b[int(model.rows[r])]) for r in range(5)]
+    page = window.tabs.compare
+    heat = page.view.findChild(type(window.tabs.view("qwk").maps["observed"]))
+    if heat is not None:                        # a cell of the A x B matrix selects its rows
+        with qtbot.waitSignal(window.table_panel.rows_shown, timeout=10000):
+            heat.cell_clicked.emit(2, 1)
+        rows = model.rows
+        p = prep(window)
+        assert np.all(p.pred[rows] == 2) and np.all(b[rows] == 1)

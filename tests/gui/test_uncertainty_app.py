@@ -1,5 +1,7 @@
 """The app's intervals and shake-up equal the CLI's, and follow every edit."""
 import json
+
+import numpy as np
 import subprocess
 import sys
 
@@ -120,3 +122,20 @@ def test_honest_check_says_whether_the_tuned_gain_survives(qtbot, window, tmp_pa
     assert b.args[0] is not None
     text = page.honest_text.text()
     assert "honest cut points" in text and "public" in text and "noise" in text
+
+
+def test_fbeta_gains_and_threshold_curves(qtbot, window):
+    f = wait_fixes(qtbot, window, lambda: window.open_files(*demo_paths("fbeta")))
+    view = window.tabs.view("fbeta")
+    qtbot.waitUntil(lambda: any(c.name == "gain: both" for c in view.docs_model.columns), timeout=10000)
+    from reference import fbeta_ref
+    p = prep(window)
+    i = int(np.argmax(f.gains.both))
+    fixed = list(p.pred)
+    fixed[i] = list(p.truth[i])                       # its predictions equal its truths
+    assert f.gains.both[i] == pytest.approx(fbeta_ref(p.truth, fixed)[0] - f.gains.score)
+    page = window.tabs.fixes
+    with qtbot.waitSignal(window.controller.honest_ready, timeout=60000):
+        page.honest_button.click()
+    assert page.curves.isVisibleTo(page)
+    assert "threshold" in page.honest_text.text()

@@ -45,6 +45,20 @@ class ColumnsModel(QAbstractTableModel):
             if col.editable:
                 self.refresh_column(c)
 
+    def set_extra_columns(self, extra):
+        """Replace the read-only columns appended after the data's own (compared files)."""
+        keep = [c for c in self.columns if not c.meta.get("extra")]
+        if len(keep) < len(self.columns):
+            self.beginRemoveColumns(QModelIndex(), len(keep), len(self.columns) - 1)
+            self.columns = keep
+            self.endRemoveColumns()
+        if extra:
+            for c in extra:
+                c.meta["extra"] = True
+            self.beginInsertColumns(QModelIndex(), len(keep), len(keep) + len(extra) - 1)
+            self.columns = keep + list(extra)
+            self.endInsertColumns()
+
     def set_rows(self, rows):
         """Replace the index map (sorted and/or filtered source rows)."""
         self.layoutAboutToBeChanged.emit()

@@ -211,6 +211,25 @@ class FbetaView(QWidget):
         else:
             self._docs_ready(job(None, None))
 
+    def set_gains(self, gains):
+        """Per-document gain if its FPs, its FNs, or both were removed (exact)."""
+        self.doc_gains = gains
+        self._add_gain_columns()
+
+    def _add_gain_columns(self):
+        g = getattr(self, "doc_gains", None)
+        m = self.docs_model
+        if g is None or not m.columns or len(g.both) != m.n_source:
+            return
+        cols = [c for c in m.columns if not c.name.startswith("gain")]
+        for name, values in (("gain: no FP", g.fp_removed), ("gain: no FN", g.fn_removed),
+                             ("gain: both", g.both)):
+            cols.append(Column(name, values, fmt=lambda v: f"{v:+.4f}", align_right=True,
+                               tooltip="exact score change if this document were fixed so"))
+        rows = m.rows
+        m.set_columns(cols, m.n_source)
+        m.set_rows(rows)
+
     def _docs_ready(self, result):
         r, cols, order = result
         if r is not self.result:          # a newer score has arrived since
@@ -220,6 +239,7 @@ class FbetaView(QWidget):
         self.docs.resizeColumnsToContents()     # right-aligned counts were cut off at 100 px
         self.docs.setColumnWidth(0, min(self.docs.columnWidth(0), 140))   # long ids elide
         self._order = order
+        self._add_gain_columns()
         self._filter_docs()
         if keep is not None and keep < len(order):
             self.select_document(keep)

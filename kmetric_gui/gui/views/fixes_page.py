@@ -2,6 +2,7 @@
 with the exact score after each; and the metric's optimiser checked on rows
 it was not fitted on (does the tuned gain survive, or is it noise?)."""
 import numpy as np
+import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
@@ -28,6 +29,9 @@ class FixesPage(QWidget):
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.panel, 1)
         lay.addLayout(bar)
+        self.curves = CurvePlots()
+        self.curves.setVisible(False)
+        lay.addWidget(self.curves, 1)
         self.panel.rows_selected.connect(self._rows)
         self.honest_button.clicked.connect(self.honest_requested)
 
@@ -35,11 +39,13 @@ class FixesPage(QWidget):
         self.panel.set_top_fixes(top_fixes)
         self.honest_button.setVisible(has_optimiser)
         self.honest_text.setText("")
+        self.curves.setVisible(False)
 
     def show_honest(self, report):
         if report is None:
             self.honest_text.setText("Nothing to fit here (integer ratings need no cut points).")
             return
+        self.curves.show_curve(report.curve)
         lines = report.lines()
         self.honest_text.setText("<b>" + lines[0] + "</b><br>" + "<br>".join(
             line.strip() for line in lines[1:]))
@@ -48,3 +54,46 @@ class FixesPage(QWidget):
         rows = np.asarray(rows, dtype=np.int64)
         self.rows_requested.emit(lambda prep, r: np.isin(r, rows),
                                  f"{rows.size} {self.panel.unit}(s) to fix first")
+
+
+class CurvePlots(QWidget):
+    """Score against the optimised setting (threshold, beta) with bootstrap bands and
+    the curve of each part, as the honest check computed them."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.threshold = pg.PlotWidget(background="w", title="Score vs Jaccard threshold")
+        self.beta = pg.PlotWidget(background="w", title="Score vs β")
+        for p, x in ((self.threshold, "threshold"), (self.beta, "β")):
+            p.setLabel("bottom", x)
+            p.setLabel("left", "score")
+            p.addLegend(offset=(10, 10))
+            lay.addWidget(p)
+
+    def show_curve(self, curve):
+        if not curve or "thresholds" not in curve:
+            self.setVisible(False)
+            return
+        self.setVisible(True)
+        self._draw(self.threshold, curve["thresholds"], curve["score"], curve["low"], curve["high"],
+                   {k: v for k, v in curve.items() if k not in _KEYS})
+        if "betas" in curve:
+            self._draw(self.beta, curve["betas"], curve["beta_score"], curve["beta_low"],
+                       curve["beta_high"], {})
+
+    @staticmethod
+    def _draw(plot, x, y, low, high, parts):
+        plot.clear()
+        lo = plot.plot(x, low, pen=pg.mkPen((150, 170, 210)))
+        hi = plot.plot(x, high, pen=pg.mkPen((150, 170, 210)))
+        plot.addItem(pg.FillBetweenItem(lo, hi, brush=pg.mkBrush(150, 170, 210, 90)))
+        plot.plot(x, y, pen=pg.mkPen((30, 60, 150), width=2.5), name="all (95% band)")
+        for n, (name, values) in enumerate(parts.items()):
+            plot.plot(x, values, pen=pg.mkPen(PART_COLOURS[n % 2], width=1.5, style=Qt.DashLine),
+                      name=name)
+
+
+_KEYS = {"thresholds", "score", "low", "high", "betas", "beta_score", "beta_low", "beta_high"}
+PART_COLOURS = ((200, 90, 30), (40, 150, 60))
