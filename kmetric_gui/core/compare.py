@@ -64,6 +64,13 @@ def kappa_rows(o, w):
     return np.where(den > 0, out, np.nan)
 
 
+def _codes(values, k, what):
+    v = np.asarray(values)
+    if v.size and (v.min() < 0 or v.max() >= k):
+        raise InputError(f"{what}: rating codes must lie in 0..{k - 1}")
+    return v.astype(np.int8)
+
+
 class KappaPairs:
     """Kappa of several submissions against one truth, from joint cell counts.
 
@@ -78,13 +85,14 @@ class KappaPairs:
             raise InputError(f"the paired kappa comparison supports up to {MAX_CLASSES} rating "
                              f"classes; these ratings span {self.k}")
         self.w = weight_matrix(self.k, weights)
-        self.truth = np.asarray(truth, dtype=np.int64)
-        self.preds = [np.asarray(p, dtype=np.int64) for p in predictions]
+        # Codes below MAX_CLASSES: one byte per row, joint codes (< K^3) in int32.
+        self.truth = _codes(truth, self.k, "truth")
+        self.preds = [_codes(p, self.k, "predictions") for p in predictions]
         self.n = self.truth.size
         self._joint = {}
 
     def confusion(self, i):
-        code = self.truth * self.k + self.preds[i]
+        code = self.truth.astype(np.int32) * self.k + self.preds[i]
         return np.bincount(code, minlength=self.k ** 2)
 
     def scores(self):
@@ -94,7 +102,10 @@ class KappaPairs:
         """(K, K, K) counts of (truth, prediction i, prediction j)."""
         if (i, j) not in self._joint:
             k = self.k
-            code = (self.truth * k + self.preds[i]) * k + self.preds[j]
+            code = self.truth.astype(np.int32) * k
+            code += self.preds[i]
+            code *= k
+            code += self.preds[j]
             self._joint[i, j] = np.bincount(code, minlength=k ** 3).reshape(k, k, k)
         return self._joint[i, j]
 
