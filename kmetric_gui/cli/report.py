@@ -27,6 +27,14 @@ def register(sub):
     return s
 
 
+def _compare_options(ci):
+    """The comparison of several submissions uses the bootstrap flags when given."""
+    from ..comparison import CompareOptions
+    if ci is None:
+        return CompareOptions()
+    return CompareOptions(level=ci.level, replicates=ci.replicates, seed=ci.seed, method=ci.method)
+
+
 def _qt_environment():
     """Plots are drawn offscreen: no window, and no display needed."""
     if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY")
@@ -36,9 +44,10 @@ def _qt_environment():
 
 def run(args):
     from ..errors import InputError
-    from ..report import FolderError, build_report, folder_size, prepare_folder, score_entry
+    from ..report import FolderError, build_report, file_info, folder_size, prepare_folder, score_entry
+    from ..report.build import load_counted
     from ..report.write import write_index, write_tables
-    from ..scoring import score_files
+    from ..scoring import score_prepared
     ci, shake, problems = stats_options(args)
     for line in problems:
         print(f"kmetric: {line}", file=sys.stderr)
@@ -50,18 +59,22 @@ def run(args):
         print(f"kmetric: {e}", file=sys.stderr)
         return 2
     options = options_from_args(args)
-    entries, failed = [], False
+    entries, files, failed = [], [], False
     for k, path in enumerate(args.submissions):
         try:
-            rep = score_files(args.truth, path, options)
+            prep, n_sol, n_sub = load_counted(args.truth, path, options)     # as `score` reads
+            rep = score_prepared(prep, options)
             entries.append(score_entry(path, rep, ci if k == 0 else None, shake if k == 0 else None,
                                        args.top_fixes if k == 0 else None))
+            if not files:
+                files.append(file_info(args.truth, "solution", n_sol))
+            files.append(file_info(path, "submission", n_sub))
         except InputError as e:
             print_problems(e, sys.stderr)
             failed = True
     if failed:
         return 2
-    data = build_report(args.truth, entries)
+    data = build_report(args.truth, entries, files=files, compare=_compare_options(ci))
     write_tables(data, folder)
     try:
         _qt_environment()

@@ -52,6 +52,8 @@ def _plot(title, left="", bottom=""):
     p = pg.PlotWidget(background="w", title=title)
     p.setMouseEnabled(False, False)
     p.hideButtons()
+    for side in ("left", "bottom"):
+        p.getAxis(side).enableAutoSIPrefix(False)     # scores read as scores, not "x0.001"
     if left:
         p.setLabel("left", left)
     if bottom:

@@ -43,6 +43,35 @@ def file_info(path, role, rows=None, cancel=None):
             "sha256": sha256_of(p, cancel), "rows": rows}
 
 
+def load_counted(truth_path, sub_path, options, cancel=None):
+    """(io.Prepared, solution rows, submission rows): ``scoring.load``, keeping the row
+    counts of the tables it read (so a report never reads a file twice)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ..errors import InputError
+    from ..io import prepare, read_header, read_table
+    head = read_header(sub_path, "submission")
+    id_col = options.id_column or (head[0] if head else None)
+    keep = [id_col] if id_col else []
+    with ThreadPoolExecutor(2, thread_name_prefix="kmetric-read") as pool:
+        jobs = [pool.submit(read_table, p, role, string_columns=keep)
+                for p, role in ((truth_path, "solution"), (sub_path, "submission"))]
+        errors = []
+        for job in jobs:
+            try:
+                job.result()
+            except InputError as e:
+                errors.extend(e.problems)
+        if errors:
+            raise InputError(errors[0], errors)
+        sol, sub = (job.result() for job in jobs)
+    if cancel is not None and cancel():
+        raise Cancelled("reading")
+    prep = prepare(sol, sub, f"solution {Path(truth_path).name}", f"submission {Path(sub_path).name}",
+                   options)
+    return prep, sol.num_rows, sub.num_rows
+
+
 def count_rows(path, role):
     """Data rows of a table file (read as the scorer reads it)."""
     from ..io import read_table
@@ -110,10 +139,11 @@ def validation_summary(report, edits=0):
     return out
 
 
-def build_report(truth_path, entries, *, files=None, edits=0, cancel=None):
+def build_report(truth_path, entries, *, files=None, edits=0, compare=None, cancel=None):
     """ReportData of scored submissions (``entries``: list of Entry, first is the main one).
 
-    ``files``: file_info dicts when already known (else hashed here, rows counted).
+    ``files``: file_info dicts when already known (else hashed here, rows counted);
+    ``compare``: comparison.CompareOptions for two or more submissions (default ones if None).
     """
     main = entries[0]
     if files is None:
@@ -125,12 +155,35 @@ def build_report(truth_path, entries, *, files=None, edits=0, cancel=None):
     d["validation"] = validation_summary(main.report, edits)
     d["kmetric_version"] = __version__
     d["report_format"] = FORMAT
-    if len(entries) > 1:
-        d["submissions"] = [dict(e.json, name=e.name) for e in entries]
     data = ReportData(d, entries)
     _add_tables(data)
+    if len(entries) > 1:
+        d["submissions"] = [dict(e.json, name=e.name) for e in entries]
+        _compare(data, compare, cancel)
     d["tables"] = sorted(data.tables)
     return data
+
+
+def _compare(data, options, cancel):
+    """`kmetric compare`'s JSON object as ``comparison`` (pairs of the same truth)."""
+    from ..comparison import CompareOptions, _names, compare_reports
+    from ..errors import InputError
+    paths = [e.path for e in data.entries]
+    try:
+        cmp = compare_reports(_names(paths), paths, [e.report for e in data.entries],
+                              options or CompareOptions(), cancel=cancel)
+    except InputError as e:
+        data.notes.append(f"submissions not compared: {e}")
+        return
+    d = data.json["comparison"] = cmp.to_json()
+    head = ["a", "b", "delta", "delta_ci_low", "delta_ci_high", "p_b_better", "p_value",
+            "p_order_flips", "public_delta", "private_delta"]
+    rows = [head] + [[p.get("a"), p.get("b"), p.get("delta"), (p.get("delta_ci") or {}).get("low"),
+                      (p.get("delta_ci") or {}).get("high"), p.get("p_b_better"), p.get("p_value"),
+                      p.get("p_order_flips"), p.get("public_delta"), p.get("private_delta")]
+                     for p in d.get("pairs", [])]
+    data.tables["comparison_pairs.csv"] = rows
+    data.titles["comparison_pairs.csv"] = "Comparison: B - A for each pair (paired bootstrap)"
 
 
 def _add_tables(data):

@@ -81,7 +81,7 @@ def table_html(rows, limit=INLINE_ROWS, cols=INLINE_COLS, pdf=False):
 
 
 def _kv(pairs, pdf=False):
-    return table_html([["", ""]] + [[k, v] for k, v in pairs], limit=10_000, pdf=pdf).replace(
+    return table_html([["", ""]] + [[k, str(v)] for k, v in pairs], limit=10_000, pdf=pdf).replace(
         "<tr><th></th><th></th></tr>", "", 1)
 
 

@@ -154,6 +154,10 @@ def test_several_submissions(tmp_path):
         ref = json.loads(run("score", truth, path, "--json").stdout)
         assert s["score"] == ref["score"] and s["public"] == ref["public"]
     assert len(rep["files"]) == 3
+    ref = json.loads(run("compare", truth, sub, other, "--json").stdout)
+    assert rep["comparison"] == ref                     # the `kmetric compare --json` object
+    rows = read_csv_rows(tmp_path / "rep" / "tables" / "comparison_pairs.csv")
+    assert float(rows[1][2]) == pytest.approx(ref["pairs"][0]["delta"])
 
 
 def test_non_empty_folder_needs_force(tmp_path):
