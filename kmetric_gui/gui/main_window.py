@@ -27,6 +27,7 @@ from .widgets.problems_panel import ProblemsPanel
 from .widgets.progress import StatusProgress
 from .widgets.score_panel import ScorePanel
 from .widgets.shakeup_panel import ShakeupPanel
+from .widgets.welcome import Welcome
 
 APP_TITLE = "kmetric — Kaggle metric analyzer"
 
@@ -85,6 +86,9 @@ class MainWindow(FileActions, QMainWindow):
         self.tabs = MetricTabs(ViewContext(self.jobs, self.session))
         self.top_split = QSplitter(Qt.Horizontal)
         self.top_split.addWidget(scrolling(self.score_panel))
+        self.welcome = Welcome()                  # until there is something to show
+        self.welcome.demo_requested.connect(self.open_demo)
+        self.top_split.addWidget(self.welcome)
         self.top_split.addWidget(self.tabs)
         self.top_split.setStretchFactor(0, 1)
         self.top_split.setStretchFactor(1, 4)
@@ -251,6 +255,7 @@ class MainWindow(FileActions, QMainWindow):
                 self.score_panel.detail.setText(str(problems[0]))
 
     def _data_changed(self, version):
+        self.welcome.setVisible(False)
         if version is None:
             self.tabs.hide_views()
             self.actions_["save"].setEnabled(False)

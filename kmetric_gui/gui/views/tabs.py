@@ -23,12 +23,25 @@ class MetricTabs(QTabWidget):
         if metric not in self.views:
             title, cls = VIEWS[metric]
             v = cls(self.context)
+            if hasattr(v, "export"):          # exported pictures say what they show
+                v.export.set_context(self.export_context)
             for name in ("option_changed", "rows_requested", "transform_requested"):
                 if hasattr(v, name):
                     getattr(v, name).connect(getattr(self, name).emit)
             self.views[metric] = v
             self.addTab(v, title)
         return self.views[metric]
+
+    def export_context(self):
+        s = self.context.session
+        if s is None or s.results is None:
+            return {}
+        from pathlib import Path
+        rep = s.results.report
+        score = "undefined" if rep.score != rep.score else f"{rep.score:.6f}"
+        return {"title": rep.definition.label,
+                "files": [Path(p).name for p in (s.truth_path, s.sub_path) if p],
+                "score_text": f"{rep.definition.label} {score} ({rep.n_rows:,} rows)"}
 
     def show_report(self, report, base):
         """Show the report in its metric's view; ``base`` tells new files from edits."""

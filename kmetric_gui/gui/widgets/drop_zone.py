@@ -23,7 +23,7 @@ class DropZone(QFrame):
         lay = QHBoxLayout(self)               # one line: little height on short screens
         lay.setContentsMargins(8, 6, 8, 6)
         self._title = QLabel(f"<b>{title}</b>")
-        self._path = QLabel("Drop a file here or click Open…")
+        self._path = QLabel("drop a file here")
         self._path.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self._path.setMinimumWidth(40)
         self._button = QPushButton("Open…")
@@ -36,7 +36,7 @@ class DropZone(QFrame):
 
     def set_path(self, path):
         self.path = path
-        self._path.setText(Path(path).name if path else "Drop a file here or click Open…")
+        self._path.setText(Path(path).name if path else "drop a file here")
         self._path.setToolTip(str(path) if path else "")
 
     def dragEnterEvent(self, event):
@@ -65,5 +65,5 @@ class DropZone(QFrame):
         from pathlib import Path as _P
         self.path = list(paths)
         self._path.setText(", ".join(_P(p).name for p in paths) if paths
-                           else "Drop files here or click Open…")
+                           else "drop files here")
         self._path.setToolTip("\n".join(map(str, paths)))
