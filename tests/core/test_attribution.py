@@ -141,3 +141,30 @@ def test_truth_of_one_class_gives_no_gains_with_the_reason():
 def test_top_must_be_a_positive_integer(bad):
     with pytest.raises(InputError, match="at least 1"):
         check_top(bad)
+
+
+def test_long_greedy_lists_equal_a_one_step_at_a_time_loop_on_the_counts():
+    from kmetric_gui.core import kappa_from_confusion
+    rng = np.random.default_rng(12)
+    for k, n in ((4, 2000), (6, 1000)):
+        t = rng.integers(0, k, n)
+        p = np.clip(t + rng.integers(-2, 3, n), 0, k - 1)
+        r = weighted_kappa(t, p)
+        ti, pj, after = kappa_greedy_cells(r, 400)
+        o = r.observed.copy()
+        loop = []
+        for _ in range(400):
+            best, cell = -np.inf, None
+            for i in range(k):
+                for j in range(k):
+                    if i != j and o[i, j] > 0:
+                        o2 = o.copy()
+                        o2[i, j] -= 1
+                        o2[i, i] += 1
+                        s = kappa_from_confusion(o2).score
+                        if s > best + 1e-13:
+                            best, cell = s, (i, j)
+            o[cell] -= 1
+            o[cell[0], cell[0]] += 1
+            loop.append(best)
+        assert np.allclose(after, loop, atol=1e-12, rtol=0)
