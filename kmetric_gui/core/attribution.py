@@ -112,7 +112,8 @@ def nth_in_groups(groups, picks, chunk=_CHUNK):
     """Unit positions for a pick sequence: the m-th pick of group g takes the
     m-th unit of g in order. groups: (N,) int group of each unit (or a
     callable giving the groups of units [a, b), so large inputs are read in
-    chunks). Stops reading once every pick is served."""
+    chunks). Reads from the start in chunks that double up to ``chunk`` and
+    stops once every pick is served (usually within the first few)."""
     picks = np.asarray(picks, dtype=np.int64)
     if picks.size == 0:
         return np.zeros(0, dtype=np.int64)
@@ -121,8 +122,10 @@ def nth_in_groups(groups, picks, chunk=_CHUNK):
     g_max = int(picks.max()) + 1
     need = np.bincount(picks, minlength=g_max)
     found = {int(g): [] for g in np.unique(picks)}   # only the groups picked (K*K may be large)
-    for a in range(0, size, chunk):
-        g = np.asarray(get(a, min(a + chunk, size)))
+    a, step = 0, min(chunk, 1 << 16)
+    while a < size:
+        b = min(a + step, size)
+        g = np.asarray(get(a, b))
         inside = (g >= 0) & (g < g_max)
         sel = np.flatnonzero(inside)
         sel = sel[need[g[sel]] > 0]
@@ -139,6 +142,7 @@ def nth_in_groups(groups, picks, chunk=_CHUNK):
                 need[grp] -= take
         if not need.any():
             break
+        a, step = b, min(2 * step, chunk)
     if need.any():
         raise ValueError("more picks than units in a group")
     pools = {g: np.concatenate(f) for g, f in found.items()}
