@@ -200,8 +200,16 @@ class ColumnValues:
 
 
 def column_numbers(arr, integer=False):
-    """Read an Arrow column (any type) with the strict grammar; returns ColumnValues."""
+    """Read an Arrow column (any type) with the strict grammar; returns ColumnValues.
+
+    Whole numbers without gaps (the usual rating column) come back as int32
+    when they fit, chunk by chunk: no combined copy of the column.
+    """
     import pyarrow as pa
+    if integer:
+        fast = _int_chunks(arr)
+        if fast is not None:
+            return ColumnValues(arr, fast, np.zeros(0, np.int64))
     if isinstance(arr, pa.ChunkedArray):
         arr = arr.chunk(0) if arr.num_chunks == 1 else arr.combine_chunks()
     t = arr.type
@@ -237,6 +245,24 @@ def column_numbers(arr, integer=False):
             vals[bad] = 0.0
         return ColumnValues(arr, vals, bad)
     return _whole(arr, vals, bad)
+
+
+def _int_chunks(arr):
+    """An integer column without nulls, all within int32, as one int32 array; else None."""
+    import pyarrow as pa
+    chunks = arr.chunks if isinstance(arr, pa.ChunkedArray) else [arr]
+    if not all(pa.types.is_integer(c.type) and not c.null_count for c in chunks):
+        return None
+    views = [plain_array(c) for c in chunks if len(c)]
+    lim = np.iinfo(np.int32)
+    if any(v.min() < lim.min or v.max() > lim.max for v in views):
+        return None
+    out = np.empty(sum(v.size for v in views), np.int32)
+    at = 0
+    for v in views:
+        out[at:at + v.size] = v
+        at += v.size
+    return out
 
 
 def _whole(arr, vals, bad):

@@ -26,8 +26,11 @@ def column_array(table, name):
 
 
 def string_ids(table, id_col):
-    arr = column_array(table, id_col)
-    return arr if pa.types.is_string(arr.type) else arr.cast(pa.string())
+    """The id column as text, as read: chunked, no combined copy of the strings."""
+    col = table.column(id_col)
+    if isinstance(col, pa.ChunkedArray) and col.num_chunks == 1:
+        col = col.chunk(0)
+    return col if pa.types.is_string(col.type) else col.cast(pa.string())
 
 
 def empty_rows(ids):

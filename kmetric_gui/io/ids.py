@@ -180,18 +180,19 @@ def _sort(keys):
 
 
 def _scan(sol_k, sol_o, sub_k, sub_o):
-    """(sol duplicates, sub duplicates, same sorted keys?) in chunks: no sorted copies."""
-    dups, same = [[], []], sol_o.size == sub_o.size
-    for j, (k, o) in enumerate(((sol_k, sol_o), (sub_k, sub_o))):
-        for a in range(0, o.size, _STEP):
-            s = k[o[max(a - 1, 0):a + _STEP]]
-            d = np.flatnonzero(s[1:] == s[:-1]) + max(a - 1, 0) + 1
-            dups[j].append(o[d])
-    if same:
-        for a in range(0, sol_o.size, _STEP):
-            if not np.array_equal(sol_k[sol_o[a:a + _STEP]], sub_k[sub_o[a:a + _STEP]]):
-                same = False
-                break
+    """(sol duplicates, sub duplicates, same sorted keys?) in chunks: no sorted copies.
+
+    One gather per side and chunk serves both checks.
+    """
+    dups, same = ([], []), sol_o.size == sub_o.size
+    for a in range(0, max(sol_o.size, sub_o.size), _STEP):
+        start = max(a - 1, 0)
+        parts = []
+        for j, (k, o) in enumerate(((sol_k, sol_o), (sub_k, sub_o))):
+            s = k[o[start:a + _STEP]]
+            dups[j].append(o[np.flatnonzero(s[1:] == s[:-1]) + start + 1])
+            parts.append(s)
+        same = same and np.array_equal(parts[0], parts[1])
     sol_dup, sub_dup = (np.sort(np.concatenate(d)) if d else np.zeros(0, np.int64) for d in dups)
     return sol_dup, sub_dup, same
 

@@ -15,7 +15,6 @@ import re
 import stat
 import zipfile
 import zlib
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pyarrow as pa
@@ -580,7 +579,7 @@ def read_pair(truth_path, submission_path, id_column=None, max_inflated=None):
     """(solution table, submission table); InputError lists every problem of both files.
 
     Checks the memory the files need before reading (refused early with the
-    estimate), then reads both at once (Arrow's reader releases the GIL).
+    estimate), then reads one file after the other.
     """
     errors = []
     for label, p in (("solution", truth_path), ("submission", submission_path)):
@@ -598,21 +597,30 @@ def read_pair(truth_path, submission_path, id_column=None, max_inflated=None):
             keep = head[:1]
         except InputError as e:
             errors.extend(e.problems)
-    with ThreadPoolExecutor(2, thread_name_prefix="kmetric-read") as pool:
-        jobs = [pool.submit(read_table, truth_path, "solution", string_columns=keep,
-                            max_inflated=max_inflated)]
-        if not errors:
-            jobs.append(pool.submit(read_table, submission_path, "submission",
-                                    string_columns=keep, max_inflated=max_inflated))
-        tables = []
-        for job in jobs:
-            try:
-                tables.append(job.result())
-            except InputError as e:
-                errors.insert(0, e.problems[0]) if job is jobs[0] else errors.extend(e.problems)
-            except MemoryError:
-                need, avail = memory_need([truth_path, submission_path])
-                errors.append(memory_message(need, avail))
+    # One file after the other: Arrow's reader already uses every core, and the
+    # parser's transient buffers (about the text's size) are then needed once.
+    tables, header_errors = [], errors
+    errors = []
+    for label, p in (("solution", truth_path), ("submission", submission_path)):
+        if label == "submission" and header_errors:
+            break
+        try:
+            tables.append(read_table(p, label, string_columns=keep, max_inflated=max_inflated))
+            _release()
+        except InputError as e:
+            errors.extend(e.problems)
+        except MemoryError:
+            need, avail = memory_need([truth_path, submission_path])
+            errors.append(memory_message(need, avail))
+    errors += header_errors
     if errors:
         raise InputError(errors[0], errors)
     return tables[0], tables[1]
+
+
+def _release():
+    """Give the parser's freed buffers back to the system (the join needs the room)."""
+    try:
+        pa.default_memory_pool().release_unused()
+    except AttributeError:          # older pyarrow
+        pass
