@@ -60,6 +60,7 @@ class Stats:
     class_intervals: "dict | None" = None               # class name -> Interval (LwLRAP)
     class_points: "dict | None" = None                  # class name -> score (nan: no positives)
     shakeup: "Shakeup | None" = None
+    shakeup_problem: "str | None" = None                # why no shake-up (analyze(strict=False))
 
     def to_json(self):
         """The keys DESIGN.md adds to `kmetric score --json`."""
@@ -71,6 +72,8 @@ class Stats:
             out["per_class_ci"] = {n: iv.to_dict(seed) for n, iv in self.class_intervals.items()}
         if self.shakeup is not None:
             out["shakeup"] = self.shakeup.to_dict()
+        if self.shakeup_problem:
+            out["shakeup_problem"] = self.shakeup_problem
         return out
 
 
@@ -129,15 +132,20 @@ def shakeup(report, options=ShakeupOptions(), cancel=None):
     f = o.fraction if o.fraction is not None else (usage_fraction(report) or DEFAULT_FRACTION)
     units = report.definition.units(report.result)
     if units.n < 2:
-        raise InputError(f"--shakeup needs at least 2 {units.kind}s to split; this input has {units.n}")
+        raise InputError(f"a shake-up needs at least 2 {units.kind}s to split; this input has {units.n}")
     actual = float("nan")
     if all(s in report.splits for s in SPLIT_NAMES):
         actual = report.splits["private"].score - report.splits["public"].score
     return simulate(units, f, o.splits, o.seed, actual, cancel)
 
 
-def analyze(report, ci=None, shake=None, cancel=None):
-    """Intervals (``ci``: StatsOptions) and shake-up (``shake``: ShakeupOptions) of a report."""
+def analyze(report, ci=None, shake=None, cancel=None, strict=False):
+    """Intervals (``ci``: StatsOptions) and shake-up (``shake``: ShakeupOptions) of a report.
+
+    A shake-up that cannot be made (fewer than 2 units) raises InputError when
+    ``strict`` (the CLI: exit 2); otherwise the intervals are kept and the
+    reason is in ``Stats.shakeup_problem`` (the app).
+    """
     st = Stats(options=ci)
     if ci is not None and ci.level is not None:
         st.intervals = score_intervals(report, ci, cancel)
@@ -146,7 +154,12 @@ def analyze(report, ci=None, shake=None, cancel=None):
         if found is not None:
             st.class_points = dict(zip(found[0], found[1].points().tolist()))
     if shake is not None:
-        st.shakeup = shakeup(report, shake, cancel)
+        try:
+            st.shakeup = shakeup(report, shake, cancel)
+        except InputError as e:
+            if strict:
+                raise
+            st.shakeup_problem = str(e)
     return st
 
 

@@ -83,7 +83,11 @@ def stats_options(args):
 def apply_stats(rep, d, lines, ci, shake):
     """Add the statistics to the JSON object ``d`` and the human ``lines`` (in place)."""
     from ..stats import analyze, interval_text, shakeup_lines
-    st = analyze(rep, ci, shake)
+    from ..errors import InputError
+    try:
+        st = analyze(rep, ci, shake, strict=True)
+    except InputError as e:
+        raise InputError(f"--shakeup: {e}") from None
     d.update(st.to_json())
     seed = ci.seed if ci else None
     labels = {"ci": "score:", "public_ci": "public:", "private_ci": "private:"}

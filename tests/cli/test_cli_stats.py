@@ -160,7 +160,7 @@ def test_shakeup_of_one_row_is_refused(tmp_path):
     r = run(a, b, "--shakeup")
     assert r.returncode == 2
     lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and "--shakeup needs at least 2 rows" in lines[0]
+    assert len(lines) == 1 and "--shakeup: a shake-up needs at least 2 rows to split" in lines[0]
 
 
 def test_undefined_replicates_are_shown(tmp_path):
@@ -205,3 +205,18 @@ def test_compact_text_for_the_score_panel():
     assert compact_text(0.778050, narrow) == "0.7781 [0.778010, 0.778090]"   # width decides decimals
     nan = float("nan")
     assert compact_text(nan, Interval(nan, nan, nan, 0.95, "percentile", 10, 10)) == "undefined [undefined]"
+
+
+def test_app_keeps_the_intervals_when_no_shakeup_can_be_made(tmp_path):
+    from kmetric_gui.errors import InputError
+    from kmetric_gui.scoring import score_files
+    from kmetric_gui.stats import ShakeupOptions, StatsOptions, analyze
+    a = write(tmp_path / "s.csv", csv([["id", "y"], ["a", 1]]))
+    b = write(tmp_path / "p.csv", csv([["id", "y"], ["a", 2]]))
+    rep = score_files(a, b)
+    st = analyze(rep, StatsOptions(0.9, 50), ShakeupOptions())
+    assert st.shakeup is None and "at least 2 rows" in st.shakeup_problem
+    assert st.intervals["ci"].replicates == 50
+    assert st.to_json()["shakeup_problem"] == st.shakeup_problem
+    with pytest.raises(InputError, match="at least 2 rows"):
+        analyze(rep, None, ShakeupOptions(), strict=True)
