@@ -215,7 +215,8 @@ def _check_layouts(names, reports, problems):
 
 
 def compare_reports(names, paths, reports, options=CompareOptions(), progress=None, cancel=None):
-    """The comparison of two or more valid ScoreReports of one truth."""
+    """The comparison of two or more valid ScoreReports of one truth (the app passes its
+    current reports; ``paths`` may hold None for data without a file)."""
     progress, cancel = progress or _noop, cancel or _noop
     o = options.check()
     if len(reports) < 2:
@@ -267,6 +268,8 @@ def compare_reports(names, paths, reports, options=CompareOptions(), progress=No
 
 
 def _same_file(p, q):
+    if p is None or q is None:      # the app's unsaved data has no file
+        return False
     try:
         return os.path.samefile(p, q)
     except OSError:

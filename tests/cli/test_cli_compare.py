@@ -252,3 +252,14 @@ def test_saved_blend_scores_what_the_curve_said(tmp_path):
                       Options(), CompareOptions(replicates=20, permutations=0))
     with pytest.raises(InputError):
         f.save_blend(f.pairs[0], 0.5, out)
+
+
+def test_compare_reports_of_the_app_without_paths():
+    from kmetric_gui.comparison import CompareOptions, compare_reports
+    from kmetric_gui.scoring import Options, score_files
+    sol, a, b = demo("fbeta")
+    reports = [score_files(sol, x, Options()) for x in (a, b)]
+    cmp = compare_reports(["A (edited)", "B"], [None, None], reports,
+                          CompareOptions(replicates=50, permutations=50, splits=50))
+    assert cmp.pairs[0].stats.delta == pytest.approx(reports[1].score - reports[0].score)
+    assert not cmp.pairs[0].same_file and cmp.warnings == []
