@@ -5,8 +5,9 @@ Works on a ``scoring.ScoreReport`` through its metric's ``units`` hook
 Semantics: the resampling unit is the metric's (row, sample, document); see
 the README section "How sure is the score".
 
-    >>> st = analyze(report, StatsOptions(level=0.95, replicates=2000, seed=0))
-    >>> st.to_json()["ci"]["low"]
+    report = scoring.score_files(truth_path, submission_path)
+    st = analyze(report, StatsOptions(level=0.95, replicates=2000, seed=0), ShakeupOptions())
+    st.intervals["ci"].low, st.shakeup.summary()["p95"], st.to_json()   # JSON keys of DESIGN.md
 """
 from dataclasses import dataclass, field
 
