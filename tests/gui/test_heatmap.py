@@ -343,3 +343,11 @@ def test_style_plot_takes_the_palette(qtbot):
     assert plot.backgroundBrush().color() == QColor(30, 30, 32)
     assert plot.getPlotItem().getAxis("left").textPen().color() == QColor(230, 230, 230)
     assert theme.is_dark(pal) and not theme.is_dark(QPalette(QColor(240, 240, 240)))
+
+
+@pytest.mark.parametrize("k", [2, 5, 40])
+@pytest.mark.parametrize("size", [(120, 90), (200, 120), (420, 140)])
+def test_cramped_sizes_still_keep_texts_apart_and_inside(qtbot, k, size):
+    hm = make(qtbot, huge(k), *size, labels=[f"class number {i}" for i in range(k)])
+    check_geometry(hm)
+    assert hm.text_layout().m.height() > 0 and hm.text_layout().m.width() > 0

@@ -67,7 +67,7 @@ class Heatmap(QWidget):
         self.vb.sigRangeChanged.connect(self._relayout)
         self.setFocusPolicy(Qt.StrongFocus)
         self.setAccessibleName(title or "heatmap")
-        self.setMinimumSize(150, 140)
+        self.setMinimumSize(120, 90)        # cramped layouts shrink it; what does not fit is hidden
         self._restyle()
 
     # -- data ------------------------------------------------------------------

@@ -100,20 +100,16 @@ class Layout:
         col_band = max(col_band, corner_h)
         self.col_band = col_band
         top = self.title_h + lh + col_band + PAD
-        # Column totals: in full across a cell, else in full upwards, else abbreviated (across, upwards).
+        # Column totals: across a cell (in full, else abbreviated, smaller if need be), else upwards.
         bottom = PAD
         self.ctot = None
         if self.total_fmt is not None:
             cols = hm.display.sum(axis=0)
-            up = font(self.bold, max(MIN_PX, self.base_px - 1), bold=True)
-            width = QFontMetricsF(up).horizontalAdvance
-            for abbreviate in (False, True):
-                self.ctot = self._fit_numbers(cols, cw - AIR - 2, LABEL_PX, bold=True, abbreviate=abbreviate)
-                fmt = numfmt.fitting(cols, hm.integer, width, 0.2 * self.h, abbreviate=abbreviate)
-                if self.ctot is None and (fmt or abbreviate):
-                    self.ctot = (up, fmt or numfmt.tiny, True)
-                if self.ctot is not None:
-                    break
+            self.ctot = self._fit_numbers(cols, cw - AIR - 2, LABEL_PX, bold=True)
+            if self.ctot is None:
+                up = font(self.bold, max(MIN_PX, self.base_px - 1), bold=True)
+                fmt = numfmt.fitting(cols, hm.integer, QFontMetricsF(up).horizontalAdvance, 0.2 * self.h)
+                self.ctot = (up, fmt or numfmt.tiny, True)
             f, fmt, rot = self.ctot
             fm = QFontMetricsF(f)
             bottom += (max(fm.height(), self.lh_bold) if not rot else     # the bold Σ shares the band
@@ -143,7 +139,7 @@ class Layout:
                 return f, False
         return font(self.base, min(self.base_px, max(LABEL_PX, cw - 1))), True
 
-    def _fit_numbers(self, values, room, min_px, bold=False, abbreviate=True):
+    def _fit_numbers(self, values, room, min_px, bold=False):
         """(font, format, rotated=False) for the largest font where a format fits `room`."""
         if not len(values):
             return None
@@ -151,7 +147,7 @@ class Layout:
         for px in range(self.base_px, min_px - 1, -1):
             f = font(self.base, px, bold)
             fm = QFontMetricsF(f)
-            fmt = numfmt.fitting(longest, self.hm.integer, fm.horizontalAdvance, room, abbreviate)
+            fmt = numfmt.fitting(longest, self.hm.integer, fm.horizontalAdvance, room)
             if fmt is not None:
                 return f, fmt, False
         return None
@@ -233,7 +229,7 @@ class Layout:
         if not len(rows) or not len(cols):
             return
         sub = hm.display[rows.start:rows.stop, cols.start:cols.stop]
-        fit = self._fit_numbers(sub.ravel(), self.cw - AIR, MIN_PX)
+        fit = self._fit_numbers(sub.ravel(), self.cw - min(AIR, max(3.0, 0.2 * self.cw)), MIN_PX)
         if fit is None:
             return
         f, fmt, _ = fit

@@ -124,11 +124,10 @@ def exact(v, integer=False):
     return _strip(f"{v:,.6f}") if a >= 1 else _strip(f"{v:.6g}")
 
 
-def fitting(values, integer, width_of, room, abbreviate=True):
-    """The first of `formats(values)` (only the full one unless `abbreviate`) whose widest text is at
-    most `room` wide, or None."""
+def fitting(values, integer, width_of, room):
+    """The first of `formats(values)` whose widest text is at most `room` wide, or None."""
     values = list(values)
-    for fmt in formats(values, integer)[:None if abbreviate else 1]:
+    for fmt in formats(values, integer):
         if all(width_of(fmt(v, integer)) <= room for v in values):
             return fmt
     return None
