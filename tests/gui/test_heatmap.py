@@ -351,3 +351,18 @@ def test_cramped_sizes_still_keep_texts_apart_and_inside(qtbot, k, size):
     hm = make(qtbot, huge(k), *size, labels=[f"class number {i}" for i in range(k)])
     check_geometry(hm)
     assert hm.text_layout().m.height() > 0 and hm.text_layout().m.width() > 0
+
+
+def test_follows_a_live_switch_of_the_application_palette(qtbot):
+    from PySide6.QtWidgets import QApplication
+    hm = make(qtbot, confusion(5, 600), 520, 420)
+    before = hm.cell_colors.copy()
+    app = QApplication.instance()
+    old = app.palette()
+    try:
+        app.setPalette(dark_palette())
+        qtbot.waitUntil(lambda: hm.plot.backgroundBrush().color() == QColor(30, 30, 32))
+        assert not np.array_equal(before, hm.cell_colors)        # the dark colour map
+    finally:
+        app.setPalette(old)
+    qtbot.waitUntil(lambda: np.array_equal(before, hm.cell_colors))
