@@ -73,6 +73,11 @@ def optimize_cuts(truth, x, *, weights="quadratic", min_rating=None, max_rating=
     k = hi - lo + 1
     if k < 2:
         raise InputError("cut points need at least two rating classes")
+    outside = np.flatnonzero((t < lo) | (t > hi))
+    if outside.size:      # they would silently count in no class (kappa 1.0 on imperfect data)
+        shown = ", ".join(f"row {i + 1}: {t[i]}" for i in outside[:5])
+        raise InputError(f"truth: {outside.size} rating(s) outside the declared range {lo}..{hi}: "
+                         f"{shown}{', ...' if outside.size > 5 else ''}")
     start = rounding_cuts(lo, hi) if start is None else np.sort(np.asarray(start, float))
     if start.size != k - 1:
         raise InputError(f"expected {k - 1} cut points for ratings {lo}..{hi}, got {start.size}")

@@ -114,7 +114,14 @@ def _prepare(sol, sub, sol_name, sub_name, options):
             col.add(name, f"no id column '{id_col}'; found columns: "
                     f"{', '.join(cols)}{column_hint(cols)}")
     col.raise_if_any()
+    sub_usage = [c for c in sub_cols if c.lower() == "usage" and c != id_col]
+    if sub_usage:
+        # Usage belongs to the solution; in a submission it is not a class or a target.
+        sub = sub.drop_columns(sub_usage)
+        sub_cols = sub.column_names
     metric, reason = choose_metric([c for c in sub_cols if c != id_col], options.metric)
+    if sub_usage:
+        reason += f"; the submission's '{sub_usage[0]}' column is ignored (Usage belongs to the solution)"
     for name, t in ((sol_name, sol), (sub_name, sub)):
         if t.num_rows == 0:
             col.add(name, "has a header but no data rows")

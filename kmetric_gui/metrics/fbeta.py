@@ -2,7 +2,7 @@
 '|'-joined per Id or one row per (Id, label) as in Coleridge's train.csv."""
 import numpy as np
 
-from ..core import jaccard_fbeta
+from ..core import jaccard_fbeta, split_cell  # noqa: F401 (the one splitter, re-exported)
 from ..core.units import fbeta_units
 from ..core.gains_fbeta import fbeta_doc_gains, fbeta_fix_first
 from ..tables import Column
@@ -10,11 +10,6 @@ from .base import FieldSpec, Metric, take
 
 LABEL_COLUMNS = ("cleaned_label", "dataset_label", "labels", "label",
                  "predictionstring", "dataset_title")
-
-
-def split_cell(text):
-    """A Kaggle cell's predictions: '|'-separated; blank items are not predictions."""
-    return [s for s in (text or "").split("|") if s.strip()]
 
 
 def _join(items):
@@ -61,8 +56,9 @@ class Fbeta(Metric):
             grouped = frame.groupby("id", sort=False)["label"].agg(
                 lambda s: sorted({x for v in s for x in split_cell(v)}))
             if usage is not None:
-                first = pd.Series(usage).groupby(frame["id"], sort=False).first()
-                usage = first.loc[grouped.index].to_numpy()
+                by_id = pd.Series(usage).groupby(frame["id"], sort=False)
+                _usage_conflicts(by_id, frame, sol, sol_name, col)
+                usage = by_id.first().loc[grouped.index].to_numpy()
             sol = pa.table({id_col: pa.array(grouped.index.astype(str)),
                             label_col: pa.array(["|".join(v) for v in grouped.to_numpy()])})
             truths = [list(v) for v in grouped.to_numpy()]
@@ -148,6 +144,20 @@ def _file_rows(problem, file_rows):
     if problem.role != "solution":
         return problem
     return replace(problem, rows=tuple(int(file_rows[r]) for r in problem.rows))
+
+
+def _usage_conflicts(by_id, frame, sol, sol_name, col):
+    """Ids of a long solution whose rows disagree on Usage: a problem, never the first row."""
+    lo, hi = by_id.min(), by_id.max()
+    bad = lo.index[(lo != hi).to_numpy()]
+    if not len(bad):
+        return
+    name = next(c for c in sol.column_names if c.lower() == "usage")
+    rows = frame.index[frame["id"].isin(set(bad[:5]))].to_numpy()
+    of = frame["id"].to_numpy()[rows]
+    listed = ", ".join(f"id '{i}' (rows {', '.join(str(r + 1) for r in rows[of == i])})" for i in bad[:5])
+    col.add(sol_name, f"column '{name}': {len(bad)} id(s) have rows in more than one of Public, "
+            f"Private and Ignored: {listed}", rows)
 
 
 def _joined(values):

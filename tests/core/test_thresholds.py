@@ -63,3 +63,13 @@ def test_bad_inputs():
         optimize_cuts([0, 1], [0.1, np.nan])
     with pytest.raises(InputError, match="expected 1 cut points"):
         optimize_cuts([0, 1], [0.1, 0.9], start=[0.2, 0.3])
+
+
+def test_optimize_cuts_refuses_truth_outside_the_declared_range():
+    # Before: rows with truth 0 and 4 were dropped silently and kappa came out 1.0.
+    truth = np.array([1, 2, 3, 0, 4, 2])
+    x = np.array([1.0, 2.0, 3.0, 3.0, 1.0, 2.0])
+    with pytest.raises(InputError) as e:
+        optimize_cuts(truth, x, min_rating=1, max_rating=3)
+    assert str(e.value) == ("truth: 2 rating(s) outside the declared range 1..3: row 4: 0, row 5: 4")
+    optimize_cuts(truth, x, min_rating=0, max_rating=4)      # the full range is fine

@@ -14,7 +14,7 @@ from ...errors import InputError
 from .._checks import check_option
 from .match import _match
 from .table import _Prepared, _segment_sums
-from .text import clean_text, jaccard, shared_tokens, tokens
+from .text import clean_text, jaccard, shared_tokens, split_cell, tokens
 
 MATCHINGS = ("one-to-one", "many-to-one")
 
@@ -121,5 +121,5 @@ def document_matrices(truths, predictions, *, threshold=0.5,
                          jm, mm, tp, int((~used[:-1]).sum()), t - tp)
 
 
-__all__ = ["MATCHINGS", "FbetaResult", "DocumentMatch", "fbeta_from_counts", "jaccard_fbeta",
+__all__ = ["split_cell", "MATCHINGS", "FbetaResult", "DocumentMatch", "fbeta_from_counts", "jaccard_fbeta",
            "document_matrices", "clean_text", "tokens", "jaccard", "shared_tokens"]

@@ -13,6 +13,15 @@ _CHAR_IDS = 0x110000     # ids up to this travel as one-character strings
 _CLEAN_RE = re.compile(r"[^A-Za-z0-9]+")
 
 
+def split_cell(text):
+    """A Kaggle cell's items: '|'-separated; empty or blank items are not predictions.
+
+    The one splitter for the core API, the file reader and the app's edits
+    (METRICS.md: an empty PredictionString means no predictions).
+    """
+    return [s for s in ("" if text is None else str(text)).split("|") if s.strip()]
+
+
 def clean_text(text):
     """The competition's cleaning: non-alphanumerics to spaces, lower case."""
     return _CLEAN_RE.sub(" ", str(text)).lower().strip()
@@ -60,8 +69,7 @@ def _as_items(doc, what, index):
     if doc is None:
         return []
     if isinstance(doc, str):
-        # A Kaggle cell: '|'-joined, empty means nothing.
-        return [s for s in doc.split("|") if s != ""]
+        return split_cell(doc)
     try:
         return list(doc)
     except TypeError:
