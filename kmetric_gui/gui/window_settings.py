@@ -49,7 +49,7 @@ class WindowSettings:
             self.reset_layout()
         for key, split in (("split_main", self.win.splitter), ("split_top", self.win.top_split)):
             sizes = self.win.settings.value(key)
-            if sizes:
+            if sizes and len(sizes) == split.count():     # a layout of another version: skip
                 split.setSizes([int(x) for x in sizes])
         try:
             saved = json.loads(self.win.settings.value("options", "{}"))
@@ -74,7 +74,7 @@ class WindowSettings:
         for d in self.win.docks:
             d.show()
         self.win.splitter.setSizes([600, 260])
-        self.win.top_split.setSizes([230, 900])
+        self.win.top_split.setSizes([230, 900, 900])      # score | welcome or anatomy tabs
         self.win.resizeDocks(self.win.docks[:1], [320], Qt.Horizontal)
         self.win.resizeDocks(self.win.docks[:2], [300, 260], Qt.Vertical)
 
