@@ -14,6 +14,7 @@ class TopFixes:
     rows: np.ndarray          # (N,) solution row of each unit
     fixes: object             # core.attribution.FixList (units index the scored rows)
     unit: str                 # "row", "sample", "document"
+    details: list = None      # what is wrong with each unit, in words (Metric.fix_details)
 
     @property
     def reason(self):
@@ -39,7 +40,8 @@ def top_fixes(report, top):
     fixes = metric.fixes(report, rows, top)
     sol_rows = fixes.units if rows is None else rows[fixes.units]
     ids = report.prepared.id_array.take(np.asarray(sol_rows, dtype=np.int64)).to_pylist()
-    return TopFixes(ids, np.asarray(sol_rows, dtype=np.int64), fixes, metric.unit)
+    details = metric.fix_details(report, fixes.units, sol_rows) if len(fixes) else []
+    return TopFixes(ids, np.asarray(sol_rows, dtype=np.int64), fixes, metric.unit, details)
 
 
 def gains(report):

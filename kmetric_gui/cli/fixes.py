@@ -42,9 +42,10 @@ def fix_lines(tf, top):
              "         (a fix sets the prediction to the truth; score after: with this fix and all above)"]
     width = max(len(str(i)) for i in tf.ids)
     width = max(width, 2)
-    lines.append(f"  {'#':>4}  {'id':<{width}}  {'gain':>10}  {'score after':>11}")
-    for k, (i, g, s) in enumerate(zip(tf.ids, f.gains, f.score_after), 1):
-        lines.append(f"  {k:>4}  {str(i):<{width}}  {g:>+10.6f}  {s:>11.6f}")
+    details = tf.details or [""] * len(f)
+    lines.append(f"  {'#':>4}  {'id':<{width}}  {'gain':>10}  {'score after':>11}  error")
+    for k, (i, g, s, e) in enumerate(zip(tf.ids, f.gains, f.score_after, details), 1):
+        lines.append(f"  {k:>4}  {str(i):<{width}}  {g:>+10.6f}  {s:>11.6f}  {e}".rstrip())
     if len(f) < top:
         lines.append(f"  only {f.n_fixable} {plural if f.n_fixable != 1 else tf.unit} "
                      "can be fixed (the others are already right)")

@@ -104,6 +104,10 @@ class Metric:
         """Gains of single fixes for the app's views (the metric's own gains object)."""
         return None
 
+    def fix_details(self, report, units, sol_rows):
+        """What is wrong with each listed unit, in a few words (``units``: FixList units)."""
+        return None
+
     def honest(self, report, rows, **kw):
         """optimisers.HonestReport of the metric's optimiser fitted on one part and scored
         on the other, or None when the metric has nothing to fit."""

@@ -103,6 +103,10 @@ class Fbeta(Metric):
         return fbeta_differ(report_a.result.per_document, report_b.result.per_document,
                             report_a.options.beta)
 
+    def fix_details(self, report, units, sol_rows):
+        return [f"TP {tp}, FP {fp}, FN {fn}" for tp, fp, fn in
+                report.result.per_document[units].tolist()]
+
     def json_fields(self, report):
         r = report.result
         return dict(tp=r.tp, fp=r.fp, fn=r.fn, precision=_num(r.precision),

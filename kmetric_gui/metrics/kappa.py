@@ -92,6 +92,11 @@ class Kappa(Metric):
     def gains(self, report, rows):
         return kappa_gain_map(report.result)      # K x K: truth rows, prediction columns
 
+    def fix_details(self, report, units, sol_rows):
+        plan = self.plan(report.prepared, report.options)
+        return [f"truth {t}, predicted {p}" for t, p in
+                zip(plan.truth[sol_rows].tolist(), plan.pred[sol_rows].tolist())]
+
     def honest(self, report, rows, **kw):
         from ..optimisers import kappa_honest     # cut points: continuous predictions only
         return kappa_honest(report, rows, **kw)

@@ -114,6 +114,12 @@ class Lwlrap(Metric):
                                    ties=report.options.ties, result=report.result),
                 sample_gains(report.result))
 
+    def fix_details(self, report, units, sol_rows):
+        r = report.result
+        npos = np.bincount(r.positive_rows, minlength=r.sample_scores.size)[units]
+        return [f"{n} true label(s), sample lwlrap {s:.3f}"
+                for n, s in zip(npos.tolist(), r.sample_scores[units].tolist())]
+
     def json_fields(self, report):
         r, names = report.result, report.prepared.classes
         num = _num

@@ -99,6 +99,12 @@ def test_human_output_lists_the_same_fixes_as_json():
     rows = [line.split() for line in lines[start + 3:start + 6]]
     assert [row[1] for row in rows] == [f["id"] for f in d["top_fixes"]]
     assert [float(row[3]) for row in rows] == [round(f["score_after"], 6) for f in d["top_fixes"]]
+    # the error column names the row's truth and prediction, read from the files here
+    sol = pd.read_csv(DEMO / "qwk_solution.csv", dtype={"id_code": str}).set_index("id_code")
+    sub = pd.read_csv(DEMO / "qwk_submission.csv", dtype={"id_code": str}).set_index("id_code")
+    for row in rows:
+        assert " ".join(row[4:]) == (f"truth {sol.at[row[1], 'diagnosis']}, "
+                                     f"predicted {sub.at[row[1], 'diagnosis']}")
 
 
 def test_more_fixes_asked_than_errors(tmp_path):

@@ -33,6 +33,7 @@ def test_list_curve_and_slider_show_the_greedy_fixes(panel, qtbot, metric):
     assert m.rowCount() == len(tf.fixes) == 40
     assert [m.data(m.index(r, 1)) for r in range(3)] == [str(i) for i in tf.ids[:3]]
     assert m.data(m.index(0, 3)) == f"{tf.fixes.score_after[0]:.6f}"
+    assert m.data(m.index(0, 4)) == tf.details[0] and tf.details[0]
     x, y = panel.curve.getData()
     assert np.array_equal(y, np.concatenate(([rep.score], tf.fixes.score_after)))
     assert panel.slider.maximum() == 40 and panel.slider.value() == 10

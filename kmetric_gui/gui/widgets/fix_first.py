@@ -14,34 +14,37 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLab
                                QSpinBox, QTableView, QVBoxLayout, QWidget)
 
 _PLURAL = {"row": "rows", "sample": "samples", "document": "documents"}
+_FIX = {"row": "rating set to the truth", "sample": "true labels ranked first",
+        "document": "predictions equal to the truths"}
 _PICKED = QColor(255, 243, 205)
 
 
 class _FixModel(QAbstractTableModel):
-    """Rank, id, gain, score after: columns of numpy arrays, no per-cell copies."""
-    HEADERS = ("#", "id", "gain", "score after")
+    """Rank, id, gain, score after, what is wrong: columns of arrays, no per-cell copies."""
+    HEADERS = ("#", "id", "gain", "score after", "error")
 
     def __init__(self):
         super().__init__()
-        self.ids, self.gains, self.after, self.top = [], np.zeros(0), np.zeros(0), 0
+        self.ids, self.gains, self.after, self.details, self.top = [], np.zeros(0), np.zeros(0), [], 0
 
-    def set_data(self, ids, gains, after):
+    def set_data(self, ids, gains, after, details=None):
         self.beginResetModel()
         self.ids, self.gains, self.after = list(ids), np.asarray(gains), np.asarray(after)
+        self.details = list(details) if details else [""] * len(self.ids)
         self.endResetModel()
 
     def set_top(self, n):
         old, self.top = self.top, n
         lo, hi = min(old, n), max(old, n)
         if hi > lo and self.rowCount():
-            self.dataChanged.emit(self.index(lo, 0), self.index(min(hi, self.rowCount()) - 1, 3),
+            self.dataChanged.emit(self.index(lo, 0), self.index(min(hi, self.rowCount()) - 1, 4),
                                   [Qt.BackgroundRole])
 
     def rowCount(self, parent=QModelIndex()):
         return 0 if parent.isValid() else len(self.ids)
 
     def columnCount(self, parent=QModelIndex()):
-        return 0 if parent.isValid() else 4
+        return 0 if parent.isValid() else 5
 
     def headerData(self, section, orientation, role=Qt.DisplayRole):
         if role == Qt.DisplayRole and orientation == Qt.Horizontal:
@@ -57,12 +60,14 @@ class _FixModel(QAbstractTableModel):
                 return str(self.ids[r])
             if c == 2:
                 return f"{self.gains[r]:+.6f}"
-            return f"{self.after[r]:.6f}"
-        if role == Qt.ToolTipRole and c >= 2:
+            if c == 3:
+                return f"{self.after[r]:.6f}"
+            return self.details[r]
+        if role == Qt.ToolTipRole and c in (2, 3):
             return (f"fixing this unit after the {r} above it changes the score by "
                     f"{self.gains[r]:+.10g}, to {self.after[r]:.10g}")
         if role == Qt.TextAlignmentRole:
-            return int((Qt.AlignLeft if c == 1 else Qt.AlignRight) | Qt.AlignVCenter)
+            return int((Qt.AlignLeft if c in (1, 4) else Qt.AlignRight) | Qt.AlignVCenter)
         if role == Qt.BackgroundRole and r < self.top:
             return _PICKED
         return None
@@ -94,7 +99,7 @@ class FixFirstPanel(QWidget):
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(22)
         head = self.table.horizontalHeader()
-        for c in range(4):
+        for c in range(5):
             head.setSectionResizeMode(c, QHeaderView.Stretch if c == 1 else QHeaderView.ResizeToContents)
         self.plot = pg.PlotWidget(background="w")
         self.plot.setMinimumHeight(140)
@@ -125,15 +130,17 @@ class FixFirstPanel(QWidget):
     # -- input -------------------------------------------------------------------
     def set_top_fixes(self, top_fixes):
         """Show a ``kmetric_gui.fixes.TopFixes``."""
-        self.set_fixes(top_fixes.fixes, top_fixes.ids, top_fixes.rows, top_fixes.unit)
+        self.set_fixes(top_fixes.fixes, top_fixes.ids, top_fixes.rows, top_fixes.unit,
+                       top_fixes.details)
 
-    def set_fixes(self, fixes, ids=None, rows=None, unit="row"):
-        """Show a core FixList; ids label the units, rows are what ``rows_selected`` carries."""
+    def set_fixes(self, fixes, ids=None, rows=None, unit="row", details=None):
+        """Show a core FixList; ids label the units, rows are what ``rows_selected`` carries,
+        details say what is wrong with each unit."""
         n = len(fixes)
         self.unit, self.score = unit, float(fixes.score)
         self.rows = np.asarray(fixes.units if rows is None else rows, dtype=np.int64)
         self.model.set_data(fixes.units.tolist() if ids is None else ids, fixes.gains,
-                            fixes.score_after)
+                            fixes.score_after, details)
         x = np.arange(n + 1)
         y = np.concatenate(([fixes.score], fixes.score_after))
         self.curve.setData(x, y)
@@ -176,8 +183,9 @@ class FixFirstPanel(QWidget):
         if n == 0:
             return f"Score {self.score:.6f}. Move the slider to fix the first {plural} of the list."
         after = float(self.model.after[n - 1])
-        return (f"Fixing the first {n} {plural if n != 1 else self.unit} (prediction set to the "
-                f"truth) takes the score from {self.score:.6f} to {after:.6f} "
+        fix = _FIX.get(self.unit, "prediction set to the truth")
+        return (f"Fixing the first {n} {plural if n != 1 else self.unit} ({fix}) takes the "
+                f"score from {self.score:.6f} to {after:.6f} "
                 f"({after - self.score:+.6f}, recomputed exactly).")
 
     def _marker_moved(self):
