@@ -40,6 +40,7 @@ def test_png_is_2x_with_a_header_and_remembers_the_folder(button, heat, tmp_path
     out.mkdir()
     assert button.save_png(heat, "O", str(out / "plain.png"))
     plain = QImage(str(out / "plain.png"))
+    assert round(plain.dotsPerMeterX() * 0.0254) == 192      # 2 x 96: prints at its size on screen
     assert (plain.width(), plain.height()) == (800, 640 + 2 * round(render._header_height(
         render.header_lines({"title": "O"}), heat.font(), 400)))
     button.set_context(lambda: CONTEXT)
@@ -147,3 +148,13 @@ def test_header_goes_above_a_pyqtgraph_svg(qtbot):
     assert len(inner) == 1 and float(inner[0].get("y")) > 0           # moved below the header
     assert float(root.get("height")) == pytest.approx(200 + float(inner[0].get("y")), abs=1)
     assert [t.text for t in root if t.tag.endswith("text")] == ["A & B", "score 1"]
+
+
+def test_svg_without_qtsvg_is_reported(qtbot, button, heat, tmp_path, monkeypatch):
+    monkeypatch.setattr(render, "svg_available", lambda: False)
+    with qtbot.waitSignal(button.export_failed) as blocker:
+        assert not button.save_svg(heat, "O", str(tmp_path / "o.svg"))
+    assert "QtSvg" in blocker.args[0] and not (tmp_path / "o.svg").exists()
+    button.add_plot("O", heat)
+    button.rebuild_menu()
+    assert "Save SVG…" not in [a.text() for a in button.menu().actions()[0].menu().actions()]

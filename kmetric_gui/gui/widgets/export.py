@@ -162,7 +162,8 @@ class ExportButton(QToolButton):
         path = path or self._ask(title, "png", "PNG")
         if not path:
             return False
-        ok = render.save_png(widget, path, scale=scale, dpi=dpi, context=self._header(title))
+        # 96 dpi per logical pixel: a 2x picture prints at the size it has on screen
+        ok = render.save_png(widget, path, scale=scale, dpi=dpi or 96 * scale, context=self._header(title))
         return self._done(path, ok, title, "" if ok else "the folder or the disk refused the file")
 
     def save_png_sized(self, widget, title):
@@ -171,6 +172,9 @@ class ExportButton(QToolButton):
         return ok and self.save_png(widget, title, scale=width / max(1, widget.width()))
 
     def save_svg(self, widget, title, path=None):
+        if not render.svg_available():     # the frozen app leaves PySide6.QtSvg out
+            self.export_failed.emit("SVG export needs PySide6.QtSvg, which this installation does not have.")
+            return False
         path = path or self._ask(title, "svg", "SVG")
         if not path:
             return False
