@@ -61,7 +61,8 @@ class CompareJobs:
 
         def failed(exc):
             self.message.emit(f"Not compared: {exc}", 0)
-        self.jobs.submit("compare", job, s.accept_comparison, on_error=failed, generation=gen)
+        self.jobs.submit("compare", job, s.accept_comparison, on_error=failed, generation=gen,
+                         lane="background")
 
     @staticmethod
     def _key(truth, path, options):

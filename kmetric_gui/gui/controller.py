@@ -170,7 +170,8 @@ class AppController(QObject):
 
         def failed(exc):
             self.message.emit(f"No interval: {exc}", 0)
-        self.jobs.submit("stats", job, s.accept_stats, on_error=failed, generation=gen)
+        self.jobs.submit("stats", job, s.accept_stats, on_error=failed, generation=gen,
+                         lane="background")
 
     def compute_fixes(self):
         """What to fix first, and the metric's single-fix gains, of the results shown."""
@@ -183,7 +184,7 @@ class AppController(QObject):
             has_optimiser = type(report.definition).honest is not Metric.honest
             return Fixes(report.metric, top_fixes(report, 1000), gains(report), has_optimiser)
         self.jobs.submit("fixes", job, self.fixes_ready.emit, on_error=self._quiet,
-                         generation=gen)
+                         generation=gen, lane="background")
 
     def check_honest(self):
         """The metric's optimiser fitted on one part and scored on the other (on request)."""
@@ -197,7 +198,7 @@ class AppController(QObject):
             progress(0.3, "fitting on one part, scoring the other")
             return report.definition.honest(report, scored_rows(report.prepared))
         self.jobs.submit("honest", job, self.honest_ready.emit, on_error=self._quiet,
-                         generation=gen)
+                         generation=gen, lane="background")
 
     def _quiet(self, exc):
         self.message.emit(f"Not computed: {exc}", 0)

@@ -27,6 +27,7 @@ class Job:
     disables: list = field(default_factory=list)
     cancellable: bool = True
     done: bool = False
+    lane: str = "interactive"
 
 
 class _Worker(QObject):
@@ -65,12 +66,18 @@ class _Worker(QObject):
             self.finished.emit(job, value)
 
 
+LANES = ("interactive", "background")
+
+
+class _Lane(QObject):
+    submit = Signal(object)
+
+
 class JobController(QObject):
     busy_changed = Signal(bool)
     progress = Signal(str, float, str)          # kind, fraction, message
     error = Signal(str, object)                 # kind, exception (no on_error given)
     delivered = Signal(str)                     # kind: a result was handed over (tests wait on it)
-    _submit = Signal(object)
 
     def __init__(self, current_generation=None, parent=None):
         super().__init__(parent)
@@ -78,15 +85,21 @@ class JobController(QObject):
         self._latest = {}                       # kind -> token of the newest job
         self._running = {}                      # kind -> Job
         self._token = 0
-        self._thread = QThread()
-        self._thread.setObjectName("kmetric-worker")
-        self._worker = _Worker(self)
-        self._worker.moveToThread(self._thread)
-        self._submit.connect(self._worker.run)
-        self._worker.finished.connect(self._on_finished)
-        self._worker.failed.connect(self._on_failed)
-        self._worker.progressed.connect(self._on_progress)
-        self._thread.start()
+        # Two lanes: what the user waits for (load, score, rows, save) never queues
+        # behind analysis of the same numbers (intervals, fixes, comparison).
+        self._threads, self._workers, self._signals = {}, {}, {}
+        for lane in LANES:
+            thread = QThread()
+            thread.setObjectName(f"kmetric-{lane}")
+            worker = _Worker(self)
+            worker.moveToThread(thread)
+            sig = _Lane()
+            sig.submit.connect(worker.run)
+            worker.finished.connect(self._on_finished)
+            worker.failed.connect(self._on_failed)
+            worker.progressed.connect(self._on_progress)
+            thread.start()
+            self._threads[lane], self._workers[lane], self._signals[lane] = thread, worker, sig
 
     def is_live(self, job):
         """Still wanted: the newest of its kind, and of the session's generation.
@@ -96,20 +109,20 @@ class JobController(QObject):
         return job.generation is None or job.generation == self._current_generation()
 
     def submit(self, kind, fn, on_result, *, on_error=None, generation=None, disables=(),
-               cancellable=True):
+               cancellable=True, lane="interactive"):
         old = self._running.get(kind)
         if old is not None:
             self._finish(old)
         self._token += 1
         # Each widget comes back as it was (an Apply with nothing to apply stays off).
         job = Job(kind, self._token, fn, on_result, on_error, generation,
-                  [(w, w.isEnabled()) for w in disables], cancellable)
+                  [(w, w.isEnabled()) for w in disables], cancellable, lane=lane)
         for w, _ in job.disables:
             w.setEnabled(False)
         self._latest[kind] = job.token
         self._running[kind] = job
         self.busy_changed.emit(True)
-        self._submit.emit(job)
+        self._signals[lane].submit.emit(job)
         return job
 
     def cancel(self, kind=None):
@@ -165,5 +178,7 @@ class JobController(QObject):
 
     def shutdown(self):
         self.cancel()
-        self._thread.quit()
-        self._thread.wait(5000)
+        for thread in self._threads.values():
+            thread.quit()
+        for thread in self._threads.values():
+            thread.wait(5000)
