@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .kappa import as_ratings, kappa_from_confusion, weighted_kappa
+from .kappa import as_ratings, weighted_kappa
 from .resample import check_replicates, index_blocks, rng_of
 
 _CHUNK = 1 << 20   # rows per pass when mapping picked cells back to rows
@@ -275,10 +275,3 @@ def kappa_fix_first(y_true, y_pred, *, top=10, weights="quadratic", min_rating=N
     rows = nth_in_groups(cells, ti * k + pj)
     return as_fixlist(rows, after, result.score, n_err)
 
-
-def kappa_after_fixes(result, ti, pj):
-    """Exact kappa from the counts after moving one row per (ti, pj) pair to the diagonal."""
-    o = result.observed.copy()
-    np.subtract.at(o, (ti, pj), 1)
-    np.add.at(o, (ti, ti), 1)
-    return kappa_from_confusion(o, weights=result.weighting, labels=result.labels).score

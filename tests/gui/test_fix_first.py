@@ -69,3 +69,10 @@ def test_no_gains_shows_the_reason(panel, tmp_path):
     panel.set_top_fixes(top_fixes(score_files(sol, sub), 5))
     assert panel.model.rowCount() == 0 and panel.slider.maximum() == 0
     assert panel.summary.text().startswith("No gains: every truth is rating 2")
+
+
+def test_clear_empties_the_list_and_says_so(panel):
+    panel.set_top_fixes(top_fixes(_report("qwk"), 10))
+    panel.clear("Open two files to see what to fix first")
+    assert panel.model.rowCount() == 0 and panel.slider.maximum() == 0
+    assert panel.summary.text() == "Open two files to see what to fix first"

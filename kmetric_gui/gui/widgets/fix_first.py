@@ -143,7 +143,8 @@ class FixFirstPanel(QWidget):
                             fixes.score_after, details)
         x = np.arange(n + 1)
         y = np.concatenate(([fixes.score], fixes.score_after))
-        self.curve.setData(x, y)
+        ok = np.isfinite(y)                  # an undefined score has no point on the curve
+        self.curve.setData(x[ok], y[ok])
         self.marker.setBounds((0, max(n, 0)))
         self._reason = fixes.undefined_reason
         for w in (self.slider, self.spin):
@@ -156,7 +157,8 @@ class FixFirstPanel(QWidget):
 
     def clear(self, message="Nothing to fix yet"):
         from ...core.attribution import empty_fixes
-        self.set_fixes(empty_fixes(float("nan"), message))
+        self.set_fixes(empty_fixes(float("nan")))
+        self.summary.setText(message)
 
     # -- output ------------------------------------------------------------------
     def first_rows(self, n=None):
