@@ -85,7 +85,10 @@ class MainWindow(FileActions, QMainWindow):
         self.score_panel = ScorePanel()
         self.tabs = MetricTabs(ViewContext(self.jobs, self.session))
         self.top_split = QSplitter(Qt.Horizontal)
-        self.top_split.addWidget(scrolling(self.score_panel))
+        score_area = scrolling(self.score_panel)
+        score_area.setMinimumWidth(200)            # the score is never cut
+        self.top_split.addWidget(score_area)
+        self.top_split.setCollapsible(0, False)
         self.welcome = Welcome()                  # until there is something to show
         self.welcome.demo_requested.connect(self.open_demo)
         self.top_split.addWidget(self.welcome)
