@@ -75,3 +75,34 @@ def test_screenshot_has_exactly_the_size_asked(tmp_path, size):
     from PySide6.QtGui import QImage
     img = QImage(str(png))
     assert f"{img.width()}x{img.height()}" == size
+
+
+def test_fits_at_double_scale(tmp_path):
+    """QT_SCALE_FACTOR=2 (a 2560 x 1440 screen at 2x is 1280 x 720 logical)."""
+    code = f"""
+import sys
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+from PySide6.QtCore import QEventLoop, QTimer
+from PySide6.QtWidgets import QApplication
+from kmetric_gui.gui.main_window import MainWindow, demo_paths
+from test_layout import outside
+app = QApplication([])
+for metric in ("qwk", "lwlrap", "fbeta"):
+    win = MainWindow(size=(1280, 720))
+    win.show()
+    loop = QEventLoop()
+    win.scored.connect(lambda *a: QTimer.singleShot(400, loop.quit))
+    win.open_files(*demo_paths(metric))
+    loop.exec()
+    assert app.devicePixelRatio() == 2.0, app.devicePixelRatio()
+    assert (win.width(), win.height()) == (1280, 720), (metric, win.width(), win.height())
+    bad = outside(win)
+    assert not bad, (metric, bad[:3])
+    win.discard_and_close()
+print("OK")
+"""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "QT_SCALE_FACTOR": "2",
+           "KMETRIC_SETTINGS": str(tmp_path / "s.ini")}
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                       cwd=ROOT, timeout=180)
+    assert r.returncode == 0 and "OK" in r.stdout, r.stderr[-1500:]
