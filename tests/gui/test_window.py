@@ -241,3 +241,12 @@ def test_unexpected_error_shows_dialog_and_app_keeps_running(qtbot, window):
     for box in boxes:
         box.close()
     wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+
+
+def test_options_kept_from_an_earlier_session_are_marked(qtbot, window):
+    panel = window.options_panel
+    assert not panel.threshold.font().bold()
+    panel.threshold.setValue(0.7)
+    assert panel.threshold.font().bold() and "default (0.5)" in panel.threshold.toolTip()
+    panel.threshold.setValue(0.5)
+    assert not panel.threshold.font().bold()

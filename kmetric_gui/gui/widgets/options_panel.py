@@ -102,6 +102,22 @@ class OptionsPanel(QWidget):
         self.threshold.valueChanged.connect(lambda: self.changed.emit("rescore"))
         self.clean.toggled.connect(lambda: self.changed.emit("rescore"))
         self.show_metric(None)
+        self.changed.connect(self.mark_changed)
+        self.mark_changed()
+
+    def mark_changed(self, *_):
+        """Options kept from an earlier file or session stand out from the defaults."""
+        now, default = self.options(), Options(allow_continuous=True)
+        for name, widget in (("weights", self.weights), ("min_rating", self.min_rating),
+                             ("max_rating", self.max_rating), ("ties", self.ties),
+                             ("beta", self.beta), ("threshold", self.threshold),
+                             ("matching", self.matching), ("clean", self.clean),
+                             ("id_column", self.id_column), ("target_column", self.target_column)):
+            changed = getattr(now, name) != getattr(default, name)
+            font = widget.font()
+            font.setBold(changed)
+            widget.setFont(font)
+            widget.setToolTip(f"changed from the default ({getattr(default, name)})" if changed else "")
 
     def _columns_edited(self):
         now = (self.id_column.text(), self.target_column.text())
@@ -181,3 +197,4 @@ class OptionsPanel(QWidget):
                 w.blockSignals(False)
         self._last_columns = (self.id_column.text(), self.target_column.text())
         self._last_range = (self.min_rating.text(), self.max_rating.text())
+        self.mark_changed()
