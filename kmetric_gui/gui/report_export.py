@@ -95,6 +95,7 @@ class ReportExporter(QObject):
             self.written.emit(str(out))
             if open_when_done:
                 self.open_folder(out)
-        self.win.jobs.submit("report", job, done, on_error=lambda e: self.show_problem(str(e)),
-                             generation=s.generation)
+        # Not bound to the generation: the report is of the numbers shown when it was asked
+        # for (an immutable ScoreReport), whatever the user edits meanwhile.
+        self.win.jobs.submit("report", job, done, on_error=lambda e: self.show_problem(str(e)))
         return True

@@ -215,3 +215,53 @@ def test_export_report_from_the_app(qtbot, window, files, tmp_path):
     assert problems == []
     window.reports.ask_write_into = lambda folder: False         # not empty: asked, refused
     assert window.reports.export(str(out)) is False
+
+
+@pytest.mark.parametrize("metric", ["lwlrap", "fbeta"])
+def test_round_trip_other_metrics(qtbot, window, tmp_path, metric):
+    """A class score and a whole truth row (LwLRAP), label lists (F-beta) survive JSON."""
+    from kmetric_gui.metrics import FieldSpec
+    problems = []
+    quiet(window, problems)
+    d = tmp_path / "data"
+    d.mkdir()
+    files = [shutil.copy(p, d / f"{role}.csv") for p, role in zip(demo_paths(metric), ("t", "s"))]
+    wait_scored(qtbot, window, lambda: window.open_files(*files))
+    s = window.session
+    if metric == "lwlrap":
+        classes = s.data.base.classes
+        edits = [(FieldSpec("pred", 2), 4, "0.987"), (FieldSpec("truth"), 7, f"{classes[0]},{classes[3]}")]
+    else:
+        edits = [(FieldSpec("pred"), 3, "national education longitudinal study|adni"),
+                 (FieldSpec("truth"), 5, "")]
+    for spec, unit, text in edits:
+        assert s.edit_text(spec, unit, text) is None
+    rep = current(qtbot, window)
+    proj = tmp_path / f"{metric}.kmetric"
+    save(qtbot, window, proj)
+    win = second_window(qtbot)
+    try:
+        quiet(win, problems)
+        with qtbot.waitSignal(win.projects.opened, timeout=20000):
+            win.projects.open(str(proj))
+        rep2 = current(qtbot, win)
+        a, b = prep(window), prep(win)
+        for name in ("truth", "pred"):
+            x, y = getattr(a, name), getattr(b, name)
+            assert np.array_equal(x, y) if isinstance(x, np.ndarray) else x == y
+        assert rep2.score == pytest.approx(rep.score)
+        from reference import fbeta_ref, lwlrap_ref
+        keep = np.flatnonzero(b.usage != 2) if b.usage is not None else np.arange(len(b))
+        if metric == "lwlrap":
+            ref = lwlrap_ref(b.truth[keep], b.pred[keep])
+        else:
+            ref = fbeta_ref([b.truth[i] for i in keep], [b.pred[i] for i in keep])[0]
+        assert rep2.score == pytest.approx(ref)
+        assert len(win.session.changes()) == 2
+        win.session.undo()
+        win.session.undo()
+        assert current(qtbot, win).score != pytest.approx(rep.score)
+    finally:
+        win._discarding = True
+        win.jobs.shutdown()
+    assert problems == []
