@@ -207,7 +207,10 @@ def render_plots(data, folder):
                            "svg": f"{name}.svg" if svg is not None else None,
                            "width": SIZE[0], "height": SIZE[1], "pdf_width": PDF_WIDTH,
                            "image": png})
-        widget.deleteLater()
+    # Parentless widgets owned by Python: dropped here, deleted now (a CLI runs no event
+    # loop that would handle deleteLater, and live pyqtgraph widgets at exit can crash).
+    widget = None
+    plots.clear()
 
 
 def write_pdf(data, folder, name="report.pdf"):

@@ -14,6 +14,8 @@ from pathlib import Path
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox
 
+GONE_S = 60.0          # a watched file missing this long is no longer waited for
+
 
 class FileWatcher(QObject):
     reloading = Signal(object)        # the paths whose completed change starts a reload
@@ -75,8 +77,11 @@ class FileWatcher(QObject):
         for path, (seen, since) in list(self._pending.items()):
             try:
                 st = os.stat(path)
-            except OSError:
-                continue                                  # replaced: the new file is not there yet
+            except OSError:                               # replaced: the new file is not there yet
+                if now - since > GONE_S:
+                    del self._pending[path]               # deleted for good: stop looking
+                    self.win.statusBar().showMessage(f"{Path(path).name} is gone from disk", 0)
+                continue
             key = (st.st_size, st.st_mtime_ns)
             if key != seen:
                 self._pending[path] = (key, now)          # still being written

@@ -4,6 +4,7 @@ The plots and the PDF come from ``kmetric_gui.gui.report_render`` (Qt) and
 are written between ``write_tables`` and ``write_index``.
 """
 import json
+import math
 
 from ..saving import csv_text, save_atomic
 from .folder import TABLES
@@ -24,8 +25,19 @@ def write_index(data, folder):
         d["pdf"], d["pdf_pages"] = data.pdf, data.pdf_pages
     if data.notes:
         d["notes"] = list(data.notes)
-    save_atomic(folder / "report.json", json.dumps(d, indent=1, allow_nan=False) + "\n")
+    save_atomic(folder / "report.json", json.dumps(_finite(d), indent=1, allow_nan=False) + "\n")
     save_atomic(folder / "index.html", render_html(data))
+
+
+def _finite(x):
+    """JSON has no NaN: an undefined number is null (as `score --json` writes it)."""
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_finite(v) for v in x]
+    return x
 
 
 def write_plain(data, folder):

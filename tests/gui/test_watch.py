@@ -19,7 +19,7 @@ def watched(qtbot, window, tmp_path):
     truth, sub = shutil.copy(truth, tmp_path / "truth.csv"), shutil.copy(sub, tmp_path / "sub.csv")
     wait_scored(qtbot, window, lambda: window.open_files(str(truth), str(sub)))
     w = window.watch
-    w.quiet = 0.3
+    w.quiet = 0.5          # the writer pauses 0.05 s between chunks: far below
     w.set_enabled(True)
     counts = {"reloading": 0, "rescored": []}
     w.reloading.connect(lambda paths: counts.__setitem__("reloading", counts["reloading"] + 1))
@@ -41,7 +41,7 @@ def reference(truth, text_path):
     return cohen_kappa_score(m.diagnosis_t, m.diagnosis_p, weights="quadratic", labels=range(5))
 
 
-def write_in_chunks(path, text, chunks=6, pause=0.08, replace=False):
+def write_in_chunks(path, text, chunks=6, pause=0.05, replace=False):
     """A slow writer on another thread: in place, or into a temp file renamed over ``path``."""
     def run():
         target = path.with_name(path.name + ".tmp") if replace else path
