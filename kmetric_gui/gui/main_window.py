@@ -93,8 +93,8 @@ class MainWindow(FileActions, QMainWindow):
         self.welcome.demo_requested.connect(self.open_demo)
         self.top_split.addWidget(self.welcome)
         self.top_split.addWidget(self.tabs)
-        self.top_split.setStretchFactor(0, 1)
-        self.top_split.setStretchFactor(1, 4)
+        for i, stretch in enumerate((0, 1, 1)):     # the score keeps its width; views grow
+            self.top_split.setStretchFactor(i, stretch)
         self.table_panel = TablePanel(self.session, self.jobs, self.controller)
         self.splitter = QSplitter(Qt.Vertical)
         self.splitter.addWidget(self.top_split)
