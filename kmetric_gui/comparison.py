@@ -221,6 +221,7 @@ def compare_reports(names, paths, reports, options=CompareOptions(), progress=No
     o = options.check()
     if len(reports) < 2:
         raise InputError(f"compare needs at least 2 valid submissions; got {len(reports)}")
+    _check_same_truth(names, reports)
     metric = reports[0].definition
     subs = [Submission(n, p, r) for n, p, r in zip(names, paths, reports)]
     usage = reports[0].prepared.usage
@@ -265,6 +266,27 @@ def compare_reports(names, paths, reports, options=CompareOptions(), progress=No
     progress(1.0, "done")
     return Comparison(reports[0].metric, n, metric.unit, subs, pairs, o, warnings,
                       public_fraction=fraction, engine=engines["all"])
+
+
+def _check_same_truth(names, reports):
+    """Reports made elsewhere (the app) must share the metric, layout, rows and truth."""
+    first, p0 = reports[0], reports[0].prepared
+    for name, r in zip(names[1:], reports[1:]):
+        p = r.prepared
+        if r.metric != first.metric:
+            raise InputError(f"{name}: its layout fits {r.metric}, but {names[0]} fits "
+                             f"{first.metric}; compare like with like")
+        if len(p) != len(p0) or list(p.classes) != list(p0.classes):
+            raise InputError(f"{name}: its rows or class columns differ from {names[0]}'s")
+        same = (np.array_equal(p.truth, p0.truth) if isinstance(p0.truth, np.ndarray)
+                else p.truth == p0.truth)
+        if not same or not _same_usage(p.usage, p0.usage):
+            raise InputError(f"{name} was scored against another truth than {names[0]} (an "
+                             "edited solution?): compare against one truth")
+
+
+def _same_usage(u, v):
+    return (u is None and v is None) or (u is not None and v is not None and np.array_equal(u, v))
 
 
 def _same_file(p, q):

@@ -263,3 +263,21 @@ def test_compare_reports_of_the_app_without_paths():
                           CompareOptions(replicates=50, permutations=50, splits=50))
     assert cmp.pairs[0].stats.delta == pytest.approx(reports[1].score - reports[0].score)
     assert not cmp.pairs[0].same_file and cmp.warnings == []
+
+
+def test_compare_reports_refuses_another_truth():
+    from dataclasses import replace
+
+    from kmetric_gui.comparison import CompareOptions, compare_reports
+    from kmetric_gui.errors import InputError
+    from kmetric_gui.scoring import Options, score_files, score_prepared
+    sol, a, b = demo("qwk")
+    ra, rb = (score_files(sol, x, Options()) for x in (a, b))
+    truth = ra.prepared.truth.copy()
+    truth[0] = (truth[0] + 1) % 5                   # the shown data's solution was edited
+    edited = score_prepared(replace(ra.prepared, truth=truth), Options())
+    with pytest.raises(InputError, match="another truth"):
+        compare_reports(["A", "B"], [None, None], [edited, rb], CompareOptions(replicates=10))
+    rl = score_files(DEMO / "lwlrap_solution.csv", DEMO / "lwlrap_submission.csv", Options())
+    with pytest.raises(InputError, match="layout fits lwlrap"):
+        compare_reports(["A", "L"], [None, None], [ra, rl], CompareOptions(replicates=10))
