@@ -8,8 +8,11 @@
 # PYTHON=... picks the interpreter (default .venv/bin/python, or .venv/Scripts/python.exe).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PY="${PYTHON:-.venv/bin/python}"
-[ -x "$PY" ] || PY=".venv/Scripts/python.exe"
+PY="${PYTHON:-}"
+if [ -z "$PY" ]; then
+  PY=.venv/bin/python
+  [ -x "$PY" ] || PY=.venv/Scripts/python.exe
+fi
 dist=dist; spec_args=(); pack=0
 for a in "$@"; do
   case "$a" in
@@ -19,7 +22,8 @@ for a in "$@"; do
   esac
 done
 # The checkout being built is the one analysed (not another copy installed in the venv).
-export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
+sep=":"; case "$(uname -s)" in MINGW*|MSYS*|CYGWIN*) sep=";" ;; esac
+export PYTHONPATH="$PWD${PYTHONPATH:+$sep$PYTHONPATH}"
 # Work files in build/work (git-ignored): PyInstaller's default ./build is our sources.
 "$PY" -m PyInstaller --noconfirm --log-level WARN --workpath build/work --distpath "$dist" \
     build/kmetric_gui.spec -- ${spec_args[@]+"${spec_args[@]}"}

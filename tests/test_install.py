@@ -1,0 +1,123 @@
+"""The package as users install it: build the wheel from a copy of the sources, install it
+into a fresh virtual environment and run both commands from there.
+
+The new environment gets the package only (--no-deps); numpy, pandas, PySide6 and the rest
+come from the running interpreter's site-packages through a .pth line, so the test needs
+no network and takes seconds. Marked slow; CI runs it with the rest.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = ("kmetric_gui", "resources", "pyproject.toml", "setup.py", "MANIFEST.in", "README.md",
+           "LICENSE")
+pytestmark = pytest.mark.slow
+
+
+def _setuptools_ok():
+    try:
+        import setuptools
+    except ImportError:
+        return False
+    return int(setuptools.__version__.split(".")[0]) >= 77
+
+
+def run(cmd, cwd, timeout=300):
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    env.update(QT_QPA_PLATFORM="offscreen", KMETRIC_SETTINGS=str(Path(cwd) / "s.ini"))
+    return subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    """The wheel, built from a copy of the sources (the build writes build/ folders)."""
+    tmp = tmp_path_factory.mktemp("wheel")
+    src = tmp / "src"
+    src.mkdir()
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in SOURCES:
+        p = ROOT / name
+        if p.is_dir():
+            shutil.copytree(p, src / name, ignore=ignore)
+        else:
+            shutil.copy2(p, src / name)
+    offline = ["--no-build-isolation"] if _setuptools_ok() else []   # else pip fetches setuptools
+    cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--disable-pip-version-check", "-q",
+           "-w", tmp / "dist", src, *offline]
+    r = run(cmd, tmp)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "deprecat" not in (r.stdout + r.stderr).lower(), r.stdout + r.stderr
+    (found,) = (tmp / "dist").glob("kmetric_gui-*.whl")
+    return found
+
+
+@pytest.fixture(scope="module")
+def venv(wheel, tmp_path_factory):
+    """A fresh venv with the wheel installed and the running interpreter's packages visible."""
+    tmp = tmp_path_factory.mktemp("venv")
+    env_dir = tmp / "venv"
+    r = run([sys.executable, "-m", "venv", "--without-pip", env_dir], tmp)
+    assert r.returncode == 0, r.stderr
+    bindir = env_dir / ("Scripts" if os.name == "nt" else "bin")
+    python = bindir / ("python.exe" if os.name == "nt" else "python")
+    purelib = run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], tmp)
+    site = Path(purelib.stdout.strip())
+    # After the venv's own site-packages: the installed wheel wins over any other copy.
+    (site / "shared_packages.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    r = run([sys.executable, "-m", "pip", "--python", python, "install", "--no-deps",
+             "--disable-pip-version-check", "-q", wheel], tmp)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return {"python": python, "bin": bindir, "site": site, "tmp": tmp}
+
+
+def test_wheel_carries_resources_license_and_types(wheel):
+    with zipfile.ZipFile(wheel) as z:
+        names = set(z.namelist())
+        meta = next(z.read(n).decode() for n in names if n.endswith(".dist-info/METADATA"))
+    for metric in ("qwk", "lwlrap", "fbeta"):
+        for part in ("solution", "submission"):
+            assert f"kmetric_gui/resources/demo/{metric}_{part}.csv" in names
+    assert {"kmetric_gui/resources/kmetric.png", "kmetric_gui/resources/kmetric-gui.desktop",
+            "kmetric_gui/py.typed"} <= names
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+    assert "License-Expression: MIT" in meta
+    from kmetric_gui import __version__
+    assert f"Version: {__version__}" in meta
+
+
+def test_installed_package_finds_its_own_resources(venv):
+    r = run([venv["python"], "-c", "import kmetric_gui, kmetric_gui.paths as p; "
+             "print(kmetric_gui.__file__); print(p.resources_dir())"], venv["tmp"])
+    assert r.returncode == 0, r.stderr
+    package, resources = (Path(line) for line in r.stdout.split("\n")[:2])
+    assert venv["site"] in package.parents, "the test imported another copy of kmetric_gui"
+    assert resources == package.parent / "resources"
+    assert (resources / "demo" / "qwk_solution.csv").is_file()
+
+
+def test_installed_kmetric_scores_the_demo(venv):
+    demo = venv["site"] / "kmetric_gui" / "resources" / "demo"
+    for metric in ("qwk", "lwlrap", "fbeta"):
+        truth, sub = demo / f"{metric}_solution.csv", demo / f"{metric}_submission.csv"
+        r = run([venv["bin"] / "kmetric", "score", truth, sub, "--json"], venv["tmp"])
+        assert r.returncode == 0, r.stderr
+        from kmetric_gui.scoring import score_files
+        got = json.loads(r.stdout)
+        assert got["metric"] == metric and got["score"] == pytest.approx(score_files(truth, sub).score)
+
+
+def test_installed_gui_demo_screenshot(venv):
+    png = venv["tmp"] / "shot.png"
+    r = run([venv["bin"] / "kmetric-gui", "--demo", "lwlrap", "--screenshot", png], venv["tmp"])
+    assert r.returncode == 0, r.stderr
+    assert png.stat().st_size > 20_000
+    assert "not found" not in r.stderr.lower()
