@@ -3,10 +3,11 @@
     python build/mapped_libs.py dist/kmetric-gui                 # offscreen GUI demos + CLI
     python build/mapped_libs.py dist/kmetric-gui --platform xcb  # the GUI on X (needs DISPLAY)
 
-Runs the three GUI demos (screenshot mode) and `kmetric score` on the three demos as CSV
-and as Parquet, polls /proc/PID/maps of each process (and its children: onefile
-unpacks into a child) every few milliseconds, and prints the union of the bundle's
-files that were mapped, then the bundle's libraries that no run mapped (largest first).
+Runs the three GUI demos (screenshot mode), `kmetric score` on the three demos as CSV
+and as Parquet, and `kmetric report` (plots and PDF drawn with Qt). Polls
+/proc/PID/maps of each process (and its children: onefile unpacks into a child)
+every few milliseconds and prints the union of the bundle's files that were mapped,
+then the bundle's libraries that no run mapped (largest first).
 Linux only.
 """
 import argparse
@@ -73,6 +74,8 @@ def runs(bundle, tmp, platform):
             pq.append(tmp / (f.stem + ".parquet"))
             pd.read_csv(f, keep_default_na=False, dtype=str).to_parquet(pq[-1])
         yield f"cli score {m} parquet", [cli, "score", *map(str, pq), "--json"], {}
+    truth, sub = DEMO / "qwk_solution.csv", DEMO / "qwk_submission.csv"
+    yield "cli report qwk", [cli, "report", str(truth), str(sub), "--out", str(tmp / "report")], env
 
 
 def main(argv=None):

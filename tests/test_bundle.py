@@ -87,6 +87,18 @@ def test_frozen_gui_demo_screenshot(tmp_path, metric):
 
 
 @needs_bundle
+def test_frozen_cli_report_draws_with_qt(tmp_path):
+    """`kmetric report` draws its plots and PDF with Qt: the CLI carries Qt too."""
+    out = tmp_path / "report"
+    r = run(exe("kmetric"), "report", DEMO / "qwk_solution.csv", DEMO / "qwk_submission.csv",
+            "--out", out, env=gui_env(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert (out / "index.html").is_file() and (out / "report.json").is_file()
+    assert (out / "report.pdf").read_bytes()[:5] == b"%PDF-"
+    assert any((out / "plots").glob("*.png"))
+
+
+@needs_bundle
 def test_frozen_version_matches_package():
     from kmetric_gui import __version__
     r = run(exe("kmetric"), "--version")

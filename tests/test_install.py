@@ -79,6 +79,10 @@ def venv(wheel, tmp_path_factory):
     return {"python": python, "bin": bindir, "site": site, "tmp": tmp}
 
 
+def command(venv, name):
+    return venv["bin"] / (name + (".exe" if os.name == "nt" else ""))
+
+
 def test_wheel_carries_resources_license_and_types(wheel):
     with zipfile.ZipFile(wheel) as z:
         names = set(z.namelist())
@@ -108,7 +112,7 @@ def test_installed_kmetric_scores_the_demo(venv):
     demo = venv["site"] / "kmetric_gui" / "resources" / "demo"
     for metric in ("qwk", "lwlrap", "fbeta"):
         truth, sub = demo / f"{metric}_solution.csv", demo / f"{metric}_submission.csv"
-        r = run([venv["bin"] / "kmetric", "score", truth, sub, "--json"], venv["tmp"])
+        r = run([command(venv, "kmetric"), "score", truth, sub, "--json"], venv["tmp"])
         assert r.returncode == 0, r.stderr
         from kmetric_gui.scoring import score_files
         got = json.loads(r.stdout)
@@ -117,7 +121,7 @@ def test_installed_kmetric_scores_the_demo(venv):
 
 def test_installed_gui_demo_screenshot(venv):
     png = venv["tmp"] / "shot.png"
-    r = run([venv["bin"] / "kmetric-gui", "--demo", "lwlrap", "--screenshot", png], venv["tmp"])
+    r = run([command(venv, "kmetric-gui"), "--demo", "lwlrap", "--screenshot", png], venv["tmp"])
     assert r.returncode == 0, r.stderr
     assert png.stat().st_size > 20_000
     assert "not found" not in r.stderr.lower()
