@@ -128,8 +128,10 @@ def _fbeta_plots(entry):
     per = np.asarray(r.per_document)
     errors = per[:, 1] + per[:, 2] if per.size else np.zeros(0, dtype=np.int64)
     counts = np.bincount(np.minimum(errors, 20).astype(np.int64), minlength=5)
-    q = _plot("Documents by number of errors (FP + FN)", "documents", "errors (20 = 20 or more)")
+    q = _plot("Documents by number of errors (FP + FN)", "documents", "errors")
     q.addItem(pg.BarGraphItem(x=np.arange(counts.size), height=counts, width=0.8, brush=BLUE))
+    step = max(1, counts.size // 12)
+    q.getAxis("bottom").setTicks([[(k, str(k) if k < 20 else "20+") for k in range(0, counts.size, step)]])
     return [("counts", "Pooled counts: TP, FP, FN", p),
             ("documents_by_errors", "Documents by number of errors", q)]
 

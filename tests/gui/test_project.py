@@ -265,3 +265,27 @@ def test_round_trip_other_metrics(qtbot, window, tmp_path, metric):
         win._discarding = True
         win.jobs.shutdown()
     assert problems == []
+
+
+@pytest.mark.parametrize("metric", ["qwk", "lwlrap", "fbeta"])
+def test_export_report_of_each_demo(qtbot, window, tmp_path, metric):
+    """File > Export report… on the three demos: the numbers shown, every link there."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).parents[1] / "report"))
+    from report_helpers import parse_page, pdf_pages
+    problems, opened = [], []
+    window.reports.show_problem = problems.append
+    window.reports.open_folder = opened.append
+    rep = wait_scored(qtbot, window, lambda: window.open_files(*demo_paths(metric)))
+    out = tmp_path / "rep"
+    with qtbot.waitSignal(window.reports.written, timeout=90000):
+        window.reports.export(str(out))
+    d = json.loads((out / "report.json").read_text())
+    assert d["metric"] == metric and d["score"] == pytest.approx(rep.score)
+    assert d["n_rows"] == rep.n_rows and "unsaved_edits" not in d["validation"]
+    page = parse_page(out / "index.html")
+    assert "script" not in page.tags
+    assert page.refs and all((out / ref).is_file() for ref in page.refs)
+    assert pdf_pages(out / "report.pdf") == d["pdf_pages"]
+    assert opened == [out] and problems == []
