@@ -158,6 +158,7 @@ class MainWindow(FileActions, QMainWindow):
         c.fixes_ready.connect(lambda f: self.tabs.show_fixes(f.metric, f.top, f.gains,
                                                              f.has_optimiser))
         self.tabs.honest_requested.connect(c.check_honest)
+        self.tabs.message.connect(lambda text: self.statusBar().showMessage(text, 0))
         c.honest_ready.connect(lambda h: self.tabs.fixes.show_honest(h))
 
     # -- unsaved edits -----------------------------------------------------------------

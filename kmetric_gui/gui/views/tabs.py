@@ -10,6 +10,7 @@ class MetricTabs(QTabWidget):
     rows_requested = Signal(object, str)
     transform_requested = Signal(str, object)
     honest_requested = Signal()
+    message = Signal(str)                 # e.g. an export that failed, in words
 
     def __init__(self, context, parent=None):
         super().__init__(parent)
@@ -25,6 +26,7 @@ class MetricTabs(QTabWidget):
             v = cls(self.context)
             if hasattr(v, "export"):          # exported pictures say what they show
                 v.export.set_context(self.export_context)
+                v.export.export_failed.connect(self.message)
             for name in ("option_changed", "rows_requested", "transform_requested"):
                 if hasattr(v, name):
                     getattr(v, name).connect(getattr(self, name).emit)
