@@ -183,3 +183,19 @@ def test_ten_class_kappa_file(tmp_path):
         now = cohen_kappa_score(t, q, weights="linear", labels=range(10))
         assert f["score_after"] == pytest.approx(now, abs=1e-12)
         assert now == pytest.approx(best, abs=1e-12)
+
+
+def test_lwlrap_ids_map_to_scored_samples_with_ignored_rows(tmp_path):
+    sol = write(tmp_path / "s.csv", "fname,a,b,c,Usage\nz,1,0,0,Ignored\nx,1,0,1,Public\n"
+                                    "y,0,1,0,Private\nw,0,0,1,Public\n")
+    sub = write(tmp_path / "p.csv", "fname,a,b,c\nz,0.1,0.9,0.5\nx,0.2,0.5,0.9\ny,0.6,0.3,0.1\n"
+                                    "w,0.9,0.8,0.7\n")
+    d = _json(sol, sub, "--top-fixes", "5")
+    truth = {"x": [1, 0, 1], "y": [0, 1, 0], "w": [0, 0, 1]}
+    scores = {"x": [0.2, 0.5, 0.9], "y": [0.6, 0.3, 0.1], "w": [0.9, 0.8, 0.7]}
+    assert lwlrap_ref(list(truth.values()), list(scores.values())) == pytest.approx(d["score"])
+    assert {f["id"] for f in d["top_fixes"]} == {"x", "y", "w"}     # never the Ignored z
+    for f in d["top_fixes"]:
+        scores[f["id"]] = [float(v) for v in truth[f["id"]]]
+        assert f["score_after"] == pytest.approx(lwlrap_ref(list(truth.values()),
+                                                            list(scores.values())), abs=1e-12)
