@@ -19,6 +19,8 @@ BUNDLE = os.environ.get("KMETRIC_BUNDLE")
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "resources" / "demo"
 needs_bundle = pytest.mark.skipif(not BUNDLE, reason="set KMETRIC_BUNDLE to the built bundle folder")
+# The bundled app is windowed on Windows and macOS: it has no stderr to read there.
+SILENT_GUI = bool(BUNDLE) and sys.platform in ("win32", "darwin")
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fontconfig is Linux's")
 
 
@@ -113,7 +115,7 @@ def test_screenshot_of_invalid_input_exits_2(tmp_path):
     r = run(*gui_command(), DEMO / "qwk_solution.csv", bad, "--screenshot", png,
             env=gui_env(tmp_path))
     assert r.returncode == 2, r.stderr
-    assert "missing" in r.stderr and "Traceback" not in r.stderr
+    assert SILENT_GUI or ("missing" in r.stderr and "Traceback" not in r.stderr)
     assert png.exists() and png.stat().st_size > 20_000
 
 
