@@ -8,7 +8,7 @@ the only dialogs (tests replace them).
 """
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QUrl, Signal
+from PySide6.QtCore import QObject, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
@@ -82,20 +82,28 @@ class ReportExporter(QObject):
             return data
 
         def done(data):
-            from .report_render import render_report
-            self.win.statusBar().showMessage("report: drawing the plots and the PDF")
-            try:
-                render_report(data, out)
-                write_index(data, out)
-            except OSError as e:
-                self.show_problem(f"report not finished: {e}")
-                return
-            self.win.settings.setValue("last_folder", str(out))
-            self.win.statusBar().showMessage(f"Report written to {out}", 8000)
-            self.written.emit(str(out))
-            if open_when_done:
-                self.open_folder(out)
+            from .report_render import render_steps
+            self._draw(data, out, render_steps(data, out), open_when_done)
+
         # Not bound to the generation: the report is of the numbers shown when it was asked
         # for (an immutable ScoreReport), whatever the user edits meanwhile.
         self.win.jobs.submit("report", job, done, on_error=lambda e: self.show_problem(str(e)))
         return True
+
+    def _draw(self, data, out, steps, open_when_done):
+        """One plot (or the PDF) per event-loop turn on the GUI thread, then the index."""
+        try:
+            name = next(steps, None)
+            if name is not None:
+                self.win.statusBar().showMessage(f"report: drew {name}")
+                QTimer.singleShot(0, self, lambda: self._draw(data, out, steps, open_when_done))
+                return
+            write_index(data, out)
+        except (OSError, RuntimeError) as e:
+            self.show_problem(f"report not finished: {e}")
+            return
+        self.win.settings.setValue("last_folder", str(out))
+        self.win.statusBar().showMessage(f"Report written to {out}", 8000)
+        self.written.emit(str(out))
+        if open_when_done:
+            self.open_folder(out)

@@ -193,15 +193,20 @@ def _bytes(write):
     return bytes(data)
 
 
-def render_plots(data, folder):
-    """Draw the main submission's plots into ``folder``/plots; fills ``data.plots``."""
+def render_steps(data, folder):
+    """Draw the plots into ``folder``/plots one at a time (a generator: the app runs one step
+    per event-loop turn, so the window stays responsive), then write the PDF."""
     ensure_app()
     entry = data.main
     plots = PLOTS_OF.get(entry.report.metric, lambda e: [])(entry) + _extra_plots(entry)
     if QSvgGenerator is None:
         data.notes.append("SVG plots were not made: this build of kmetric has no Qt SVG module")
-    for name, title, widget in plots:
+    while plots:
+        name, title, widget = plots.pop(0)
         png, svg = render_widget(widget)
+        # Parentless widgets owned by Python: freed now (a CLI runs no event loop that
+        # would handle deleteLater, and live pyqtgraph widgets at exit can crash).
+        widget = None
         save_atomic(folder / PLOTS / f"{name}.png", png)
         if svg is not None:
             save_atomic(folder / PLOTS / f"{name}.svg", svg)
@@ -209,10 +214,9 @@ def render_plots(data, folder):
                            "svg": f"{name}.svg" if svg is not None else None,
                            "width": SIZE[0], "height": SIZE[1], "pdf_width": PDF_WIDTH,
                            "image": png})
-    # Parentless widgets owned by Python: dropped here, deleted now (a CLI runs no event
-    # loop that would handle deleteLater, and live pyqtgraph widgets at exit can crash).
-    widget = None
-    plots.clear()
+        yield name
+    write_pdf(data, folder)
+    yield "report.pdf"
 
 
 def write_pdf(data, folder, name="report.pdf"):
@@ -243,5 +247,5 @@ def write_pdf(data, folder, name="report.pdf"):
 
 def render_report(data, folder):
     """Plots, then the PDF (the HTML and JSON are written after, by report.write_index)."""
-    render_plots(data, folder)
-    write_pdf(data, folder)
+    for _ in render_steps(data, folder):
+        pass
