@@ -257,7 +257,7 @@ def add_menu_entries(win, file_menu, view_menu, before=None):
         a.triggered.connect(lambda *_: slot())
         menu.insertAction(before, a) if menu is file_menu and before is not None else menu.addAction(a)
         return a
-    acts = {"open_project": add(file_menu, "Open &project…", win.projects.open_dialog, "Ctrl+Shift+O"),
+    acts = {"open_project": add(file_menu, "Open &project…", win.projects.open_dialog, "Ctrl+Alt+O"),
             "save_project": add(file_menu, "Save pro&ject as…", win.projects.save_dialog, "Ctrl+Shift+P")}
     recent = win.projects.recent_menu = QMenu("Recent pro&jects", file_menu)
     file_menu.insertMenu(before, recent) if before is not None else file_menu.addMenu(recent)

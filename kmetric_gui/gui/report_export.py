@@ -67,17 +67,21 @@ class ReportExporter(QObject):
             return False
         report, truth, sub = s.results.report, s.truth_path, s.sub_path
         edits = len(s.changes()) if s.dirty else 0
+        shown = getattr(s, "comparison", None)      # the Compare tab's, when current
+        cmp = shown.comparison if shown is not None and s.is_current(shown.generation) else None
+        others = list(shown.paths) if cmp is not None else []
 
         def job(progress, cancel):
             progress(0.05, "report: hashing and counting the files")
             files = [file_info(truth, "solution", count_rows(truth, "solution"), cancel),
                      file_info(sub, "submission", count_rows(sub, "submission"), cancel)]
+            files += [file_info(p, "submission", count_rows(p, "submission"), cancel) for p in others]
             progress(0.4, "report: intervals, shake-up and top fixes")
             try:
                 entry = score_entry(sub, report, StatsOptions(), ShakeupOptions(), TOP_FIXES, cancel)
             except InputError:            # e.g. too few units to split: the report goes without
                 entry = score_entry(sub, report, StatsOptions(), None, TOP_FIXES, cancel)
-            data = build_report(truth, [entry], files=files, edits=edits, cancel=cancel)
+            data = build_report(truth, [entry], files=files, edits=edits, comparison=cmp, cancel=cancel)
             write_tables(data, out)
             return data
 

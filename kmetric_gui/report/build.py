@@ -139,11 +139,13 @@ def validation_summary(report, edits=0):
     return out
 
 
-def build_report(truth_path, entries, *, files=None, edits=0, compare=None, cancel=None):
+def build_report(truth_path, entries, *, files=None, edits=0, compare=None, comparison=None,
+                 cancel=None):
     """ReportData of scored submissions (``entries``: list of Entry, first is the main one).
 
     ``files``: file_info dicts when already known (else hashed here, rows counted);
-    ``compare``: comparison.CompareOptions for two or more submissions (default ones if None).
+    ``compare``: comparison.CompareOptions for two or more submissions (default ones if None);
+    ``comparison``: a comparison.Comparison already made (the app's), used as it is.
     """
     main = entries[0]
     if files is None:
@@ -157,7 +159,9 @@ def build_report(truth_path, entries, *, files=None, edits=0, compare=None, canc
     d["report_format"] = FORMAT
     data = ReportData(d, entries)
     _add_tables(data)
-    if len(entries) > 1:
+    if comparison is not None:
+        _add_comparison(data, comparison)
+    elif len(entries) > 1:
         d["submissions"] = [dict(e.json, name=e.name) for e in entries]
         _compare(data, compare, cancel)
     d["tables"] = sorted(data.tables)
@@ -175,6 +179,10 @@ def _compare(data, options, cancel):
     except InputError as e:
         data.notes.append(f"submissions not compared: {e}")
         return
+    _add_comparison(data, cmp)
+
+
+def _add_comparison(data, cmp):
     d = data.json["comparison"] = cmp.to_json()
     head = ["a", "b", "delta", "delta_ci_low", "delta_ci_high", "p_b_better", "p_value",
             "p_order_flips", "public_delta", "private_delta"]

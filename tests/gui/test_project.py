@@ -289,3 +289,34 @@ def test_export_report_of_each_demo(qtbot, window, tmp_path, metric):
     assert page.refs and all((out / ref).is_file() for ref in page.refs)
     assert pdf_pages(out / "report.pdf") == d["pdf_pages"]
     assert opened == [out] and problems == []
+
+
+def test_every_shortcut_is_unique(window):
+    """Two actions on one key do nothing in Qt (Open project once took the compare key)."""
+    from collections import Counter
+
+    from kmetric_gui.gui.menus import shortcut_rows
+    keys = Counter(k for _, key in shortcut_rows(window) for k in key.split(", "))
+    assert [k for k, n in keys.items() if n > 1] == []
+
+
+def test_export_report_with_the_comparison_shown(qtbot, window, tmp_path):
+    """The Compare tab's comparison goes into report.json as `kmetric compare --json` has it."""
+    from kmetric_gui.paths import resources_dir
+    problems = []
+    window.reports.show_problem = problems.append
+    window.reports.open_folder = lambda folder: None
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    other = str(resources_dir() / "demo" / "qwk_submission_b.csv")
+    with qtbot.waitSignal(window.session.compare_changed, timeout=60000,
+                          check_params_cb=lambda r: r is not None and r.comparison is not None):
+        window.controller.compare_jobs.add([other])
+    cmp = window.session.comparison.comparison
+    out = tmp_path / "rep"
+    with qtbot.waitSignal(window.reports.written, timeout=90000):
+        window.reports.export(str(out))
+    d = json.loads((out / "report.json").read_text())
+    assert d["comparison"] == json.loads(json.dumps(cmp.to_json()))
+    assert [f["name"] for f in d["files"]] == ["qwk_solution.csv", "qwk_submission.csv",
+                                               "qwk_submission_b.csv"]
+    assert (out / "tables" / "comparison_pairs.csv").is_file() and problems == []
