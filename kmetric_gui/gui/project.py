@@ -72,12 +72,14 @@ class Projects(QObject):
             return False
         paths = {"truth": s.truth_path, "submission": s.sub_path}
         options, changes, view = s.options, s.changes(), view_state(self.win)
+        compared = [p for p in getattr(s, "compare_paths", ()) if Path(p).is_file()]
         folder = Path(path).resolve().parent
 
         def job(progress, cancel):
             progress(0.1, "hashing the files")
             refs = [file_ref(paths[r], r, folder, cancel) for r in ROLES]
-            write_project(path, project_json(refs, options, changes, view))
+            others = [file_ref(p, "compare", folder, cancel) for p in compared]
+            write_project(path, project_json(refs, options, changes, view, others))
             return str(path)
 
         def done(p):
@@ -177,6 +179,11 @@ class Projects(QObject):
                 self.notes.append(str(e))
                 self.show_problem(f"{e}; the edits were not applied")
         restore_view(self.win, proj.view)
+        compared = [p for p in (locate(r, proj.path) for r in proj.compare) if p]
+        if len(compared) < len(proj.compare):
+            self.notes.append(f"{len(proj.compare) - len(compared)} compared submission(s) not found")
+        if compared and hasattr(self.win.controller, "compare_jobs"):
+            self.win.controller.compare_jobs.add(compared)
         self._remember(proj.path)
         if self.notes:
             self.win.statusBar().showMessage(" ".join(self.notes), 0)

@@ -47,6 +47,7 @@ class Project:
     options: Options
     edits: list               # raw JSON edits (checked against the data once it is loaded)
     view: dict = field(default_factory=dict)
+    compare: list = field(default_factory=list)   # FileRefs of the compared submissions
 
 
 # -- writing ---------------------------------------------------------------------------
@@ -78,8 +79,10 @@ def encode_change(change):
         for (name, unit, part), value in change.cells]}
 
 
-def project_json(refs, options, changes, view):
+def project_json(refs, options, changes, view, compare=()):
     return {"format": FORMAT, "format_version": FORMAT_VERSION,
+            "compare": [{"path": r.path, "absolute": r.absolute, "size": r.size, "sha256": r.sha256}
+                        for r in compare],
             "files": {r.role: {"path": r.path, "absolute": r.absolute, "size": r.size,
                                "sha256": r.sha256} for r in refs},
             "options": _plain(asdict(options)),
@@ -137,7 +140,13 @@ def read_project(path):
     if not isinstance(edits, list):
         raise bad("edits", "must be a list")
     view = d.get("view", {})
-    return Project(str(path), refs, options, edits, view if isinstance(view, dict) else {})
+    compare = d.get("compare", [])
+    if not isinstance(compare, list) or not all(
+            isinstance(c, dict) and isinstance(c.get("path"), str) for c in compare):
+        raise bad("compare", "must be a list of files (objects with a path)")
+    others = [FileRef("compare", c["path"], str(c.get("absolute") or c["path"]), c.get("size", 0),
+                      str(c.get("sha256", ""))) for c in compare]
+    return Project(str(path), refs, options, edits, view if isinstance(view, dict) else {}, others)
 
 
 def _options(raw, bad):

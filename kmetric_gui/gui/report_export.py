@@ -70,6 +70,8 @@ class ReportExporter(QObject):
         shown = getattr(s, "comparison", None)      # the Compare tab's, when current
         cmp = shown.comparison if shown is not None and s.is_current(shown.generation) else None
         others = list(shown.paths) if cmp is not None else []
+        # The app's statistics settings when the user chose some, else the defaults.
+        ci, shake = getattr(s, "stats_settings", None) or (StatsOptions(), ShakeupOptions())
 
         def job(progress, cancel):
             progress(0.05, "report: hashing and counting the files")
@@ -78,9 +80,9 @@ class ReportExporter(QObject):
             files += [file_info(p, "submission", count_rows(p, "submission"), cancel) for p in others]
             progress(0.4, "report: intervals, shake-up and top fixes")
             try:
-                entry = score_entry(sub, report, StatsOptions(), ShakeupOptions(), TOP_FIXES, cancel)
+                entry = score_entry(sub, report, ci, shake, TOP_FIXES, cancel)
             except InputError:            # e.g. too few units to split: the report goes without
-                entry = score_entry(sub, report, StatsOptions(), None, TOP_FIXES, cancel)
+                entry = score_entry(sub, report, ci, None, TOP_FIXES, cancel)
             data = build_report(truth, [entry], files=files, edits=edits, comparison=cmp, cancel=cancel)
             write_tables(data, out)
             return data

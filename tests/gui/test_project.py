@@ -320,3 +320,30 @@ def test_export_report_with_the_comparison_shown(qtbot, window, tmp_path):
     assert [f["name"] for f in d["files"]] == ["qwk_solution.csv", "qwk_submission.csv",
                                                "qwk_submission_b.csv"]
     assert (out / "tables" / "comparison_pairs.csv").is_file() and problems == []
+
+
+def test_compared_submissions_are_kept(qtbot, window, tmp_path):
+    from kmetric_gui.paths import resources_dir
+    problems = []
+    quiet(window, problems)
+    d = tmp_path / "data"
+    d.mkdir()
+    demo = resources_dir() / "demo"
+    files = [shutil.copy(demo / n, d / n) for n in ("qwk_solution.csv", "qwk_submission.csv",
+                                                     "qwk_submission_b.csv")]
+    wait_scored(qtbot, window, lambda: window.open_files(files[0], files[1]))
+    window.controller.compare_jobs.add([str(files[2])])
+    proj = tmp_path / "cmp.kmetric"
+    saved = save(qtbot, window, proj)
+    assert [c["path"] for c in saved["compare"]] == ["data/qwk_submission_b.csv"]
+    win = second_window(qtbot)
+    try:
+        quiet(win, problems)
+        with qtbot.waitSignal(win.session.compare_changed, timeout=60000,
+                              check_params_cb=lambda r: r is not None and r.comparison is not None):
+            win.projects.open(str(proj))
+        assert [str(p) for p in win.session.compare_paths] == [str(files[2])]
+    finally:
+        win._discarding = True
+        win.jobs.shutdown()
+    assert problems == []
