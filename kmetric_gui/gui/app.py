@@ -95,8 +95,9 @@ def main(argv=None):
         print(f"kmetric-gui: {problem}", file=sys.stderr)
         if args.screenshot:     # a picture of empty boxes is a failure, not a screenshot
             return 1
-    win = create_window(args)
-    install_excepthook(lambda: win)
+    shown = {}
+    install_excepthook(lambda: shown.get("win"))     # before the window: start-up errors too
+    win = shown["win"] = create_window(args)
     win.show()
     if args.screenshot:
         return _screenshot_mode(app, win, args)

@@ -50,7 +50,10 @@ def _echo(text: str) -> None:
 
 
 def show_dialog(parent, message: str, details: str, log: "Path | None"):
-    """Non-blocking error box (open(), not exec(): never stall a worker result or a test)."""
+    """Error box. Non-blocking (open(), not exec(): never stall a worker result or a test),
+    except with no console and no event loop running: an error while the app starts or
+    ends would otherwise vanish with the process, unseen."""
+    from PySide6.QtCore import QThread
     from PySide6.QtWidgets import QApplication, QMessageBox
     if QApplication.instance() is None:
         return None
@@ -59,6 +62,9 @@ def show_dialog(parent, message: str, details: str, log: "Path | None"):
     box.setInformativeText(f"The app is still running; your data is unchanged. {where}")
     box.setDetailedText(details)
     box.setModal(True)
+    if sys.stderr is None and QThread.currentThread().loopLevel() == 0:
+        box.exec()
+        return box
     _open.append(box)
     box.finished.connect(lambda *_: _open.remove(box) if box in _open else None)
     box.open()
