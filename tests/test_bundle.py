@@ -101,6 +101,22 @@ def test_frozen_cli_report_draws_with_qt(tmp_path):
 
 
 @needs_bundle
+@linux_only
+def test_frozen_bundle_leaves_out_what_it_never_loads():
+    """The onedir bundle stays under 300 MB and carries none of the stacks it never loads
+    (build/mapped_libs.py shows what a running bundle maps)."""
+    folder = Path(BUNDLE)
+    if not (folder / "_internal").is_dir():
+        pytest.skip("a onedir bundle only")
+    files = [p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()]
+    assert sum(p.stat().st_size for p in files) < 300e6
+    unused = ("libgtk", "libcairo", "libpango", "libkrb5", "libgssapi", "libQt6Wayland",
+              "libQt6EglFS", "libQt6Network", "libQt6OpenGL", "libqgtk3", "libqevdev", ".pyx", ".pxd")
+    found = [str(p.relative_to(folder)) for p in files if any(u in p.name for u in unused)]
+    assert not found
+
+
+@needs_bundle
 def test_frozen_version_matches_package():
     from kmetric_gui import __version__
     r = run(exe("kmetric"), "--version")
