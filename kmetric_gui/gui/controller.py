@@ -196,7 +196,7 @@ class AppController(QObject):
         def job(progress, cancel):
             from ..fixes import scored_rows
             progress(0.3, "fitting on one part, scoring the other")
-            return report.definition.honest(report, scored_rows(report.prepared))
+            return report.definition.honest(report, scored_rows(report.prepared), cancel=cancel)
         self.jobs.submit("honest", job, self.honest_ready.emit, on_error=self._quiet,
                          generation=gen, lane="background")
 
