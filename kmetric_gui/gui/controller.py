@@ -80,7 +80,10 @@ class AppController(QObject):
 
     # -- loading and scoring ---------------------------------------------------------
     def open_files(self, truth=None, submission=None):
-        self.session.set_files(truth, submission)
+        s = self.session
+        if truth is not None and str(truth) != s.truth_path:
+            self.compare_jobs.clear()        # files compared with another truth do not carry over
+        s.set_files(truth, submission)
         self.reload()
 
     def reload(self):
@@ -234,9 +237,15 @@ class AppController(QObject):
     # -- edits -------------------------------------------------------------------------
     def edit(self, spec, unit, text):
         """A typed cell: the reason when refused, else None (the edit is on the history)."""
-        why = self.session.edit_text(spec, unit, text)
+        s = self.session
+        report = s.results.report if s.results else None
+        why = s.edit_text(spec, unit, text)
         if why:
             self.message.emit(f"Edit refused — {why}", 0)
+        else:
+            note = report.definition.edit_note(report, spec, s.data.value(spec, unit)) \
+                if report is not None else None
+            self.message.emit(note or f"Edited row {int(unit) + 1}", 0 if note else 4000)
         return why
 
     def transform(self, label, fn, disables=()):

@@ -117,6 +117,8 @@ class MainWindow(FileActions, QMainWindow):
             dock = QDockWidget(title, self)
             dock.setObjectName(name)
             dock.setWidget(scrolling(widget))            # short screens scroll, never clip
+            if widget is self.options_panel:   # Tab into a clipped field would scroll sideways
+                dock.widget().setMinimumWidth(widget.minimumSizeHint().width() + 14)
             self.addDockWidget(area, dock)
             self.docks.append(dock)
         self.splitDockWidget(self.docks[0], self.docks[1], Qt.Vertical)
@@ -124,7 +126,10 @@ class MainWindow(FileActions, QMainWindow):
         self.problems_dock = self.docks[1]
         self.status_progress = StatusProgress(self.statusBar(), self.controller.cancel)
         self._default_state = None
-        self.resize(1440, 900)
+        screen = self.screen().availableGeometry() if self.screen() else None
+        w, h = (1440, 900) if screen is None else (min(1440, int(screen.width() * 0.95)),
+                                                   min(900, int(screen.height() * 0.92)))
+        self.resize(w, h)                          # never larger than the screen
 
     def _connect(self):
         s, c = self.session, self.controller
@@ -202,9 +207,11 @@ class MainWindow(FileActions, QMainWindow):
         for dock in [None] + self.docks[::-1]:
             if dock is not None:
                 dock.hide()
+                self.layout().activate()         # minimum sizes without that dock
             hint = self.minimumSizeHint()
             if hint.width() <= w and hint.height() <= h:
                 break
+        self.setMinimumSize(0, 0)
         self.resize(w, h)
 
     def discard_and_close(self):

@@ -79,6 +79,10 @@ class Metric:
         differs between the data versions ``old`` (the report's) and ``new``."""
         return None
 
+    def edit_note(self, report, spec, value):
+        """What an accepted edit changed beyond its cell (e.g. the rating range), or None."""
+        return None
+
     # -- output ------------------------------------------------------------------
     def json_fields(self, report):
         return {}

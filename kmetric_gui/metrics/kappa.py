@@ -171,6 +171,18 @@ class Kappa(Metric):
                   for n, c in counts.items()}
         return replace(report, result=result, splits=splits, prepared=LazyPrepared(new))
 
+    def edit_note(self, report, spec, value):
+        labels = report.result.labels
+        lo, hi = int(labels[0]), int(labels[-1])
+        if report.cuts is not None and spec.name == "pred":
+            return None                          # continuous: cut points make it a rating
+        v = float(value)
+        if lo <= v <= hi:
+            return None
+        return (f"Rating {value:g} is outside {lo}..{hi}: the rating range becomes "
+                f"{min(lo, int(v))}..{max(hi, int(v))}, so K and every weight change "
+                "(declare Min/Max rating under Options to keep a fixed range)")
+
     def json_fields(self, report):
         r, out = report.result, {}
         if report.cuts is not None:

@@ -250,3 +250,28 @@ def test_options_kept_from_an_earlier_session_are_marked(qtbot, window):
     assert panel.threshold.font().bold() and "default (0.5)" in panel.threshold.toolTip()
     panel.threshold.setValue(0.5)
     assert not panel.threshold.font().bold()
+
+
+def test_every_shortcut_is_unique(qtbot, window):
+    from kmetric_gui.gui.menus import shortcut_rows
+    keys = [k for _, k in shortcut_rows(window)]
+    dup = {k for k in keys if keys.count(k) > 1}
+    assert not dup, dup
+
+
+def test_opening_another_truth_drops_the_compared_files(qtbot, window):
+    from kmetric_gui.paths import resources_dir
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("lwlrap")))
+    window.controller.compare_jobs.add([str(resources_dir() / "demo" / "lwlrap_submission_b.csv")])
+    assert window.session.compare_paths
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    assert window.session.compare_paths == ()
+
+
+def test_a_rating_outside_the_range_is_said(qtbot, window):
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    assert not set_cell(window, 0, column(window, "pred"), "2.5")          # refused first
+    rep = wait_scored(qtbot, window, lambda: set_cell(window, 0, column(window, "pred"), "7"))
+    assert rep.result.labels[-1] == 7
+    msg = window.statusBar().currentMessage()
+    assert "outside 0..4" in msg and "refused" not in msg

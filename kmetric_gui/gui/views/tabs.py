@@ -31,7 +31,7 @@ class MetricTabs(QTabWidget):
                 if hasattr(v, name):
                     getattr(v, name).connect(getattr(self, name).emit)
             self.views[metric] = v
-            self.addTab(v, title)
+            self.insertTab(0, v, title)          # the anatomy first, then Fix first, Compare
         return self.views[metric]
 
     def export_context(self):
@@ -78,6 +78,11 @@ class MetricTabs(QTabWidget):
             self.compare.transform_requested.connect(self.transform_requested)
             self.addTab(self.compare, "Compare")
         self.setTabVisible(self.indexOf(self.compare), wanted)
+        if not wanted:
+            self._compare_seen = False
+        elif res is not None and not getattr(self, "_compare_seen", False):
+            self._compare_seen = True            # shown once when it arrives, then left alone
+            self.setCurrentWidget(self.compare)
         if wanted:
             self.compare.show_results(res)
 

@@ -43,7 +43,7 @@ class ShakeupPanel(QWidget):
         self.plot.setLabel("bottom", "private − public")
         self.plot.getAxis("bottom").enableAutoSIPrefix(False)   # gaps read as scores, not x0.001
         self.plot.setLabel("left", "splits")
-        self.plot.setMouseEnabled(x=True, y=False)
+        self.plot.setMouseEnabled(x=False, y=False)      # the wheel scrolls the dock
         self.summary = QLabel("")
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextSelectableByMouse)
