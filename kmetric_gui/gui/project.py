@@ -146,11 +146,12 @@ class Projects(QObject):
             self._pending = (proj, apply)
             win.options_panel.set_options(proj.options)
             win.session.set_options(proj.options)
+            self._disconnect()                   # an earlier open still waiting
             win.controller.scored.connect(self._loaded)
             win.controller.failed.connect(self._load_failed)
             win.controller.open_files(found["truth"], found["submission"])
-        if not self.win.request_discard(go):
-            self.show_problem("Project not opened: the current edits were kept")
+        # Unsaved edits: the window asks; Save opens the project once written, Cancel keeps all.
+        self.win.request_discard(go)
 
     def _disconnect(self):
         for sig, slot in ((self.win.controller.scored, self._loaded),
