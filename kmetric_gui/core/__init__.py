@@ -1,18 +1,64 @@
-"""The metric core: numpy only (no pandas, no Qt, no I/O)."""
-from .attribution import FixList, kappa_fix_first, kappa_gain_map
-from .gains_fbeta import fbeta_doc_gains, fbeta_fix_first
-from .gains_lwlrap import lwlrap_class_gains, lwlrap_fix_first, sample_gains
-from .fbeta import (DocumentMatch, FbetaResult, document_matrices, jaccard,
-                    jaccard_fbeta, shared_tokens, split_cell)
-from .intervals import Interval, bca_interval, percentile_interval
-from .kappa import (KappaAccumulator, KappaResult, kappa_from_confusion,
-                    weight_matrix, weighted_kappa)
-from .lwlrap import LwlrapResult, lwlrap, sample_ranking
-from .resample import Units, bootstrap
-from .shakeup import Shakeup, shakeup
-from .thresholds import (CutResult, apply_cuts, is_continuous, optimize_cuts,
-                         rounding_cuts)
-from .units import fbeta_units, kappa_units, lwlrap_units
+"""The metric core: numpy only (no pandas, no Qt, no I/O).
+
+Names are imported from their modules on first use (PEP 562): `kmetric score`
+on a kappa file never loads the F-beta, bootstrap or attribution code.
+"""
+import importlib
+
+# Modules named like one of their functions load now, so the function wins.
+from .lwlrap import LwlrapResult, lwlrap, sample_ranking  # noqa: E402
+from .shakeup import Shakeup, shakeup  # noqa: E402
+
+_WHERE = {
+    "FixList": "attribution",
+    "kappa_fix_first": "attribution",
+    "kappa_gain_map": "attribution",
+    "fbeta_doc_gains": "gains_fbeta",
+    "fbeta_fix_first": "gains_fbeta",
+    "lwlrap_class_gains": "gains_lwlrap",
+    "lwlrap_fix_first": "gains_lwlrap",
+    "sample_gains": "gains_lwlrap",
+    "DocumentMatch": "fbeta",
+    "FbetaResult": "fbeta",
+    "document_matrices": "fbeta",
+    "jaccard": "fbeta",
+    "jaccard_fbeta": "fbeta",
+    "shared_tokens": "fbeta",
+    "split_cell": "cells",
+    "Interval": "intervals",
+    "bca_interval": "intervals",
+    "percentile_interval": "intervals",
+    "KappaAccumulator": "kappa",
+    "KappaResult": "kappa",
+    "kappa_from_confusion": "kappa",
+    "weight_matrix": "kappa",
+    "weighted_kappa": "kappa",
+    "Units": "resample",
+    "bootstrap": "resample",
+    "CutResult": "thresholds",
+    "apply_cuts": "thresholds",
+    "is_continuous": "thresholds",
+    "optimize_cuts": "thresholds",
+    "rounding_cuts": "thresholds",
+    "fbeta_units": "units",
+    "kappa_units": "units",
+    "lwlrap_units": "units",
+}
+
+
+
+def __getattr__(name):
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_WHERE))
+
 
 __all__ = [
     "weighted_kappa", "kappa_from_confusion", "KappaResult", "KappaAccumulator",

@@ -2,9 +2,8 @@
 '|'-joined per Id or one row per (Id, label) as in Coleridge's train.csv."""
 import numpy as np
 
-from ..core import jaccard_fbeta, split_cell  # noqa: F401 (the one splitter, re-exported)
-from ..core.units import fbeta_units
-from ..core.gains_fbeta import fbeta_doc_gains, fbeta_fix_first
+from ..core.cells import split_cell  # the one splitter (core API, files, edits)
+from .. import core as _core  # names load on first use: a faster start
 from ..tables import Column
 from .base import FieldSpec, Metric, take
 
@@ -81,18 +80,18 @@ class Fbeta(Metric):
                         truths, preds, usage, layout=layout)
 
     def score(self, plan, rows, options, cancel):
-        return jaccard_fbeta(take(plan.truth, rows), take(plan.pred, rows),
+        return _core.jaccard_fbeta(take(plan.truth, rows), take(plan.pred, rows),
                              beta=options.beta, threshold=options.threshold,
                              matching=options.matching, clean=options.clean)
 
     def units(self, result):
-        return fbeta_units(result)
+        return _core.fbeta_units(result)
 
     def fixes(self, report, rows, top):
-        return fbeta_fix_first(report.result, top)
+        return _core.fbeta_fix_first(report.result, top)
 
     def gains(self, report, rows):
-        return fbeta_doc_gains(report.result)     # per document: FPs, FNs, both removed
+        return _core.fbeta_doc_gains(report.result)     # per document: FPs, FNs, both removed
 
     def honest(self, report, rows, **kw):
         from ..optimisers import fbeta_honest     # the Jaccard threshold

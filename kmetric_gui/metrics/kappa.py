@@ -3,10 +3,9 @@ become ratings through cut points."""
 import numpy as np
 
 from ..core import KappaAccumulator, apply_cuts, is_continuous, rounding_cuts
-from ..core.units import kappa_units
 from ..errors import Cancelled, InputError
+from .. import core as _core  # names load on first use: a faster start
 from ..tables import Column
-from ..core.attribution import kappa_fix_first, kappa_gain_map
 from .base import FieldSpec, Metric, Plan, parse_number, parse_rating, split_rows, take
 
 _CHUNK = 1_000_000
@@ -82,15 +81,15 @@ class Kappa(Metric):
         return acc.result()
 
     def units(self, result):
-        return kappa_units(result)
+        return _core.kappa_units(result)
 
     def fixes(self, report, rows, top):
         plan = self.plan(report.prepared, report.options)
-        return kappa_fix_first(take(plan.truth, rows), take(plan.pred, rows), top=top,
+        return _core.kappa_fix_first(take(plan.truth, rows), take(plan.pred, rows), top=top,
                                result=report.result)
 
     def gains(self, report, rows):
-        return kappa_gain_map(report.result)      # K x K: truth rows, prediction columns
+        return _core.kappa_gain_map(report.result)      # K x K: truth rows, prediction columns
 
     def fix_details(self, report, units, sol_rows):
         plan = self.plan(report.prepared, report.options)

@@ -2,8 +2,7 @@
 import numpy as np
 
 from ..core import lwlrap
-from ..core.units import ClassUnits, lwlrap_units
-from ..core.gains_lwlrap import lwlrap_class_gains, lwlrap_fix_first, sample_gains
+from .. import core as _core  # names load on first use: a faster start
 from ..tables import Column
 from .base import FieldSpec, Metric, parse_number, split_rows, take
 
@@ -75,20 +74,22 @@ class Lwlrap(Metric):
             classes_used = classes
             layout = (f"solution '{id_col},{label_col}' with comma-joined class names; "
                       f"submission one score column per class ({len(classes)})")
-        scores = np.zeros((sub.num_rows, len(classes_used)))
+        # Scores land in solution order column by column: one (n, C) matrix, no reordered copy.
+        ok = al is not None and not al.missing.size
+        scores = np.zeros((sol.num_rows, len(classes_used)))
         for j, c in enumerate(classes_used):
             v = numbers(sub, c, sub_name, sub_id, col, integer=False)
-            if v is not None:
-                scores[:, j] = v
+            if v is not None and ok:
+                scores[:, j] = v[al.sub_index]
         col.raise_if_any()
         return Prepared("lwlrap", ctx.reason, id_col, classes_used, sol_ids, truth,
-                        scores[al.sub_index], ctx.usage, classes=list(classes_used), layout=layout)
+                        scores, ctx.usage, classes=list(classes_used), layout=layout)
 
     def score(self, plan, rows, options, cancel):
         return lwlrap(take(plan.truth, rows), take(plan.pred, rows), ties=options.ties)
 
     def units(self, result):
-        return lwlrap_units(result)
+        return _core.lwlrap_units(result)
 
     def differ(self, report_a, report_b, engine, i, j):
         from ..core.differ import lwlrap_differ
@@ -102,17 +103,18 @@ class Lwlrap(Metric):
                             take(report_b.prepared.pred, rows), alphas, ties=report_a.options.ties)
 
     def class_units(self, report):
+        from ..core.units import ClassUnits
         return report.prepared.classes, ClassUnits(report.result)
 
     def fixes(self, report, rows, top):
-        return lwlrap_fix_first(report.result, top)
+        return _core.lwlrap_fix_first(report.result, top)
 
     def gains(self, report, rows):
         """(per-class share and gain of a perfect class ranking, per-sample gains)."""
         p = self.plan(report.prepared, report.options)
-        return (lwlrap_class_gains(take(p.truth, rows), take(p.pred, rows),
+        return (_core.lwlrap_class_gains(take(p.truth, rows), take(p.pred, rows),
                                    ties=report.options.ties, result=report.result),
-                sample_gains(report.result))
+                _core.sample_gains(report.result))
 
     def fix_details(self, report, units, sol_rows):
         r = report.result

@@ -8,18 +8,10 @@ from operator import itemgetter
 import numpy as np
 
 from ...errors import InputError
+from ..cells import split_cell
 
 _CHAR_IDS = 0x110000     # ids up to this travel as one-character strings
 _CLEAN_RE = re.compile(r"[^A-Za-z0-9]+")
-
-
-def split_cell(text):
-    """A Kaggle cell's items: '|'-separated; empty or blank items are not predictions.
-
-    The one splitter for the core API, the file reader and the app's edits
-    (METRICS.md: an empty PredictionString means no predictions).
-    """
-    return [s for s in ("" if text is None else str(text)).split("|") if s.strip()]
 
 
 def clean_text(text):
