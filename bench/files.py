@@ -14,6 +14,9 @@ run (the machine is shared: compare within a run, not across runs):
   peak RSS above `python -c "import numpy, pyarrow"`, divided by the rows.
 - LwLRAP and F-beta pairs: peak RSS above that baseline against the two
   files' size on disk.
+
+CPU seconds (user + system) are printed beside the wall time: under load
+from other processes they show the work itself.
 """
 import argparse
 import json
@@ -142,21 +145,21 @@ def make_fbeta(folder, n, seed=2):
 
 
 def measured(cmd, env=None):
-    """(seconds, peak RSS bytes, stdout) of one fresh process (GNU time)."""
+    """(seconds, peak RSS bytes, stdout, CPU seconds) of one fresh process (GNU time)."""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as tf:
-        r = subprocess.run(["/usr/bin/time", "-f", "%e %M", "-o", tf.name, *cmd],
+        r = subprocess.run(["/usr/bin/time", "-f", "%e %M %U %S", "-o", tf.name, *cmd],
                            capture_output=True, text=True, env=env)
         if r.returncode != 0:
             raise SystemExit(f"failed: {' '.join(cmd[:4])}\n{r.stderr[-2000:]}")
-        secs, kb = tf.read().split()[-2:]
-    return float(secs), int(kb) * 1024, r.stdout
+        secs, kb, user, system = tf.read().split()[-4:]
+    return float(secs), int(kb) * 1024, r.stdout, float(user) + float(system)
 
 
 def median_run(cmd, repeat, env=None):
     runs = [measured(cmd, env) for _ in range(repeat)]
     runs.sort(key=lambda r: r[0])
-    secs = runs[len(runs) // 2][0]
-    return secs, max(r[1] for r in runs), runs[0][2]
+    mid = runs[len(runs) // 2]
+    return mid[0], max(r[1] for r in runs), runs[0][2], mid[3]
 
 
 def have_duckdb():
@@ -181,7 +184,7 @@ def main():
     duck = have_duckdb()
     print(f"baseline peak RSS (python -c '{BASELINE}'): {base / 1e6:.0f} MB; "
           f"duckdb {'present' if duck else 'missing: pip install .[bench]'}")
-    head = (f"{'case':<26} {'tool':<22} {'time (s)':>9} {'peak MB':>8} {'B/row':>6} "
+    head = (f"{'case':<26} {'tool':<22} {'time (s)':>9} {'CPU (s)':>8} {'peak MB':>8} {'B/row':>6} "
             f"{'t / read':>8} {'mem / read':>10}")
     print(head)
     print("-" * len(head))
@@ -202,15 +205,15 @@ def main():
             h = median_run([py, "-c", HAND, sol, sub], rep)
             assert abs(float(h[2]) - score) < 1e-9
             rows.append(("pandas merge + sklearn", h))
-        for tool, (secs, peak, _) in rows:
+        for tool, (secs, peak, _, cpu) in rows:
             mem = (peak - base) / (read[1] - base)
-            print(f"{f'kappa {n:,} rows':<26} {tool:<22} {secs:>9.2f} {peak / 1e6:>8.0f} "
+            print(f"{f'kappa {n:,} rows':<26} {tool:<22} {secs:>9.2f} {cpu:>8.1f} {peak / 1e6:>8.0f} "
                   f"{(peak - base) / n:>6.1f} {secs / read[0]:>7.2f}x {mem:>9.2f}x")
     for label, (sol, sub) in ((f"lwlrap {args.lw_rows:,} x 80", make_lwlrap(args.dir, args.lw_rows, 80)),
                               (f"fbeta {args.fb_rows:,} docs", make_fbeta(args.dir, args.fb_rows))):
         size = os.path.getsize(sol) + os.path.getsize(sub)
-        secs, peak, _ = median_run(kmetric + [sol, sub, "--json"], args.repeat, env)
-        print(f"{label:<26} {'kmetric score':<22} {secs:>9.2f} {peak / 1e6:>8.0f} {'':>6} "
+        secs, peak, _, cpu = median_run(kmetric + [sol, sub, "--json"], args.repeat, env)
+        print(f"{label:<26} {'kmetric score':<22} {secs:>9.2f} {cpu:>8.1f} {peak / 1e6:>8.0f} {'':>6} "
               f"{'':>8} {'':>10}   files {size / 1e6:.0f} MB: peak above baseline "
               f"{(peak - base) / size:.2f}x the files")
 

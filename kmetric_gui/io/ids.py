@@ -78,10 +78,10 @@ def _keys(arr, width, lut):
             part = rows[a:a + _STEP]
             if lut is not None:
                 codes = lut[part]
-                if (codes == 255).any():
+                if codes.max(initial=0) == 255:
                     return None
                 part = _nibbles(codes)
-            out[at:at + part.shape[0]] = _big_endian(part)
+            out[at:at + part.shape[0]] = _native(part)
             at += part.shape[0]
     return out
 
@@ -92,10 +92,13 @@ def _nibbles(codes):
     return (codes[:, 0::2] << 4) | codes[:, 1::2]
 
 
-def _big_endian(m):
+def _native(m):
+    """Rows of up to 8 bytes as uint64 keys (native byte order: only equality matters)."""
+    if m.shape[1] == 8:
+        return np.ascontiguousarray(m).view(np.uint64).ravel()
     padded = np.zeros((m.shape[0], 8), dtype=np.uint8)
-    padded[:, 8 - m.shape[1]:] = m
-    return padded.view(">u8").ravel()
+    padded[:, :m.shape[1]] = m
+    return padded.view(np.uint64).ravel()
 
 
 def _pack(sol_ids, sub_ids):
