@@ -31,6 +31,7 @@ class Projects(QObject):
         self.win = win
         self.notes = []           # what the last open reported (changed files)
         self._pending = None
+        self._connected = False
         self.recent_menu = None
 
     # -- dialogs (tests replace these) ---------------------------------------------------
@@ -149,11 +150,15 @@ class Projects(QObject):
             self._disconnect()                   # an earlier open still waiting
             win.controller.scored.connect(self._loaded)
             win.controller.failed.connect(self._load_failed)
+            self._connected = True
             win.controller.open_files(found["truth"], found["submission"])
         # Unsaved edits: the window asks; Save opens the project once written, Cancel keeps all.
         self.win.request_discard(go)
 
     def _disconnect(self):
+        if not self._connected:
+            return
+        self._connected = False
         for sig, slot in ((self.win.controller.scored, self._loaded),
                           (self.win.controller.failed, self._load_failed)):
             try:
