@@ -71,7 +71,8 @@ class AppController(QObject):
     def __init__(self, session, jobs, parent=None):
         super().__init__(parent)
         self.session, self.jobs = session, jobs
-        self._rescore_timer = QTimer(self, singleShot=True, interval=30)
+        # Edits of one event-loop batch (e.g. a paste) share one rescore.
+        self._rescore_timer = QTimer(self, singleShot=True, interval=0)
         self._rescore_timer.timeout.connect(self._rescore_if_stale)
         session.data_changed.connect(self._data_changed)
         self._warned_formulas = False

@@ -66,7 +66,7 @@ class _Worker(QObject):
             self.finished.emit(job, value)
 
 
-LANES = ("interactive", "background")
+LANES = ("interactive", "table", "background")   # scores; table rows; analysis
 
 
 class _Lane(QObject):

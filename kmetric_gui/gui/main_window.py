@@ -4,7 +4,7 @@ docks and menus, and connects them to the session (state), the controller
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtWidgets import (QDockWidget, QFileDialog, QHBoxLayout, QMainWindow,
                                QMessageBox, QScrollArea, QSplitter, QVBoxLayout,
                                QWidget)
@@ -277,8 +277,14 @@ class MainWindow(FileActions, QMainWindow):
         report = results.report
         self.options_panel.show_metric(report.metric)
         self.score_panel.show_report(report)
-        self.tabs.show_report(report, self.session.data.base)
+        # The score shows at once; the anatomy redraws on the next turn of the event
+        # loop, if these numbers are still the current ones by then.
+        QTimer.singleShot(0, lambda: self._show_anatomy(results))
         self._remember_recent()
+
+    def _show_anatomy(self, results):
+        if self.session.results is results:
+            self.tabs.show_report(results.report, self.session.data.base)
 
     def _select_problem(self, problem):
         if problem is not None and getattr(problem, "rows", None):

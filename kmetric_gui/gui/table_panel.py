@@ -29,6 +29,15 @@ def _arrow_ranks(arr):
     return ranks
 
 
+def id_contains(id_array, values, text):
+    """Rows whose id contains ``text`` (any case): Arrow's kernel, not a Python loop."""
+    if id_array is not None:
+        import pyarrow.compute as pc
+        hit = pc.match_substring(id_array, pattern=text, ignore_case=True)
+        return np.asarray(pc.fill_null(hit, False).to_numpy(zero_copy_only=False), dtype=bool)
+    return np.fromiter((text in str(v).lower() for v in values), bool, len(values))
+
+
 class TablePanel(QWidget):
     rows_shown = Signal()
 
@@ -181,8 +190,8 @@ class TablePanel(QWidget):
             if drill is not None and prep is not None:
                 keep &= drill[0](prep, np.arange(n))
             if text:
-                ids = cols[0].values
-                keep &= np.fromiter((text in str(v).lower() for v in ids), bool, n)
+                keep &= id_contains(snap.data.base.id_array if prep is not None else None,
+                                    cols[0].values, text)
             rows = np.flatnonzero(keep)
             if sort is not None:
                 c = cols[sort[0]]
@@ -197,7 +206,7 @@ class TablePanel(QWidget):
             model.set_rows(rows)
             self._update_label()
             self.rows_shown.emit()
-        self.jobs.submit("rows", job, done, generation=snap.generation)
+        self.jobs.submit("rows", job, done, generation=snap.generation, lane="table")
 
     def select_source_row(self, row, role=None):
         if role is not None and role in self._raw and self.kind != f"raw:{role}":

@@ -60,10 +60,14 @@ class ColumnsModel(QAbstractTableModel):
             self.endInsertColumns()
 
     def set_rows(self, rows):
-        """Replace the index map (sorted and/or filtered source rows)."""
-        self.layoutAboutToBeChanged.emit()
+        """Replace the index map (sorted and/or filtered source rows).
+
+        A reset, not layoutChanged: for a layout change the header walks every
+        section (seconds of a frozen window at 10M rows); a reset only counts them.
+        """
+        self.beginResetModel()
         self.rows = np.asarray(rows, dtype=np.int64)
-        self.layoutChanged.emit()
+        self.endResetModel()
 
     def view_row(self, source_row):
         """Row in the current view of a source row, or -1 when filtered out."""

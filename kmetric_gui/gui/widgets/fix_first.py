@@ -98,9 +98,13 @@ class FixFirstPanel(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
         head = self.table.horizontalHeader()
-        for c in range(5):
-            head.setSectionResizeMode(c, QHeaderView.Stretch if c == 1 else QHeaderView.ResizeToContents)
+        # Widths from the first rows only: measuring all 1,000 on every change froze the
+        # window for a second after each edit.
+        head.setResizeContentsPrecision(50)
+        for c in range(5):      # fitted once per list (set_fixes), not on every repaint
+            head.setSectionResizeMode(c, QHeaderView.Stretch if c == 1 else QHeaderView.Interactive)
         self.plot = pg.PlotWidget(background="w")
         self.plot.setMinimumHeight(140)
         self.plot.setLabel("bottom", "fixes applied (greedy order)")
@@ -154,6 +158,8 @@ class FixFirstPanel(QWidget):
             w.blockSignals(False)
         self.setEnabled(True)
         self._update_top(self.slider.value(), emit=False)
+        for c in (0, 2, 3, 4):
+            self.table.resizeColumnToContents(c)
 
     def clear(self, message="Nothing to fix yet"):
         from ...core.attribution import empty_fixes
