@@ -151,7 +151,6 @@ class MainWindow(FileActions, QMainWindow):
         s.results_changed.connect(self._results_changed)
         s.data_changed.connect(self._data_changed)
         c.message.connect(lambda text, ms: self.statusBar().showMessage(text, ms))
-        c.scored.connect(self.scored)
         c.failed.connect(self.failed)
         c.saved.connect(lambda _: self._remember_recent())
         self.jobs.error.connect(self._unexpected_error)
@@ -285,6 +284,7 @@ class MainWindow(FileActions, QMainWindow):
     def _show_anatomy(self, results):
         if self.session.results is results:
             self.tabs.show_report(results.report, self.session.data.base)
+            self.scored.emit(results.report)      # score, anatomy and table all shown
 
     def _select_problem(self, problem):
         if problem is not None and getattr(problem, "rows", None):

@@ -148,7 +148,7 @@ class Projects(QObject):
             win.options_panel.set_options(proj.options)
             win.session.set_options(proj.options)
             self._disconnect()                   # an earlier open still waiting
-            win.controller.scored.connect(self._loaded)
+            win.scored.connect(self._loaded)     # once the views show it
             win.controller.failed.connect(self._load_failed)
             self._connected = True
             win.controller.open_files(found["truth"], found["submission"])
@@ -159,7 +159,7 @@ class Projects(QObject):
         if not self._connected:
             return
         self._connected = False
-        for sig, slot in ((self.win.controller.scored, self._loaded),
+        for sig, slot in ((self.win.scored, self._loaded),
                           (self.win.controller.failed, self._load_failed)):
             try:
                 sig.disconnect(slot)
