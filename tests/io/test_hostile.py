@@ -276,3 +276,12 @@ def test_utf16_and_binary_named(tmp_path):
     b.write_bytes(io.BytesIO(b"\x00\x01\x02").read())
     with pytest.raises(InputError, match=r"^solution b.csv: binary data"):
         read_table(b, "solution")
+
+
+@pytest.mark.parametrize("raw,name", [(b"\xef\xbb\xbfid,a b,c\r\n1,2,3\r\n", "x.csv"),
+                                      (b"id\ta\tb\n1\t2\t3\n", "x.tsv"), (b'"id","v,w"\n1,2\n', "q.csv"),
+                                      (b"id,v\n", "h.csv")])
+def test_header_fast_path_matches_the_parser(tmp_path, raw, name):
+    p = tmp_path / name
+    p.write_bytes(raw)
+    assert read_header(p, "submission") == read_table(p, "submission").column_names
