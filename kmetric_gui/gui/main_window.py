@@ -20,7 +20,7 @@ from .menus import build_menus
 from .table_panel import TablePanel
 from .window_settings import WindowSettings
 from .views import ViewContext
-from .views.tabs import MetricTabs
+from .views.tabs import MetricTabs, style_plots
 from .widgets.drop_zone import DropZone
 from .widgets.options_panel import OptionsPanel
 from .widgets.problems_panel import ProblemsPanel
@@ -84,6 +84,7 @@ class MainWindow(FileActions, QMainWindow):
         zl.addWidget(self.compare_zone)
         self.score_panel = ScorePanel()
         self.tabs = MetricTabs(ViewContext(self.jobs, self.session))
+        self.tabs.settings = self.settings
         self.top_split = QSplitter(Qt.Horizontal)
         score_area = scrolling(self.score_panel)
         score_area.setMinimumWidth(200)            # the score is never cut
@@ -109,6 +110,7 @@ class MainWindow(FileActions, QMainWindow):
         self.options_panel = OptionsPanel()
         self.problems = ProblemsPanel()
         self.shakeup = ShakeupPanel()
+        style_plots(self.shakeup)
         self.docks = []
         for title, name, widget, area in (
                 ("Options", "optionsDock", self.options_panel, Qt.LeftDockWidgetArea),

@@ -275,3 +275,16 @@ def test_a_rating_outside_the_range_is_said(qtbot, window):
     assert rep.result.labels[-1] == 7
     msg = window.statusBar().currentMessage()
     assert "outside 0..4" in msg and "refused" not in msg
+
+
+def test_class_names_are_kept_for_the_next_run(qtbot, window):
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    names = window.tabs.view("qwk").names
+    names.setText("none, mild, moderate, severe, proliferative")
+    names.editingFinished.emit()
+    window.close()
+    from kmetric_gui.gui.main_window import MainWindow
+    again = MainWindow()
+    qtbot.addWidget(again)
+    assert again.tabs.view("qwk").names.text() == "none, mild, moderate, severe, proliferative"
+    again.jobs.shutdown()

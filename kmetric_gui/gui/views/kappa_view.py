@@ -218,7 +218,7 @@ class KappaView(QWidget):
             f"{r.weighting} weights<br>"
             f"numerator Σ W·O = {r.numerator:.4f} (÷N: {norm(r.numerator)}) &nbsp;·&nbsp; "
             f"denominator Σ W·E = {r.denominator:.4f} (÷N: {norm(r.denominator)})<br>"
-            "<span style='color:#666'>Agreement bands (seed 003: 0-0.2 poor, 0.2-0.4 moderate, "
+            "<span style='color:palette(mid)'>Agreement bands (seed 003: 0-0.2 poor, 0.2-0.4 moderate, "
             "0.4-0.6 good, 0.6-0.8 very good, 0.8-1 perfect) are conventions, not "
             "properties of the metric.</span>")
 
@@ -231,6 +231,8 @@ class KappaView(QWidget):
         p.addItem(pg.BarGraphItem(x=x + 0.2, height=r.hist_pred, width=0.38,
                                   brush=(255, 127, 14), name="prediction"))
         p.getAxis("bottom").setTicks([list(zip(x, labels))])
+        top = float(max(r.hist_true.max(initial=0), r.hist_pred.max(initial=0))) or 1.0
+        p.setYRange(0, top * 1.5, padding=0)      # headroom: the legend never covers a bar
 
     def _draw_cost(self):
         r = self.result

@@ -24,6 +24,8 @@ class MetricTabs(QTabWidget):
         if metric not in self.views:
             title, cls = VIEWS[metric]
             v = cls(self.context)
+            style_plots(v)
+            self._keep_class_names(v)
             if hasattr(v, "export"):          # exported pictures say what they show
                 v.export.set_context(self.export_context)
                 v.export.export_failed.connect(self.message)
@@ -33,6 +35,14 @@ class MetricTabs(QTabWidget):
             self.views[metric] = v
             self.insertTab(0, v, title)          # the anatomy first, then Fix first, Compare
         return self.views[metric]
+
+    def _keep_class_names(self, view):
+        """Class names typed in a view stay for the next run (a QSettings value)."""
+        names, settings = getattr(view, "names", None), getattr(self, "settings", None)
+        if names is None or settings is None:
+            return
+        names.setText(str(settings.value("class_names", "") or ""))
+        names.editingFinished.connect(lambda: settings.setValue("class_names", names.text()))
 
     def export_context(self):
         s = self.context.session
@@ -74,6 +84,7 @@ class MetricTabs(QTabWidget):
                 return
             from .compare_page import ComparePage
             self.compare = ComparePage()
+            style_plots(self.compare)
             self.compare.rows_requested.connect(self.rows_requested)
             self.compare.transform_requested.connect(self.transform_requested)
             self.addTab(self.compare, "Compare")
@@ -91,6 +102,7 @@ class MetricTabs(QTabWidget):
         if getattr(self, "fixes", None) is None:
             from .fixes_page import FixesPage
             self.fixes = FixesPage()
+            style_plots(self.fixes)
             self.fixes.rows_requested.connect(self.rows_requested)
             self.fixes.honest_requested.connect(self.honest_requested)
             self.insertTab(1, self.fixes, "Fix first")
@@ -98,3 +110,14 @@ class MetricTabs(QTabWidget):
         view = self.views.get(metric)
         if view is not None and hasattr(view, "set_gains"):
             view.set_gains(gains)
+
+
+def style_plots(widget):
+    """The plots of a view follow the light or dark palette (heatmaps do it themselves)."""
+    import pyqtgraph as pg
+    from ..widgets.heatmap import Heatmap
+    from ..widgets.theme import style_plot
+    for plot in widget.findChildren(pg.PlotWidget):
+        parent = plot.parentWidget()
+        if not isinstance(parent, Heatmap):
+            style_plot(plot)
