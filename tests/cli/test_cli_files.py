@@ -141,7 +141,7 @@ def test_memory_error_is_a_clear_exit_2(tmp_path, monkeypatch, capsys):
 
 def test_memory_estimate_refuses_early(tmp_path):
     sol, sub = pair(tmp_path, ["a,1"] * 10, ["a,1"] * 10)
-    code = ("import sys; from kmetric_gui.io import read; read.available_memory = lambda: 10; "
+    code = ("import sys; from kmetric_gui.io import memory; memory.available_memory = lambda: 10; "
             "from kmetric_gui import cli; sys.exit(cli.main(sys.argv[1:]))")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     r = subprocess.run([sys.executable, "-c", code, "score", str(sol), str(sub)],

@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from kmetric_gui.errors import InputError
-from kmetric_gui.io import read as read_mod
+from kmetric_gui.io import memory as memory_mod
 from kmetric_gui.io.read import read_header, read_pair, read_table
 
 HERE = os.path.dirname(__file__)
@@ -172,7 +172,7 @@ def test_folder_without_permission(tmp_path, monkeypatch):
             if str(path).startswith(str(folder)):
                 raise PermissionError(13, "Permission denied", str(path))
             return real(path, *a, **k)
-        monkeypatch.setattr(read_mod.os, "stat", stat)
+        monkeypatch.setattr(os, "stat", stat)
     try:
         with pytest.raises(InputError, match=r"^solution sol.csv: permission denied$"):
             read_table(f, "solution")
@@ -259,10 +259,10 @@ def test_read_pair_reports_both_files(tmp_path):
 def test_memory_estimate_refuses_before_reading(tmp_path, monkeypatch):
     p = tmp_path / "s.csv"
     p.write_text("id,v\n" + "a,1\n" * 1000)
-    monkeypatch.setattr(read_mod, "available_memory", lambda: 5000)
+    monkeypatch.setattr(memory_mod, "available_memory", lambda: 5000)
     with pytest.raises(InputError) as e:
         read_pair(p, p)
-    need = 2 * p.stat().st_size * read_mod.NEED_PER_BYTE
+    need = 2 * p.stat().st_size * memory_mod.NEED_PER_BYTE
     assert str(e.value) == (f"these files: not enough memory: needs about {need / 1e6:.1f} MB, "
                             "0.0 MB available")
 
