@@ -66,6 +66,7 @@ class _Worker(QObject):
             self.finished.emit(job, value)
 
 
+_STILL_RUNNING = []
 LANES = ("interactive", "table", "background")   # scores; table rows; analysis
 
 
@@ -181,4 +182,7 @@ class JobController(QObject):
         for thread in self._threads.values():
             thread.quit()
         for thread in self._threads.values():
-            thread.wait(5000)
+            if not thread.wait(5000):
+                # A job still inside a long C call: never destroy a running QThread
+                # (Qt aborts the process); it ends with the process.
+                _STILL_RUNNING.append((thread, self._workers))

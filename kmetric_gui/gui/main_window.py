@@ -280,7 +280,7 @@ class MainWindow(FileActions, QMainWindow):
         self.score_panel.show_report(report)
         # The score shows at once; the anatomy redraws on the next turn of the event
         # loop, if these numbers are still the current ones by then.
-        QTimer.singleShot(0, lambda: self._show_anatomy(results))
+        QTimer.singleShot(0, self, lambda: self._show_anatomy(results))   # dropped with the window
         self._remember_recent()
 
     def _show_anatomy(self, results):

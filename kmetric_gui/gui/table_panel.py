@@ -77,7 +77,7 @@ class TablePanel(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addLayout(top)
         lay.addWidget(self.table)
-        self.filter.textChanged.connect(lambda: QTimer.singleShot(0, self.refresh_rows))
+        self.filter.textChanged.connect(lambda: QTimer.singleShot(0, self, self.refresh_rows))
         self.show_all.clicked.connect(self.clear_filters)
         self.model.edit_rejected.connect(lambda m: controller.message.emit(f"Edit refused — {m}", 0))
         session.data_changed.connect(self._data_changed)

@@ -44,7 +44,7 @@ class ReflowGrid(QStackedWidget):
         # resizing is over, never from inside it.
         if not self._pending:
             self._pending = True
-            QTimer.singleShot(0, self._settle)
+            QTimer.singleShot(0, self, self._settle)
 
     def _settle(self):
         self._pending = False
