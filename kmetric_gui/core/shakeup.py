@@ -147,3 +147,19 @@ def shakeup(units, fraction, splits=2000, seed=0, actual_gap=float("nan"), cance
         public[:] = units.score(pub)
         private[:] = units.score(priv)
     return Shakeup(public, private, float(fraction), k, n, seed, float(actual_gap), units.kind)
+
+
+def histogram(values, bins=None):
+    """(edges, counts) of the finite values; bins about sqrt(n), 10 to 60 (the app and the
+    report draw the shake-up with it)."""
+    g = np.asarray(values, dtype=np.float64)
+    g = g[np.isfinite(g)]
+    if g.size == 0:
+        return np.zeros(1), np.zeros(0, dtype=np.int64)
+    if bins is None:
+        bins = int(np.clip(np.sqrt(g.size), 10, 60))
+    lo, hi = float(g.min()), float(g.max())
+    if lo == hi:
+        lo, hi = lo - 0.5e-3, hi + 0.5e-3
+    counts, edges = np.histogram(g, bins=bins, range=(lo, hi))
+    return edges, counts

@@ -5,6 +5,7 @@ per-class table for LwLRAP, counts and errors per document for F-beta.
 Every table is bounded by classes / ratings / a histogram, never by rows.
 """
 import numpy as np
+from ..core.shakeup import histogram  # noqa: F401 (one binning for the app and the report)
 
 MAX_ERROR_BIN = 20          # F-beta documents by errors: the last bin is "20 or more"
 
@@ -17,21 +18,6 @@ def _f(x):
 def matrix_rows(m, row_labels, col_labels, corner="truth \\ prediction"):
     return [[corner] + [str(c) for c in col_labels]] + [
         [str(r)] + [_f(v) for v in row] for r, row in zip(row_labels, np.asarray(m, dtype=float))]
-
-
-def histogram(values, bins=None):
-    """(edges, counts) of the finite values; bins about sqrt(n), 10 to 60 (as the app draws)."""
-    g = np.asarray(values, dtype=np.float64)
-    g = g[np.isfinite(g)]
-    if g.size == 0:
-        return np.zeros(1), np.zeros(0, dtype=np.int64)
-    if bins is None:
-        bins = int(np.clip(np.sqrt(g.size), 10, 60))
-    lo, hi = float(g.min()), float(g.max())
-    if lo == hi:
-        lo, hi = lo - 0.5e-3, hi + 0.5e-3
-    counts, edges = np.histogram(g, bins=bins, range=(lo, hi))
-    return edges, counts
 
 
 def _kappa(entry):

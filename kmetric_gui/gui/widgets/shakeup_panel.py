@@ -8,25 +8,11 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from ...core.shakeup import histogram
 
 BAR = (120, 150, 200)
 MIDDLE = (70, 110, 180)        # bars inside the 5-95 % range
 ACTUAL = (200, 30, 30)
-
-
-def histogram(gaps, bins=None):
-    """(edges, counts) of the defined gaps; bins: about sqrt(S), 10 to 60."""
-    g = np.asarray(gaps, dtype=np.float64)
-    g = g[np.isfinite(g)]
-    if g.size == 0:
-        return np.zeros(1), np.zeros(0, dtype=np.int64)
-    if bins is None:
-        bins = int(np.clip(np.sqrt(g.size), 10, 60))
-    lo, hi = float(g.min()), float(g.max())
-    if lo == hi:
-        lo, hi = lo - 0.5e-3, hi + 0.5e-3
-    counts, edges = np.histogram(g, bins=bins, range=(lo, hi))
-    return edges, counts
 
 
 class ShakeupPanel(QWidget):
