@@ -4,6 +4,10 @@ The one entry point the CLI and the GUI both call. Long work reports
 progress through ``progress(fraction, message)`` and stops when
 ``cancel()`` returns True (raising ``Cancelled``).
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
@@ -11,6 +15,12 @@ import numpy as np
 
 from .errors import Cancelled, InputError
 from .metrics import get_metric
+
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Callable
+    from typing import Any
+    from .io import Prepared
 
 SPLITS = ("public", "private")
 
@@ -71,7 +81,9 @@ def _step(progress, cancel, fraction, message):
     progress(fraction, message)
 
 
-def load(truth_path, submission_path, options=Options(), progress=None, cancel=None):
+def load(truth_path: str | os.PathLike[str], submission_path: str | os.PathLike[str],
+         options: Options = Options(), progress: Callable[[float, str], None] | None = None,
+         cancel: Callable[[], bool] | None = None) -> Prepared:
     """Read and validate both files; returns io.Prepared (raises InputError)."""
     from .io import prepare
     from .io.read import read_pair
@@ -87,7 +99,9 @@ def load(truth_path, submission_path, options=Options(), progress=None, cancel=N
     return prepare(sol, sub, sol_name, sub_name, options)
 
 
-def score_prepared(prep, options=Options(), progress=None, cancel=None):
+def score_prepared(prep: Prepared, options: Options = Options(),
+                   progress: Callable[[float, str], None] | None = None,
+                   cancel: Callable[[], bool] | None = None) -> ScoreReport:
     """Score aligned inputs (all rows but Ignored, then each Usage split)."""
     progress, cancel = progress or _noop, cancel or _noop
     metric = get_metric(prep.metric)
@@ -108,7 +122,9 @@ def score_prepared(prep, options=Options(), progress=None, cancel=None):
                        results.pop("all"), results, prep, options, plan.cuts)
 
 
-def score_files(truth_path, submission_path, options=Options(), progress=None, cancel=None):
+def score_files(truth_path: str | os.PathLike[str], submission_path: str | os.PathLike[str],
+                options: Options = Options(), progress: Callable[[float, str], None] | None = None,
+                cancel: Callable[[], bool] | None = None) -> ScoreReport:
     """Read, validate and score two files; InputError on invalid input."""
     prep = load(truth_path, submission_path, options, progress, cancel)
     return score_prepared(prep, options, progress, cancel)
@@ -118,7 +134,7 @@ def _num(x):
     return None if x is None or not np.isfinite(x) else float(x)
 
 
-def report_json(rep):
+def report_json(rep: ScoreReport) -> dict[str, Any]:
     r = rep.result
     out = {"metric": rep.metric, "score": _num(r.score), "n_rows": rep.n_rows}
     if r.undefined_reason:

@@ -5,6 +5,10 @@ per problem on stderr), 1 a bug (one line; KMETRIC_DEBUG=1 shows the trace).
 Each command is a module with ``register(subparsers)``; its parser's
 ``run(args)`` returns the exit code.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import argparse
 import os
 import sys
@@ -12,10 +16,13 @@ import sys
 from .. import __version__
 from . import compare, report, score
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 COMMANDS = (score, compare, report)
 
 
-def build_parser():
+def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="kmetric", description="Kaggle metric scoring.")
     p.add_argument("--version", action="version", version=f"kmetric {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
@@ -24,7 +31,7 @@ def build_parser():
     return p
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.run(args)

@@ -6,6 +6,10 @@ approximate-randomisation p-value and P(order flips) between Public and
 Private. Problems of every file are listed on stderr (exit 2); when at
 least two files are valid they are still compared.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import json
 import math
 import sys
@@ -13,8 +17,11 @@ import sys
 from .options import add_metric_options, options_from_args, print_problems
 from .stats import MAX_COUNT, _count, _fraction, _number
 
+if TYPE_CHECKING:
+    import argparse
 
-def register(sub):
+
+def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     s = sub.add_parser("compare", help="compare two or more submissions against one solution")
     s.add_argument("truth", help="solution file (CSV, TSV, .gz, .zip, Parquet)")
     s.add_argument("submissions", nargs="+", metavar="SUBMISSION", help="two or more submission files")
@@ -162,7 +169,7 @@ def _pct(f):
     return "?" if f is None else f"{100 * f:.0f}%"
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     from ..comparison import compare_files
     from ..errors import InputError
     copts, problems = compare_options(args)

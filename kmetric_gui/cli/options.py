@@ -1,5 +1,12 @@
 """Flags shared by the commands: the metric options of `kmetric score`."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import argparse
+
+if TYPE_CHECKING:
+    from ..scoring import Options
 
 
 def int_arg(text):
@@ -27,7 +34,7 @@ def gb_arg(text):
     return v
 
 
-def add_metric_options(s):
+def add_metric_options(s: argparse.ArgumentParser) -> None:
     from ..metrics import METRIC_NAMES
     s.add_argument("--metric", choices=list(METRIC_NAMES))
     s.add_argument("--weights", choices=["quadratic", "linear", "none"], default="quadratic")
@@ -45,7 +52,7 @@ def add_metric_options(s):
                         "also lifts the compressed-bomb check)")
 
 
-def options_from_args(args):
+def options_from_args(args: argparse.Namespace) -> Options:
     from ..scoring import Options
     return Options(metric=args.metric, weights=args.weights, min_rating=args.min_rating,
                    max_rating=args.max_rating, id_column=args.id_column,

@@ -5,6 +5,10 @@ first submission and more), DIR/report.pdf, DIR/plots/*.png|svg and
 DIR/tables/*.csv. The plots and the PDF need Qt, imported here only (with
 the offscreen platform when there is no display).
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import os
 import sys
 
@@ -12,8 +16,11 @@ from .fixes import add_fix_options
 from .options import add_metric_options, options_from_args, print_problems
 from .stats import add_stats_options, stats_options
 
+if TYPE_CHECKING:
+    import argparse
 
-def register(sub):
+
+def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     s = sub.add_parser("report", help="write a report folder (HTML, PDF, JSON, plots, tables)")
     s.add_argument("truth", help="solution file (CSV, TSV, .gz, .zip, Parquet)")
     s.add_argument("submissions", nargs="+", metavar="submission",
@@ -42,7 +49,7 @@ def _qt_environment():
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     from ..errors import InputError
     from ..report import FolderError, build_report, file_info, folder_size, prepare_folder, score_entry
     from ..report.build import load_counted

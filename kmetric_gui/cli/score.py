@@ -1,4 +1,8 @@
 """`kmetric score TRUTH SUBMISSION`: validate, then score (or list every problem)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import json
 import math
 import sys
@@ -7,8 +11,11 @@ from .fixes import add_fix_options, fix_lines, fixes_for
 from .options import add_metric_options, options_from_args, print_problems
 from .stats import add_stats_options, apply_stats, stats_options
 
+if TYPE_CHECKING:
+    import argparse
 
-def register(sub):
+
+def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     s = sub.add_parser("score", help="score a submission against a solution file")
     s.add_argument("truth", help="solution file (CSV, TSV, .gz, .zip, Parquet)")
     s.add_argument("submission", help="submission file")
@@ -42,7 +49,7 @@ def human_lines(rep, d):
     return lines
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     from ..errors import InputError
     from ..scoring import report_json, score_files
     ci, shake, problems = stats_options(args)

@@ -11,12 +11,20 @@ Kappa works on the K x K counts only: every row of cell (i, j) has the same
 gain, so the greedy runs over cells and the m-th pick of a cell takes that
 cell's m-th row in file order.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from dataclasses import dataclass
 
 import numpy as np
 
 from .kappa import as_ratings, weighted_kappa
 from .resample import check_replicates, index_blocks, rng_of
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+    from .kappa import KappaResult
 
 _CHUNK = 1 << 20   # rows per pass when mapping picked cells back to rows
 
@@ -193,7 +201,7 @@ def truth_one_class(result):
     return None
 
 
-def kappa_gain_map(result):
+def kappa_gain_map(result: KappaResult) -> np.ndarray:
     """Exact change of kappa from moving one row of cell (i, j) to (i, i).
 
     Returns a K x K float array: 0 on the diagonal, nan where the cell is
@@ -243,8 +251,9 @@ def kappa_no_gain_reason(result):
     return result.undefined_reason or truth_one_class(result)
 
 
-def kappa_fix_first(y_true, y_pred, *, top=10, weights="quadratic", min_rating=None,
-                    max_rating=None, result=None):
+def kappa_fix_first(y_true: ArrayLike, y_pred: ArrayLike, *, top: int = 10, weights: str = "quadratic",
+                    min_rating: int | None = None, max_rating: int | None = None,
+                    result: KappaResult | None = None) -> FixList:
     """Rows in greedy "fix first" order: fixing a row sets its prediction to its truth.
 
     ``result`` (the KappaResult of these rows, same range) saves one pass.

@@ -6,6 +6,10 @@ truths as found (fn moves from FN to TP); a full fix (predictions equal to
 the truths) does both. Unmatched predictions never decide a match, so
 removing them changes no TP.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,6 +22,10 @@ from .fbeta.table import _Prepared, _segment_sums
 from ._checks import check_option
 from .intervals import percentile_interval
 from .resample import check_replicates
+
+if TYPE_CHECKING:
+    from .attribution import FixList
+    from .fbeta import FbetaResult
 
 
 @dataclass(frozen=True)
@@ -38,7 +46,7 @@ def fbeta_scores(tp, fp, fn, beta=0.5):
     return np.where(tp + fp + fn > 0, f, np.nan)
 
 
-def fbeta_doc_gains(result):
+def fbeta_doc_gains(result: FbetaResult) -> FbetaDocGains:
     """Exact gain of each document's three fixes (nan when the score is undefined)."""
     tp, fp, fn = (result.per_document[:, i].astype(np.float64) for i in range(3))
     b = result.beta
@@ -62,7 +70,7 @@ def no_gain_reason(result):
     return None
 
 
-def fbeta_fix_first(result, top=10):
+def fbeta_fix_first(result: FbetaResult, top: int = 10) -> FixList:
     """Documents in greedy order of a full fix, with the exact score after each."""
     top = check_top(top)
     per = result.per_document.astype(np.int64)

@@ -11,6 +11,10 @@ too: a true j that was below a positive k now sits above it (rank and hits
 of k grow by one); a false j at or above k drops below it (k's rank shrinks
 by one).
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,6 +22,10 @@ import numpy as np
 from .attribution import FixList, check_top, empty_fixes
 from .lwlrap import TIES, _check_inputs, lwlrap
 from ._checks import check_option
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+    from .lwlrap import LwlrapResult
 
 _BLOCK = 1 << 22  # elements per (positives x classes) block
 
@@ -29,7 +37,7 @@ class LwlrapClassGains:
     score: float
 
 
-def sample_gains(result):
+def sample_gains(result: LwlrapResult) -> np.ndarray:
     """(N,) gain of ranking each sample perfectly (0 for samples with no positive)."""
     n = result.sample_scores.size
     if result.n_positives == 0:
@@ -39,7 +47,7 @@ def sample_gains(result):
     return (npos - hits) / result.n_positives
 
 
-def lwlrap_fix_first(result, top=10):
+def lwlrap_fix_first(result: LwlrapResult, top: int = 10) -> FixList:
     """Samples in greedy order (largest gain first, lower index on ties)."""
     top = check_top(top)
     if result.undefined_reason:
@@ -57,7 +65,8 @@ def lwlrap_fix_first(result, top=10):
     return FixList(order.astype(np.int64), after - prev, after, result.score, int(fixable.size))
 
 
-def lwlrap_class_gains(truth, scores, *, ties="worst", result=None):
+def lwlrap_class_gains(truth: ArrayLike, scores: ArrayLike, *, ties: str = "worst",
+                       result: LwlrapResult | None = None) -> LwlrapClassGains:
     """Per-class share and the exact gain of ranking each class perfectly."""
     check_option("ties", ties, TIES)
     t, s = _check_inputs(truth, scores)

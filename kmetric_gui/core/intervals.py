@@ -6,12 +6,19 @@ Quantiles use linear interpolation (``numpy.quantile``'s default), and BCa
 follows Efron & Tibshirani 14.3 as ``scipy.stats.bootstrap(method="BCa")``
 does, so both agree with scipy on the same replicates.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from dataclasses import dataclass
 from statistics import NormalDist
 
 import numpy as np
 
 from ..errors import InputError
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 METHODS = ("percentile", "bca")
 _NORMAL = NormalDist()
@@ -58,7 +65,7 @@ def standard_error(values):
     return float(v.std(ddof=1)) if v.size > 1 else float("nan")
 
 
-def percentile_interval(values, level=0.95):
+def percentile_interval(values: ArrayLike, level: float = 0.95) -> Interval:
     """Percentile interval: the (1-level)/2 and (1+level)/2 quantiles.
 
     >>> percentile_interval(np.arange(101.0), 0.9).low
@@ -71,7 +78,8 @@ def percentile_interval(values, level=0.95):
     return Interval(low, high, standard_error(v), level, "percentile", b, bad)
 
 
-def bca_interval(values, point, jackknife_values, level=0.95, jackknife_weights=None):
+def bca_interval(values: ArrayLike, point: float, jackknife_values: ArrayLike, level: float = 0.95,
+                 jackknife_weights: ArrayLike | None = None) -> Interval:
     """Bias-corrected and accelerated interval.
 
     values: the bootstrap replicates; point: the score on all units;

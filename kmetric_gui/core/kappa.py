@@ -4,12 +4,19 @@ The rating set is the integer range lo..hi (Kaggle's rule), not the set of
 observed labels. The confusion counts are additive, so chunks merge by sum
 (see ``KappaAccumulator``).
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import InputError
 from ._checks import as_numeric, check_finite, check_option
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 WEIGHTS = ("quadratic", "linear", "none")
 MAX_CLASSES = 1000  # K x K matrices: beyond this the range is almost surely a mistake
@@ -51,7 +58,7 @@ class KappaResult:
         return np.outer(self.hist_true, self.hist_true) / n
 
 
-def weight_matrix(k, weights="quadratic"):
+def weight_matrix(k: int, weights: str = "quadratic") -> np.ndarray:
     """W for k classes: 0 on the diagonal, 1 at the farthest pair."""
     check_option("weights", weights, WEIGHTS)
     i = np.arange(k)
@@ -65,7 +72,8 @@ def weight_matrix(k, weights="quadratic"):
     return d * d / float((k - 1) ** 2)
 
 
-def kappa_from_confusion(observed, *, weights="quadratic", labels=None):
+def kappa_from_confusion(observed: ArrayLike, *, weights: str = "quadratic",
+                         labels: ArrayLike | None = None) -> KappaResult:
     """Kappa from a K x K confusion matrix (truth rows, prediction columns).
 
     >>> round(kappa_from_confusion([[2, 1], [0, 3]]).score, 4)
@@ -139,7 +147,8 @@ class KappaAccumulator:
     ``update`` in any number of chunks equals one ``weighted_kappa`` call.
     """
 
-    def __init__(self, *, weights="quadratic", min_rating=None, max_rating=None):
+    def __init__(self, *, weights: str = "quadratic", min_rating: int | None = None,
+                 max_rating: int | None = None) -> None:
         self.weights = check_option("weights", weights, WEIGHTS)
         self._lo_decl, self._hi_decl = min_rating, max_rating
         if min_rating is not None and max_rating is not None and min_rating > max_rating:
@@ -148,7 +157,7 @@ class KappaAccumulator:
         self.counts = np.zeros((0, 0), dtype=np.int64)
         self.n_rows = 0
 
-    def update(self, y_true, y_pred):
+    def update(self, y_true: ArrayLike, y_pred: ArrayLike) -> KappaAccumulator:
         t = as_ratings(y_true, "truth")
         p = as_ratings(y_pred, "predictions")
         if t.shape != p.shape:
@@ -232,7 +241,7 @@ class KappaAccumulator:
         self.n_rows += other.n_rows
         return self
 
-    def result(self):
+    def result(self) -> KappaResult:
         if self.lo is None:
             lo = self._lo_decl if self._lo_decl is not None else 0
             hi = self._hi_decl if self._hi_decl is not None else lo
@@ -244,8 +253,8 @@ class KappaAccumulator:
                                     labels=np.arange(self.lo, self.lo + k))
 
 
-def weighted_kappa(y_true, y_pred, *, weights="quadratic",
-                   min_rating=None, max_rating=None):
+def weighted_kappa(y_true: ArrayLike, y_pred: ArrayLike, *, weights: str = "quadratic",
+                   min_rating: int | None = None, max_rating: int | None = None) -> KappaResult:
     """Weighted kappa of integer ratings over the range min_rating..max_rating.
 
     The range defaults to min..max over truth and predictions together.

@@ -6,12 +6,19 @@ where rank counts the classes ranked at or above j and hits the true ones
 among them. Instead of sorting every row, each positive is compared with its
 row's scores directly: O(positives x classes), no loop over samples.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import InputError
 from ._checks import as_numeric, check_finite, check_option
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 TIES = ("worst", "original")
 _BLOCK = 1 << 22  # elements per comparison block: bounds memory on dense truth
@@ -64,7 +71,7 @@ def _check_inputs(truth, scores):
     return t.astype(bool), s.astype(np.float64, copy=False)
 
 
-def lwlrap(truth, scores, *, ties="worst"):
+def lwlrap(truth: ArrayLike, scores: ArrayLike, *, ties: str = "worst") -> LwlrapResult:
     """LwLRAP of a (samples x classes) 0/1 truth against real-valued scores.
 
     ties="worst": tied scores count as the worse rank (scikit-learn's rule).
@@ -113,7 +120,8 @@ def lwlrap(truth, scores, *, ties="worst"):
                         rows, cols, prec, ranks, sample_scores, ties, reason)
 
 
-def sample_ranking(truth_row, score_row, *, ties="worst"):
+def sample_ranking(truth_row: ArrayLike, score_row: ArrayLike, *,
+                   ties: str = "worst") -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One sample's classes ranked by score, for the per-sample walk-through.
 
     Returns (order, ranks, hits, precisions): ``order`` lists class indices

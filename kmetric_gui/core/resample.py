@@ -14,6 +14,8 @@ bounded for any B and N; the blocks depend only on (N, B), so the same seed
 gives the same replicates. ``resample_indices`` / ``resample_counts`` expose
 the very draws ``bootstrap`` uses (for checks against plain loops).
 """
+from __future__ import annotations
+
 from dataclasses import dataclass
 from typing import Callable
 
@@ -174,7 +176,8 @@ def check_cancel(cancel):
         raise Cancelled("statistics")
 
 
-def bootstrap(units, replicates=2000, seed=0, cancel=None):
+def bootstrap(units: Units, replicates: int = 2000, seed: int | None = 0,
+              cancel: Callable[[], bool] | None = None) -> np.ndarray:
     """Replicate scores (B,) of ``units`` resampled with replacement; nan = undefined.
 
     cancel: optional callable, checked between blocks (raises Cancelled).

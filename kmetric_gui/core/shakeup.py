@@ -7,12 +7,20 @@ hypergeometric draw over the cells; for single units, a random subset (the
 smaller side is drawn, the other is the total minus it). Both sides are
 scored from their sums; gap = private - public.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import InputError
 from .resample import CHUNK, _Gather, check_cancel, check_replicates, rng_of
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from .resample import Units
 
 
 @dataclass(frozen=True)
@@ -117,7 +125,8 @@ def subset_blocks(rng, n, splits, n_public):
         yield r0, np.stack([rng.choice(n, k, replace=False, shuffle=False) for _ in range(r)])
 
 
-def shakeup(units, fraction, splits=2000, seed=0, actual_gap=float("nan"), cancel=None):
+def shakeup(units: Units, fraction: float, splits: int = 2000, seed: int | None = 0,
+            actual_gap: float = float("nan"), cancel: Callable[[], bool] | None = None) -> Shakeup:
     """Simulate ``splits`` Public/Private splits of ``units`` at ``fraction``.
 
     cancel: optional callable, checked between blocks (raises Cancelled).

@@ -9,6 +9,10 @@ that cut is computed at once (a batch of K x K matrices), and coordinate
 descent sweeps the cuts until no move improves kappa. It never returns cut
 points worse than its start.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -16,6 +20,10 @@ import numpy as np
 from ..errors import InputError
 from ._checks import check_finite
 from .kappa import as_ratings, kappa_from_confusion, weight_matrix
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from numpy.typing import ArrayLike
 
 MAX_CANDIDATES = 2048   # candidate values per cut (quantiles of x when there are more)
 
@@ -30,18 +38,18 @@ class CutResult:
     evaluations: int        # candidate cut settings scored
 
 
-def is_continuous(pred):
+def is_continuous(pred: ArrayLike) -> bool:
     """True when predictions hold non-integer values (they need cut points)."""
     pred = np.asarray(pred)
     return pred.dtype.kind == "f" and bool(np.any(pred != np.floor(pred)))
 
 
-def rounding_cuts(lo, hi):
+def rounding_cuts(lo: int, hi: int) -> np.ndarray:
     """Cuts equal to rounding half up: lo+0.5, lo+1.5, ..., hi-0.5."""
     return np.arange(lo, hi) + 0.5
 
 
-def apply_cuts(x, cuts, lo=0):
+def apply_cuts(x: ArrayLike, cuts: ArrayLike, lo: int = 0) -> np.ndarray:
     x = np.asarray(x, dtype=np.float64)
     cuts = np.asarray(cuts, dtype=np.float64)
     if cuts.size and np.any(np.diff(cuts) < 0):
@@ -59,8 +67,10 @@ def _batch_kappa(o, w, hist_true, n):
     return np.where(den > 0, k, -np.inf)
 
 
-def optimize_cuts(truth, x, *, weights="quadratic", min_rating=None, max_rating=None,
-                  start=None, max_sweeps=50, cancel=None):
+def optimize_cuts(truth: ArrayLike, x: ArrayLike, *, weights: str = "quadratic",
+                  min_rating: int | None = None, max_rating: int | None = None,
+                  start: ArrayLike | None = None, max_sweeps: int = 50,
+                  cancel: Callable[[], bool] | None = None) -> CutResult:
     """Cut points maximising weighted kappa of ratings(x) against truth."""
     t = as_ratings(truth, "truth")
     x = check_finite(np.asarray(x, dtype=np.float64).ravel(), "predictions")

@@ -6,12 +6,21 @@
   per class the same per (sample, class).
 * F-beta (micro): per document (TP, FP, FN).
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .resample import Units, resample_groups
 
+if TYPE_CHECKING:
+    from .fbeta import FbetaResult
+    from .kappa import KappaResult
+    from .lwlrap import LwlrapResult
 
-def kappa_units(result):
+
+def kappa_units(result: KappaResult) -> Units:
     """Units of a KappaResult: the nonzero cells of O, scored with its W."""
     obs = np.asarray(result.observed)
     k = obs.shape[0]
@@ -56,7 +65,7 @@ def _ratio(sums):
     return out
 
 
-def lwlrap_units(result):
+def lwlrap_units(result: LwlrapResult) -> Units:
     """Units of an LwlrapResult: per sample (sum of precisions, positives)."""
     n = result.sample_scores.size
     rows = result.positive_rows
@@ -93,7 +102,7 @@ def lwlrap_class_jackknife(result, cls):
     return np.r_[point, left], np.r_[n - p, np.ones(p)]
 
 
-def fbeta_units(result):
+def fbeta_units(result: FbetaResult) -> Units:
     """Units of an FbetaResult: per document (TP, FP, FN), micro F-beta of the sums."""
     b2 = float(result.beta) ** 2
 

@@ -6,6 +6,10 @@ looking each truth's tokens up in a (string, token) bitset (``table``);
 matching runs over all documents at once in a few dense blocks, one step per
 (padded width, truth rank) (``match``).
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,6 +19,9 @@ from .._checks import check_option
 from .match import _match
 from .table import _Prepared, _segment_sums
 from .text import clean_text, jaccard, shared_tokens, split_cell, tokens
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
 
 MATCHINGS = ("one-to-one", "many-to-one")
 
@@ -60,8 +67,9 @@ def fbeta_from_counts(tp, fp, fn, beta=0.5):
     return float(score), float(precision), float(recall), None
 
 
-def jaccard_fbeta(truths, predictions, *, beta=0.5, threshold=0.5,
-                  matching="one-to-one", clean=False):
+def jaccard_fbeta(truths: Sequence[str | Iterable[str]], predictions: Sequence[str | Iterable[str]], *,
+                  beta: float = 0.5, threshold: float = 0.5, matching: str = "one-to-one",
+                  clean: bool = False) -> FbetaResult:
     """Micro F-beta over documents, truths matched to predictions by Jaccard.
 
     truths, predictions: one sequence of strings per document (a plain
@@ -98,8 +106,9 @@ def _check_numbers(beta, threshold):
     return beta, threshold
 
 
-def document_matrices(truths, predictions, *, threshold=0.5,
-                      matching="one-to-one", clean=False):
+def document_matrices(truths: str | Iterable[str], predictions: str | Iterable[str], *,
+                      threshold: float = 0.5, matching: str = "one-to-one",
+                      clean: bool = False) -> DocumentMatch:
     """One document's Jaccard and match matrices (for drawing)."""
     check_option("matching", matching, MATCHINGS)
     _, threshold = _check_numbers(0.5, threshold)

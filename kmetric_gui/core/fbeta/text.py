@@ -1,4 +1,6 @@
 """Strings of the F-beta metric: cells, cleaning, tokens and compact ids."""
+from __future__ import annotations
+
 import re
 from collections import defaultdict
 from functools import partial
@@ -23,14 +25,14 @@ def tokens(text):
     return set(text.lower().split())
 
 
-def jaccard(a, b):
+def jaccard(a: str, b: str) -> float:
     """Jaccard of two strings' lower-cased whitespace token sets (0 if both empty)."""
     ta, tb = tokens(a), tokens(b)
     union = len(ta | tb)
     return len(ta & tb) / union if union else 0.0
 
 
-def shared_tokens(a, b, *, clean=False):
+def shared_tokens(a: str, b: str, *, clean: bool = False) -> list[str]:
     """Sorted tokens two strings have in common (after optional cleaning)."""
     if clean:
         a, b = clean_text(a), clean_text(b)
