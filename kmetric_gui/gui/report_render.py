@@ -201,11 +201,14 @@ def render_steps(data, folder):
     plots = PLOTS_OF.get(entry.report.metric, lambda e: [])(entry) + _extra_plots(entry)
     if QSvgGenerator is None:
         data.notes.append("SVG plots were not made: this build of kmetric has no Qt SVG module")
+    drawn = []
     while plots:
         name, title, widget = plots.pop(0)
         png, svg = render_widget(widget)
-        # Parentless widgets owned by Python: freed now (a CLI runs no event loop that
-        # would handle deleteLater, and live pyqtgraph widgets at exit can crash).
+        # Kept alive until the report is done, then deleted by Qt: a parentless pyqtgraph
+        # widget freed by Python's collector while the app draws other plots crashed
+        # (a segfault in a ViewBox being built during an export, seen on a fresh clone).
+        drawn.append(widget)
         widget = None
         save_atomic(folder / PLOTS / f"{name}.png", png)
         if svg is not None:
@@ -216,7 +219,17 @@ def render_steps(data, folder):
                            "image": png})
         yield name
     write_pdf(data, folder)
+    _dispose(drawn)
     yield "report.pdf"
+
+
+def _dispose(widgets):
+    """Delete offscreen widgets through Qt (also where no event loop runs, as in the CLI)."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+    for w in widgets:
+        w.deleteLater()
+    widgets.clear()
+    QCoreApplication.sendPostedEvents(None, QEvent.DeferredDelete)
 
 
 def write_pdf(data, folder, name="report.pdf"):
