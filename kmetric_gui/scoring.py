@@ -92,6 +92,13 @@ def load(truth_path: str | os.PathLike[str], submission_path: str | os.PathLike[
     sub_name = f"submission {Path(submission_path).name}"
     _step(progress, cancel, 0.0, f"reading {Path(truth_path).name} and "
           f"{Path(submission_path).name}")
+    # A valid wide LwLRAP pair of plain CSVs is read in pieces, truth as bytes (a
+    # fraction of the memory); anything else takes the full read, which names every problem.
+    from .io.lean_lwlrap import load_lwlrap
+    prep = load_lwlrap(truth_path, submission_path, options, sol_name, sub_name,
+                       lambda f, m: _step(progress, cancel, f, m))
+    if prep is not None:
+        return prep
     # Both files at once; every problem of both reported; memory checked first.
     sol, sub = read_pair(truth_path, submission_path, options.id_column,
                          max_inflated=options.max_inflated)

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
 TIES = ("worst", "original")
-_BLOCK = 1 << 22  # elements per comparison block: bounds memory on dense truth
+_BLOCK = 1 << 18  # elements per block (checks, comparisons): temporaries of a few MB at any size
 
 
 @dataclass(frozen=True)
@@ -61,14 +61,30 @@ def _check_inputs(truth, scores):
                          f"got {t.ndim}-D and {s.ndim}-D")
     if t.shape != s.shape:
         raise InputError(f"truth and scores differ in shape: {t.shape} vs {s.shape}")
+    # Checked in row blocks (no (n, C) temporaries); a fault is then named as before.
+    step = max(1, _BLOCK // max(t.shape[1], 1))
+    for a in range(0, t.shape[0], step):
+        tb, sb = t[a:a + step], s[a:a + step]
+        if not (_finite(tb) and _finite(sb) and ((tb == 0) | (tb == 1)).all()):
+            _name_fault(t, s)
+    if t.dtype.itemsize == 1 and t.dtype.kind in "iu":
+        t = t.view(bool)          # 0/1 bytes are bools: no copy of the truth
+    else:
+        t = t.astype(bool)
+    return t, s.astype(np.float64, copy=False)
+
+
+def _finite(block):
+    return block.dtype.kind != "f" or bool(np.isfinite(block).all())
+
+
+def _name_fault(t, s):
     check_finite(t, "truth")
     check_finite(s, "scores")
     bad = (t != 0) & (t != 1)
-    if bad.any():
-        i = int(np.flatnonzero(bad.ravel())[0])
-        r, c = divmod(i, t.shape[1])
-        raise InputError(f"truth must be 0/1; row {r}, column {c} has {t.ravel()[i].item()!r}")
-    return t.astype(bool), s.astype(np.float64, copy=False)
+    i = int(np.flatnonzero(bad.ravel())[0])
+    r, c = divmod(i, t.shape[1])
+    raise InputError(f"truth must be 0/1; row {r}, column {c} has {t.ravel()[i].item()!r}")
 
 
 def lwlrap(truth: ArrayLike, scores: ArrayLike, *, ties: str = "worst") -> LwlrapResult:

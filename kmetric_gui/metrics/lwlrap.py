@@ -39,12 +39,14 @@ class Lwlrap(Metric):
         from ..io.columns import Lazy, join_ids, numbers, string_ids
         from ..io.prepare import Prepared
         from ..io.problems import ValidationFailed
+        from ..io.read import _release
         sol, sub, sol_name, sub_name, col = ctx.sol, ctx.sub, ctx.sol_name, ctx.sub_name, ctx.col
         id_col, options = ctx.id_col, ctx.options
         classes = [c for c in sub.column_names if c != id_col]
         sol_extra = [c for c in sol.column_names if c != id_col and c.lower() != "usage"]
         wide = [c for c in classes if c in sol_extra]
         al, sol_ids = join_ids(sol, sub, sol_name, sub_name, id_col, col)
+        _release()      # the join's hash tables (tens of MB) before the (n, C) matrices
         sid = Lazy(sol_ids)
         sub_id = Lazy(string_ids(sub, id_col))
         if len(wide) >= 2 or (len(sol_extra) > 1 and not options.target_column):

@@ -79,6 +79,74 @@ def test_blocked_comparison_equals_unblocked(monkeypatch):
     assert np.array_equal(whole.precisions, blocked.precisions)
 
 
+def _per_positive_loop(t, s, ties):
+    """(per-class means, per-sample means) of hits / rank, from the definition."""
+    n, c = t.shape
+    by_class, by_sample = [[] for _ in range(c)], [[] for _ in range(n)]
+    for i in range(n):
+        for j in range(c):
+            if not t[i, j]:
+                continue
+            if ties == "worst":
+                above = [k for k in range(c) if s[i, k] >= s[i, j]]
+            else:       # later column first among ties
+                above = [k for k in range(c) if s[i, k] > s[i, j] or (s[i, k] == s[i, j] and k >= j)]
+            p = sum(1 for k in above if t[i, k]) / len(above)
+            by_class[j].append(p)
+            by_sample[i].append(p)
+    return ([np.mean(v) if v else 0.0 for v in by_class],
+            [np.mean(v) if v else np.nan for v in by_sample])
+
+
+@pytest.mark.parametrize("block", [1, 5, 7, 13, 1 << 18])
+@pytest.mark.parametrize("ties", ["worst", "original"])
+def test_chunked_core_equals_loop(monkeypatch, block, ties):
+    """Blocks smaller than a row, a row and a bit, many rows: the same numbers."""
+    import sys
+    mod = sys.modules["kmetric_gui.core.lwlrap"]
+    rng = np.random.default_rng(11)
+    t = (rng.random((90, 6)) < 0.35).astype(np.int8)
+    t[:, 2] = 0                                   # a class without positives
+    t[10:14] = 0                                  # samples without positives
+    t[20] = 1                                     # a sample with every class
+    s = rng.integers(0, 3, (90, 6)) / 2.0         # many ties
+    monkeypatch.setattr(mod, "_BLOCK", block)
+    r = lwlrap(t, s, ties=ties)
+    per_class, per_sample = _per_positive_loop(t, s, ties)
+    assert np.allclose(r.per_class, per_class, rtol=0, atol=1e-12)
+    assert np.allclose(r.sample_scores, per_sample, rtol=0, atol=1e-12, equal_nan=True)
+    assert r.score == pytest.approx(lwlrap_ref(t, s, ties), abs=1e-12)
+    assert np.array_equal(r.class_positives, t.sum(axis=0))
+
+
+@pytest.mark.parametrize("t_bad,s_bad,msg", [
+    (None, (70, 3, np.nan), "scores has NaN at row 70, column 3 \\(2 such"),
+    (None, (71, 0, np.inf), "infinite value at row 71, column 0"),
+    ((69, 4, 2), None, "truth must be 0/1; row 69, column 4 has 2"),
+    ((5, 1, 3), (60, 2, np.nan), "scores has NaN"),   # values checked before the 0/1 rule
+])
+def test_fault_in_a_late_block_named_as_before(monkeypatch, t_bad, s_bad, msg):
+    import sys
+    monkeypatch.setattr(sys.modules["kmetric_gui.core.lwlrap"], "_BLOCK", 20)
+    t = np.zeros((80, 5), np.int8)
+    s = np.zeros((80, 5))
+    if t_bad:
+        t[t_bad[0], t_bad[1]] = t_bad[2]
+    if s_bad:
+        s[s_bad[0], s_bad[1]] = s_bad[2]
+        s[79, 4] = s_bad[2]
+    with pytest.raises(InputError, match=msg):
+        lwlrap(t, s)
+
+
+def test_byte_truth_is_not_copied():
+    """An int8 0/1 truth (as read from a file) is viewed as bools, not copied."""
+    import sys
+    t = np.array([[1, 0], [0, 1]], np.int8)
+    b, _ = sys.modules["kmetric_gui.core.lwlrap"]._check_inputs(t, np.zeros((2, 2)))
+    assert b.dtype == bool and np.shares_memory(b, t)
+
+
 matrix = st.integers(1, 12).flatmap(lambda n: st.integers(1, 8).flatmap(lambda c: st.tuples(
     st.lists(st.lists(st.booleans(), min_size=c, max_size=c), min_size=n, max_size=n),
     st.lists(st.lists(st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0, 0.3, -2.0]),
