@@ -18,6 +18,8 @@ _WHERE = {
     "lwlrap_class_gains": "gains_lwlrap",
     "lwlrap_fix_first": "gains_lwlrap",
     "sample_gains": "gains_lwlrap",
+    "Coded": "fbeta",
+    "coded_fbeta": "fbeta",
     "DocumentMatch": "fbeta",
     "FbetaResult": "fbeta",
     "document_matrices": "fbeta",

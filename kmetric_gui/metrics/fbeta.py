@@ -5,7 +5,8 @@ import numpy as np
 from ..core.cells import split_cell  # the one splitter (core API, files, edits)
 from .. import core as _core  # names load on first use: a faster start
 from ..tables import Column
-from .base import FieldSpec, Metric, take
+from .base import FieldSpec, Metric, Plan, take
+from .fbeta_cells import Cells, code_cells
 
 LABEL_COLUMNS = ("cleaned_label", "dataset_label", "labels", "label",
                  "predictionstring", "dataset_title")
@@ -26,8 +27,6 @@ class Fbeta(Metric):
         return None
 
     def build(self, ctx):
-        import pyarrow as pa
-        import pyarrow.compute as pc
         from ..io.columns import join_ids, string_ids
         from ..io.prepare import Prepared
         sol, sub, sol_name, sub_name, col = ctx.sol, ctx.sub, ctx.sol_name, ctx.sub_name, ctx.col
@@ -46,41 +45,38 @@ class Fbeta(Metric):
                     f"found: {', '.join(sol.column_names)}")
         col.raise_if_any()
         ids = string_ids(sol, id_col)
-        labels = sol.column(label_col).cast(pa.string()).to_pylist()
-        long = len(pc.unique(ids)) < len(ids)
-        if long:
+        codes, n_ids = _id_codes(ids)
+        if n_ids < len(ids):
             # One row per (Id, label), as in Coleridge's train.csv: group labels per id.
-            import pandas as pd
-            frame = pd.DataFrame({"id": ids.to_numpy(zero_copy_only=False), "label": labels})
-            grouped = frame.groupby("id", sort=False)["label"].agg(
-                lambda s: sorted({x for v in s for x in split_cell(v)}))
-            if usage is not None:
-                by_id = pd.Series(usage).groupby(frame["id"], sort=False)
-                _usage_conflicts(by_id, frame, sol, sol_name, col)
-                usage = by_id.first().loc[grouped.index].to_numpy()
-            sol = pa.table({id_col: pa.array(grouped.index.astype(str)),
-                            label_col: pa.array(["|".join(v) for v in grouped.to_numpy()])})
-            truths = [list(v) for v in grouped.to_numpy()]
-            # Problems name rows of the file, not of the grouped table.
-            file_rows = frame.drop_duplicates("id").index.to_numpy()
+            sol, usage, file_rows = _grouped(sol, sol_name, id_col, label_col, ids, codes, usage, col)
             layout = f"solution one row per ('{id_col}', '{label_col}'), grouped by id"
         else:
-            truths = [split_cell(v) for v in labels]
             file_rows = None
             layout = f"solution '{id_col},{label_col}' with '|'-joined labels"
+        del codes
         seen = len(col.problems)
         al, sol_ids = join_ids(sol, sub, sol_name, sub_name, id_col, col)
         if file_rows is not None:
             col.problems[seen:] = [_file_rows(p, file_rows) for p in col.problems[seen:]]
         col.raise_if_any()
-        preds = [split_cell(v) for v in sub.column(pred_col).cast(pa.string()).to_pylist()]
-        preds = [preds[i] for i in al.sub_index]
+        # The columns as read: split into items only when scored (coded) or shown.
+        truths = Cells(sol.column(label_col))
+        preds = Cells(sub.column(pred_col), al.sub_index)
         layout += f"; submission '{id_col},{pred_col}' with '|'-separated predictions"
         return Prepared("fbeta", ctx.reason, id_col, [pred_col], sol_ids,
                         truths, preds, usage, layout=layout)
 
+    def plan(self, prep, options):
+        if isinstance(prep.truth, Cells) and isinstance(prep.pred, Cells):
+            # Both columns as read: coded once as numbers for every split.
+            return Plan(code_cells(prep.truth, prep.pred, options.clean), None)
+        return Plan(prep.truth, prep.pred)
+
     def score(self, plan, rows, options, cancel):
-        return _core.jaccard_fbeta(take(plan.truth, rows), take(plan.pred, rows),
+        if plan.pred is None:
+            return _core.coded_fbeta(plan.truth.take(rows), beta=options.beta,
+                                     threshold=options.threshold, matching=options.matching)
+        return _core.jaccard_fbeta(_take(plan.truth, rows), _take(plan.pred, rows),
                              beta=options.beta, threshold=options.threshold,
                              matching=options.matching, clean=options.clean)
 
@@ -149,18 +145,69 @@ def _file_rows(problem, file_rows):
     return replace(problem, rows=tuple(int(file_rows[r]) for r in problem.rows))
 
 
-def _usage_conflicts(by_id, frame, sol, sol_name, col):
+def _id_codes(ids):
+    """A code per row, numbering distinct ids in order of first appearance (-1: missing)."""
+    import pyarrow.compute as pc
+    from ..numbers import bool_array, plain_array
+    enc = pc.dictionary_encode(ids)
+    chunks = enc.chunks if hasattr(enc, "chunks") else [enc]
+    parts = []
+    for c in chunks:
+        codes = plain_array(c.indices).astype(np.int64)
+        if c.null_count:
+            codes = np.where(bool_array(c.is_valid()), codes, -1)
+        parts.append(codes)
+    codes = np.concatenate(parts) if parts else np.zeros(0, np.int64)
+    n_ids = len(chunks[0].dictionary) + int((codes < 0).any()) if chunks else 0
+    return codes, n_ids
+
+
+def _grouped(sol, sol_name, id_col, label_col, ids, codes, usage, col):
+    """A long solution as one row per id (first-appearance order) with its labels
+    sorted, distinct and '|'-joined; (table, usage per id, first file row of each id)."""
+    import pyarrow as pa
+    from ..numbers import arrow_ints, arrow_texts
+    valid = np.flatnonzero(codes >= 0)            # a missing id is no group
+    order = valid[np.argsort(codes[valid], kind="stable")]
+    sorted_codes = codes[order]
+    starts = np.flatnonzero(np.r_[True, sorted_codes[1:] != sorted_codes[:-1]]) \
+        if order.size else np.zeros(0, np.int64)
+    file_rows = order[starts]
+    if usage is not None:
+        _usage_conflicts(usage, codes, order, starts, ids, sol, sol_name, col)
+        usage = usage[file_rows]
+    labels = sol.column(label_col).cast(pa.string()).to_pylist()
+    bounds = np.r_[starts, order.size].tolist()
+    order = order.tolist()
+    joined = ["|".join(sorted({x for r in order[a:b] for x in split_cell(labels[r])}))
+              for a, b in zip(bounds[:-1], bounds[1:])]
+    table = pa.Table.from_arrays([ids.take(arrow_ints(file_rows)), arrow_texts(joined)],
+                                 names=[id_col, label_col])
+    return table, usage, file_rows
+
+
+def _usage_conflicts(usage, codes, order, starts, ids, sol, sol_name, col):
     """Ids of a long solution whose rows disagree on Usage: a problem, never the first row."""
-    lo, hi = by_id.min(), by_id.max()
-    bad = lo.index[(lo != hi).to_numpy()]
-    if not len(bad):
+    if not starts.size:
+        return
+    lo = np.minimum.reduceat(usage[order], starts)
+    hi = np.maximum.reduceat(usage[order], starts)
+    bad = codes[order[starts[lo != hi]]]          # in order of first appearance
+    if not bad.size:
         return
     name = next(c for c in sol.column_names if c.lower() == "usage")
-    rows = frame.index[frame["id"].isin(set(bad[:5]))].to_numpy()
-    of = frame["id"].to_numpy()[rows]
-    listed = ", ".join(f"id '{i}' (rows {', '.join(str(r + 1) for r in rows[of == i])})" for i in bad[:5])
+    rows = np.flatnonzero(np.isin(codes, bad[:5]))
+    of = codes[rows]
+    listed = ", ".join(f"id '{ids[int(rows[of == b][0])].as_py()}' "
+                       f"(rows {', '.join(str(r + 1) for r in rows[of == b])})" for b in bad[:5])
     col.add(sol_name, f"column '{name}': {len(bad)} id(s) have rows in more than one of Public, "
             f"Private and Ignored: {listed}", rows)
+
+
+def _take(values, rows):
+    if rows is not None and isinstance(values, Cells):
+        return values.take(rows)
+    return take(values, rows)
 
 
 def _joined(values):

@@ -16,6 +16,7 @@ import numpy as np
 
 from ...errors import InputError
 from .._checks import check_option
+from .coded import Coded
 from .match import _match
 from .table import _Prepared, _segment_sums
 from .text import clean_text, jaccard, shared_tokens, split_cell, tokens
@@ -81,7 +82,19 @@ def jaccard_fbeta(truths: Sequence[str | Iterable[str]], predictions: Sequence[s
     """
     check_option("matching", matching, MATCHINGS)
     beta, threshold = _check_numbers(beta, threshold)
-    prep = _Prepared(truths, predictions, clean)
+    return _score(_Prepared(truths, predictions, clean), beta, threshold, matching)
+
+
+def coded_fbeta(coded: Coded, *, beta: float = 0.5, threshold: float = 0.5,
+                matching: str = "one-to-one") -> FbetaResult:
+    """``jaccard_fbeta`` of documents already coded as numbers (``Coded``; cleaning,
+    if any, was applied when coding)."""
+    check_option("matching", matching, MATCHINGS)
+    beta, threshold = _check_numbers(beta, threshold)
+    return _score(_Prepared.from_coded(coded), beta, threshold, matching)
+
+
+def _score(prep, beta, threshold, matching):
     chosen, used = _match(prep, threshold, matching)
     n = prep.n_docs
     doc_tp = _segment_sums(chosen >= 0, prep.t_start, prep.nt)
@@ -130,5 +143,6 @@ def document_matrices(truths: str | Iterable[str], predictions: str | Iterable[s
                          jm, mm, tp, int((~used[:-1]).sum()), t - tp)
 
 
-__all__ = ["split_cell", "MATCHINGS", "FbetaResult", "DocumentMatch", "fbeta_from_counts", "jaccard_fbeta",
+__all__ = ["split_cell", "MATCHINGS", "Coded", "coded_fbeta",
+           "FbetaResult", "DocumentMatch", "fbeta_from_counts", "jaccard_fbeta",
            "document_matrices", "clean_text", "tokens", "jaccard", "shared_tokens"]

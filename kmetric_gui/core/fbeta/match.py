@@ -17,7 +17,7 @@ def _match(prep, threshold, matching):
     plain element-wise passes. One-to-one: documents are independent, so a
     step's truths each take the best prediction not used yet.
     """
-    n_t, n_p, s_count = prep.t_sid.size, prep.p_sid.size, len(prep.strings)
+    n_t, n_p, s_count = prep.t_sid.size, prep.p_sid.size, prep.s_count
     chosen = np.full(n_t, -1, dtype=np.int64)
     used = np.zeros(n_p + 1, dtype=bool)
     used[n_p] = True

@@ -51,16 +51,32 @@ class _Prepared:
             rank[order] = np.arange(len(order))
         sid = rank[first]
         del flat
-        s_count = len(self.strings)
-        self.nt, self.npd = lens[:n], lens[n:]
+        keys, vocab = _token_keys(self.strings)
+        self._setup(lens[:n], lens[n:], sid[:t_count], sid[t_count:], len(self.strings), keys, vocab)
+
+    @classmethod
+    def from_coded(cls, coded):
+        """From documents already coded as numbers (``coded.Coded``): no strings."""
+        self = cls.__new__(cls)
+        self.n_docs = len(coded)
+        self.strings = None
+        self._setup(coded.nt, coded.npd, coded.t_sid, coded.p_sid, coded.s_count,
+                    coded.member_keys, coded.vocab_size)
+        return self
+
+    def _setup(self, nt, npd, t_sid, p_sid, s_count, member_keys, vocab_size):
+        n = self.n_docs
+        self.s_count = s_count
+        self.nt, self.npd = nt, npd
         self.t_start, self.p_start = _segments(self.nt), _segments(self.npd)
-        t_sid, self.p_sid = sid[:t_count], sid[t_count:]
+        self.p_sid = p_sid
         # Truths sorted by id within their document (already grouped by
         # document: a stable sort of doc * S + id is fast).
         t_doc = np.repeat(np.arange(n, dtype=np.int64), self.nt)
         self.t_sid = t_sid[np.argsort(t_doc * s_count + t_sid, kind="stable")]
+        del t_doc
         # Token sets of every distinct string as sorted (string, token) keys.
-        self.member_keys, self.vocab_size = _token_keys(self.strings)
+        self.member_keys, self.vocab_size = member_keys, vocab_size
         owner = self.member_keys // self.vocab_size
         self.tok_ids = self.member_keys - owner * self.vocab_size
         self.tok_len = np.bincount(owner, minlength=s_count)
@@ -68,7 +84,7 @@ class _Prepared:
 
     def dense(self, pairs):
         """Whether one dense table of all distinct pairs is worth building."""
-        s_count, size = len(self.strings), len(self.strings) * self.vocab_size
+        s_count, size = self.s_count, self.s_count * self.vocab_size
         # The S x V token matrix, the S x V x S product and the S x S table
         # all small: a few long strings make V huge while S stays tiny, and
         # many spellings of a few words make S large while V stays tiny.
@@ -82,7 +98,7 @@ class _Prepared:
         after earlier matches sees them. String id S (one past the last) is a
         sentinel that scores -1.
         """
-        s_count = len(self.strings)
+        s_count = self.s_count
         if self.dense(pairs):
             table = self.jaccard_table.ravel()
             for block in blocks:
@@ -125,7 +141,7 @@ class _Prepared:
     @cached_property
     def member_bits(self):
         """The (string, token) keys as a packed bitset, when it fits."""
-        size = len(self.strings) * self.vocab_size
+        size = self.s_count * self.vocab_size
         if size > _BITSET_MAX:
             return None
         keys = self.member_keys                   # sorted: bytes come in runs
@@ -141,7 +157,7 @@ class _Prepared:
     def jaccard_table(self):
         """Jaccard of every pair of distinct strings, one small matrix product,
         plus a sentinel string that scores -1 with all."""
-        s_count = len(self.strings)
+        s_count = self.s_count
         owner = np.repeat(np.arange(s_count), self.tok_len)
         m = np.zeros((s_count, self.vocab_size), dtype=np.float32)
         m[owner, self.tok_ids] = 1.0

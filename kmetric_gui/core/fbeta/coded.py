@@ -1,0 +1,53 @@
+"""Documents already coded as numbers: what the matching needs, without strings.
+
+A file's cells become string ids and token keys once (kmetric_gui.metrics:
+from the Arrow columns, no Python string per item); every split is then
+a selection of documents of the same codes.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from .table import _ranges
+
+
+@dataclass(frozen=True)
+class Coded:
+    """Items of every document as string ids, and each string's token set.
+
+    String ids follow the alphabetical order of the (cleaned) strings, as in
+    ``jaccard_fbeta``; a string's tokens are its lower-cased whitespace
+    tokens, as sorted unique keys ``string id * vocab_size + token id``.
+    """
+    nt: np.ndarray             # (D,) truths of each document
+    npd: np.ndarray            # (D,) predictions of each document
+    t_sid: np.ndarray          # truths' string ids, document after document
+    p_sid: np.ndarray          # predictions' string ids, document after document
+    s_count: int               # distinct strings
+    member_keys: np.ndarray    # sorted unique string id * vocab_size + token id
+    vocab_size: int
+
+    def __len__(self):
+        return self.nt.size
+
+    def take(self, rows):
+        """The documents ``rows`` (an index array; None: all of them)."""
+        if rows is None:
+            return self
+        rows = np.asarray(rows, dtype=np.int64)
+        return Coded(self.nt[rows], self.npd[rows], _pick(self.t_sid, self.nt, rows),
+                     _pick(self.p_sid, self.npd, rows), self.s_count, self.member_keys,
+                     self.vocab_size)
+
+
+def _pick(sid, counts, rows):
+    starts = np.cumsum(counts) - counts
+    idx, _ = _ranges(starts[rows], counts[rows])
+    return sid[idx]
+
+
+def file_order(sid, counts, index):
+    """Items of file rows (``counts`` each, in file order) put in the order ``index``."""
+    if index is None:
+        return sid, counts
+    return _pick(sid, counts, index), counts[index]

@@ -1,0 +1,141 @@
+"""F-beta columns kept as read (Cells) and coded on their bytes: the same items,
+counts and scores as splitting every cell in Python (split_cell) and scoring
+with the reference loop; the CLI path imports no pandas."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from kmetric_gui.core import coded_fbeta, jaccard_fbeta, split_cell
+from kmetric_gui.metrics.fbeta_cells import Cells, code_cells
+from kmetric_gui.scoring import Options, score_files
+from reference import fbeta_ref
+
+# Words that tie, repeat, change with case or cleaning, and whitespace Python
+# knows beyond ASCII (\xa0, \u3000) and in ASCII beyond space (\t, \x1c).
+WORDS = ["a", "b", "A", "c d", "x-y", "É", "é", "İ", "ß", "ss", "\x00", "日本"]
+SPACES = [" ", "  ", "\t", "\x1c", "\xa0", "\u3000", ""]
+
+
+@st.composite
+def cells(draw):
+    parts = draw(st.lists(st.tuples(st.sampled_from(SPACES), st.sampled_from(WORDS + [""]),
+                                    st.sampled_from(SPACES), st.sampled_from(WORDS + [""])),
+                          max_size=4))
+    return "|".join("".join(p) for p in parts)
+
+
+def _chunked(values, cut):
+    cut = min(cut, len(values))
+    parts = [values[:cut], values[cut:]]
+    return pa.chunked_array([pa.array(p, pa.string()) for p in parts if p], pa.string())
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(cells(), cells()), max_size=12), st.integers(0, 12),
+       st.randoms(use_true_random=False), st.booleans(),
+       st.sampled_from(["one-to-one", "many-to-one"]), st.sampled_from([0.0, 0.34, 0.5, 1.0]))
+def test_coded_cells_score_as_split_lists(docs, cut, rnd, clean, matching, threshold):
+    t_text = [t for t, _ in docs]
+    p_text = [p for _, p in docs]
+    order = list(range(len(docs)))
+    rnd.shuffle(order)                           # submission rows in another order
+    file_p = [p_text[i] for i in order]
+    index = np.argsort(order)                    # document -> submission row
+    truth, pred = Cells(_chunked(t_text, cut)), Cells(_chunked(file_p, cut), index)
+    t_lists, p_lists = [split_cell(t) for t in t_text], [split_cell(p) for p in p_text]
+    assert list(truth) == t_lists and list(pred) == p_lists
+    assert [pred[i] for i in range(len(docs))] == p_lists and truth == t_lists
+    assert truth.counts().tolist() == [len(x) for x in t_lists]
+    coded = code_cells(truth, pred, clean)
+    got = coded_fbeta(coded, threshold=threshold, matching=matching)
+    want = jaccard_fbeta(t_lists, p_lists, threshold=threshold, matching=matching, clean=clean)
+    assert got.per_document.tolist() == want.per_document.tolist()
+    _, counts = fbeta_ref(t_lists, p_lists, threshold=threshold, matching=matching, clean=clean)
+    assert (got.tp, got.fp, got.fn) == counts
+    rows = np.array([i for i in range(len(docs)) if rnd.random() < 0.5], dtype=np.int64)
+    part = coded_fbeta(coded.take(rows), threshold=threshold, matching=matching)
+    _, counts = fbeta_ref([t_lists[i] for i in rows], [p_lists[i] for i in rows],
+                          threshold=threshold, matching=matching, clean=clean)
+    assert (part.tp, part.fp, part.fn) == counts
+
+
+def test_ties_duplicates_and_blank_items_on_random_words():
+    rng = np.random.default_rng(5)
+    words = ["alpha", "beta", "Gamma", "delta", "eps"]
+
+    def cell():
+        items = [" ".join(rng.choice(words, rng.integers(1, 4))) for _ in range(rng.integers(0, 5))]
+        items += [" ", ""] * int(rng.integers(0, 2))
+        return "|".join(rng.permutation(items).tolist()) if items else ""
+    t_text = [cell() for _ in range(400)]
+    p_text = [cell() for _ in range(400)]
+    t_lists, p_lists = [split_cell(t) for t in t_text], [split_cell(p) for p in p_text]
+    coded = code_cells(Cells(pa.array(t_text)), Cells(pa.array(p_text)))
+    for matching in ("one-to-one", "many-to-one"):
+        for threshold in (0.3, 0.5, 0.67):
+            got = coded_fbeta(coded, threshold=threshold, matching=matching)
+            ref, counts = fbeta_ref(t_lists, p_lists, threshold=threshold, matching=matching)
+            assert (got.tp, got.fp, got.fn) == counts and got.score == pytest.approx(ref)
+
+
+def _write(path, rows):
+    path.write_text("".join(",".join(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("clean", [False, True])
+def test_files_with_usage_long_solution_and_shuffled_rows(tmp_path, clean):
+    rng = np.random.default_rng(3)
+    words = ["survey", "Census", "of", "agriculture", "study", "NOAA"]
+    ids = [f"doc{i}" for i in range(60)]
+    truths = [sorted({" ".join(rng.choice(words, 2)) for _ in range(rng.integers(0, 4))})
+              for _ in ids]
+    preds = [[" ".join(rng.choice(words, 2)) for _ in range(rng.integers(0, 4))] for _ in ids]
+    usage = ["Public" if rng.random() < 0.5 else "Private" for _ in ids]
+    rows = [["Id", "cleaned_label", "Usage"]]
+    for i, ts, u in zip(ids, truths, usage):
+        rows += [[i, t, u] for t in (ts or [""])]
+    long_rows = [rows[0]] + [rows[1:][k] for k in rng.permutation(len(rows) - 1)]
+    sol = _write(tmp_path / "sol.csv", long_rows)
+    order = rng.permutation(len(ids))
+    sub = _write(tmp_path / "sub.csv", [["Id", "PredictionString"]] +
+                 [[ids[k], "|".join(preds[k])] for k in order])
+    rep = score_files(sol, sub, Options(clean=clean))
+    assert rep.layout.startswith("solution one row per")
+    for name, want in (("public", "Public"), ("private", "Private")):
+        sel = [k for k in range(len(ids)) if usage[k] == want]
+        _, counts = fbeta_ref([truths[k] for k in sel], [preds[k] for k in sel], clean=clean)
+        s = rep.splits[name]
+        assert (s.tp, s.fp, s.fn) == counts
+    _, counts = fbeta_ref(truths, preds, clean=clean)
+    assert (rep.result.tp, rep.result.fp, rep.result.fn) == counts
+    prep = rep.prepared                       # the app reads documents by solution row
+    k = [i.as_py() for i in prep.id_array].index("doc7")
+    assert prep.truth[k] == truths[7] and prep.pred[k] == split_cell("|".join(preds[7]))
+
+
+@pytest.mark.parametrize("long", [False, True])
+def test_fbeta_cli_path_imports_no_pandas(tmp_path, long):
+    root = Path(__file__).resolve().parents[2]
+    if long:
+        sol = _write(tmp_path / "sol.csv", [["Id", "cleaned_label", "Usage"], ["d1", "a b", "Public"],
+                                            ["d1", "c", "Public"], ["d2", "x", "Private"]])
+    else:
+        sol = _write(tmp_path / "sol.csv", [["Id", "PredictionString"], ["d1", "a b|c"], ["d2", "x"]])
+    sub = _write(tmp_path / "sub.csv", [["Id", "PredictionString"], ["d2", "x y"], ["d1", "a b"]])
+    code = ("import sys, runpy; sys.argv = ['kmetric', 'score', sys.argv[1], sys.argv[2]]\n"
+            "try:\n    runpy.run_module('kmetric_gui.cli', run_name='__main__')\n"
+            "except SystemExit as e:\n    assert not e.code, e.code\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pandas', 'scipy', 'sklearn')))")
+    env = dict(os.environ, PYTHONPATH=str(root))
+    r = subprocess.run([sys.executable, "-c", code, str(sol), str(sub)], cwd=root,
+                       env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "metric:  fbeta" in r.stdout
+    assert r.stdout.strip().splitlines()[-1] == "[]"
