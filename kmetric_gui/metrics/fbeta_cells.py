@@ -16,6 +16,7 @@ from ..core.cells import split_cell
 from ..numbers import arrow_ints, arrow_scalar, arrow_texts, plain_array
 
 _BAR = ord("|")
+_SLICE = 1 << 16      # strings cut into tokens at a time
 # Python's str.split()/strip() whitespace among ASCII bytes (\x1c-\x1f included).
 _WS = np.zeros(256, dtype=bool)
 _WS[[9, 10, 11, 12, 13, 28, 29, 30, 31, 32]] = True
@@ -182,6 +183,7 @@ def code_cells(truth, pred, clean=False):
     """Both columns as ``core.fbeta.Coded`` (string ids in alphabetical order)."""
     import pyarrow.compute as pc
     from ..core.fbeta.coded import Coded, file_order
+    from ..core.fbeta.table import token_lists
     t_arrays, t_counts = _items(truth)
     p_arrays, p_counts = _items(pred)
     t_total = int(t_counts.sum())
@@ -189,25 +191,29 @@ def code_cells(truth, pred, clean=False):
               for a in t_arrays + p_arrays]
     if chunks:
         enc = pc.dictionary_encode(pa.chunked_array(chunks))
-        codes = np.concatenate([plain_array(c.indices) for c in enc.chunks]).astype(np.int64)
+        codes = np.concatenate([plain_array(c.indices) for c in enc.chunks])
         strings = enc.chunk(0).dictionary
+        del enc                                 # the indices (copied) and the hash
     else:
-        codes, strings = np.zeros(0, np.int64), arrow_texts([])
+        codes, strings = np.zeros(0, np.int32), arrow_texts([])
     del chunks, t_arrays, p_arrays
     if clean:
         cleaned = pc.utf8_trim(pc.ascii_lower(pc.replace_substring_regex(
             strings, pattern="[^A-Za-z0-9]+", replacement=" ")), " ")
         enc = pc.dictionary_encode(cleaned)
-        codes = plain_array(enc.indices).astype(np.int64)[codes]
+        codes = plain_array(enc.indices)[codes]
         strings = enc.dictionary
-    rank = np.empty(len(strings), dtype=np.int64)
+    rank = np.empty(len(strings), dtype=np.int32)      # dictionary indices are int32 too
     rank[plain_array(pc.sort_indices(strings))] = np.arange(len(strings))
     sid = rank[codes]
     del codes
     keys, vocab = _token_keys(strings, rank)
+    tok_ptr, tok_ids = token_lists(keys, vocab, len(strings))
+    del keys
     t_sid, nt = file_order(sid[:t_total], t_counts, truth.index)
     p_sid, npd = file_order(sid[t_total:], p_counts, pred.index)
-    return Coded(nt.astype(np.int64), npd.astype(np.int64), t_sid, p_sid, len(strings), keys, vocab)
+    return Coded(nt.astype(np.int64), npd.astype(np.int64), t_sid, p_sid, len(strings),
+                 tok_ptr, tok_ids, vocab)
 
 
 def _mixed(arrays):
@@ -215,37 +221,66 @@ def _mixed(arrays):
 
 
 def _token_keys(strings, rank):
-    """Sorted unique keys rank * V + token id of each string's lower-cased
-    whitespace tokens (Python's ``str.lower().split()``), and V."""
+    """Sorted keys rank * V + token id of each string's lower-cased
+    whitespace tokens (Python's ``str.lower().split()``), and V.
+
+    Strings are cut into tokens a slice at a time (byte-sized temporaries stay
+    small); one Arrow hash numbers the tokens of all slices.
+    """
     import pyarrow.compute as pc
+    words, owners = [], []
+    for a in range(0, len(strings), _SLICE):
+        w, owner = _words(strings.slice(a, _SLICE))
+        words += w
+        owners.append(owner + np.int32(a))
+    total = sum(o.size for o in owners)
+    if not total:
+        return np.zeros(0, np.int64), 1
+    if len({w.type for w in words}) > 1:
+        words = [w.cast(pa.large_string()) for w in words]
+    enc = pc.dictionary_encode(pa.chunked_array(words))
+    del words
+    vocab = max(len(enc.chunk(0).dictionary), 1)
+    keys = np.empty(total, np.int64)
+    at = 0
+    for chunk, owner in zip(enc.chunks, _regroup(owners, [len(c) for c in enc.chunks])):
+        n = owner.size
+        part = keys[at:at + n]
+        part[:] = rank[owner]                   # int64 before the product: no overflow
+        part *= vocab
+        part += plain_array(chunk.indices)
+        at += n
+    del enc, owners
+    keys.sort()
+    return keys, vocab      # repeats dropped by token_lists
+
+
+def _regroup(arrays, sizes):
+    """The concatenation of ``arrays`` cut again into pieces of ``sizes``."""
+    flat = np.concatenate(arrays) if len(arrays) != len(sizes) else None
+    at = 0
+    for k, n in enumerate(sizes):
+        yield arrays[k] if flat is None else flat[at:at + n]
+        at += n
+
+
+def _words(strings):
+    """Tokens of some strings as Arrow arrays, and the string (int32) of each token."""
     data, off = _buffers(strings)
     starts, ends = off[:-1], off[1:]
     odd = np.flatnonzero(_any(data >= 0x80, starts, ends))      # non-ASCII: Python
-    tok = ~_WS[data]
+    tok = _SOLID[data]
     for k in odd:
         tok[starts[k]:ends[k]] = False
     brk = np.zeros(data.size + 1, dtype=bool)
     brk[off] = True
     t_start = np.flatnonzero(tok & (brk[:-1] | ~np.r_[False, tok[:-1]]))
     t_end = np.flatnonzero(tok & (brk[1:] | ~np.r_[tok[1:], False])) + 1
-    owner = np.searchsorted(off, t_start, side="right") - 1
-    del brk
-    words = [_joined(_LOWER[data], t_start, t_end)]
+    del brk, tok
+    owner = (np.searchsorted(off, t_start, side="right") - 1).astype(np.int32)
+    words = [_joined(_LOWER[data], t_start, t_end)] if t_start.size else []
     if odd.size:
         lists = [strings[int(k)].as_py().lower().split() for k in odd]
-        owner = np.concatenate((owner, np.repeat(odd, [len(x) for x in lists])))
+        owner = np.concatenate((owner, np.repeat(odd.astype(np.int32), [len(x) for x in lists])))
         words.append(arrow_texts([w for x in lists for w in x]))
-        if words[0].type != words[1].type:
-            words[0] = words[0].cast(pa.string())
-    del tok
-    if owner.size:
-        enc = pc.dictionary_encode(pa.chunked_array(words))
-        tid = np.concatenate([plain_array(c.indices) for c in enc.chunks]).astype(np.int64)
-        vocab = max(len(enc.chunk(0).dictionary), 1)
-    else:
-        tid, vocab = np.zeros(0, np.int64), 1
-    keys = rank[owner] * vocab + tid
-    keys.sort()
-    if keys.size:
-        keys = keys[np.r_[True, keys[1:] != keys[:-1]]]
-    return keys, vocab
+    return [w for w in words if len(w)], owner

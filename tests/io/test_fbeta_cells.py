@@ -139,3 +139,27 @@ def test_fbeta_cli_path_imports_no_pandas(tmp_path, long):
     assert r.returncode == 0, r.stderr
     assert "metric:  fbeta" in r.stdout
     assert r.stdout.strip().splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize("bitset", [True, False])
+def test_long_strings_binary_search_against_loop(monkeypatch, bitset):
+    # Strings of 1 to 60 tokens (repeats too): the search among a string's own
+    # sorted tokens takes several halvings; the bitset path must agree.
+    table = sys.modules["kmetric_gui.core.fbeta.table"]
+    monkeypatch.setattr(table, "_DENSE_MATMUL", 0)
+    if not bitset:
+        monkeypatch.setattr(table, "_BITSET_MAX", 0)
+    rng = np.random.default_rng(11)
+    vocab = [f"t{i}" for i in range(80)]
+
+    def item():
+        return " ".join(rng.choice(vocab, rng.integers(1, 61)))
+    truths = [[item() for _ in range(rng.integers(0, 4))] for _ in range(150)]
+    preds = [[item() for _ in range(rng.integers(0, 4))] for _ in range(150)]
+    coded = code_cells(Cells(pa.array(["|".join(t) for t in truths])),
+                       Cells(pa.array(["|".join(p) for p in preds])))
+    for threshold in (0.1, 0.3, 0.5):
+        ref, counts = fbeta_ref(truths, preds, threshold=threshold)
+        for r in (coded_fbeta(coded, threshold=threshold),
+                  jaccard_fbeta(truths, preds, threshold=threshold)):
+            assert (r.tp, r.fp, r.fn) == counts

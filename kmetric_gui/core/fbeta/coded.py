@@ -17,14 +17,15 @@ class Coded:
 
     String ids follow the alphabetical order of the (cleaned) strings, as in
     ``jaccard_fbeta``; a string's tokens are its lower-cased whitespace
-    tokens, as sorted unique keys ``string id * vocab_size + token id``.
+    tokens, as sorted token ids ``tok_ids[tok_ptr[s]:tok_ptr[s + 1]]``.
     """
     nt: np.ndarray             # (D,) truths of each document
     npd: np.ndarray            # (D,) predictions of each document
     t_sid: np.ndarray          # truths' string ids, document after document
     p_sid: np.ndarray          # predictions' string ids, document after document
     s_count: int               # distinct strings
-    member_keys: np.ndarray    # sorted unique string id * vocab_size + token id
+    tok_ptr: np.ndarray        # (s_count + 1,) where each string's tokens start
+    tok_ids: np.ndarray        # token ids, string after string, sorted within each
     vocab_size: int
 
     def __len__(self):
@@ -36,14 +37,22 @@ class Coded:
             return self
         rows = np.asarray(rows, dtype=np.int64)
         return Coded(self.nt[rows], self.npd[rows], _pick(self.t_sid, self.nt, rows),
-                     _pick(self.p_sid, self.npd, rows), self.s_count, self.member_keys,
-                     self.vocab_size)
+                     _pick(self.p_sid, self.npd, rows), self.s_count, self.tok_ptr,
+                     self.tok_ids, self.vocab_size)
 
 
 def _pick(sid, counts, rows):
+    """The items of documents ``rows``, in that order (documents of ``counts`` items,
+    one after the other in ``sid``), a slice of documents at a time."""
     starts = np.cumsum(counts) - counts
-    idx, _ = _ranges(starts[rows], counts[rows])
-    return sid[idx]
+    sizes = counts[rows]
+    out = np.empty(int(sizes.sum()), dtype=sid.dtype)
+    at, step = 0, 1 << 16
+    for a in range(0, rows.size, step):
+        idx, _ = _ranges(starts[rows[a:a + step]], sizes[a:a + step])
+        out[at:at + idx.size] = sid[idx]
+        at += idx.size
+    return out
 
 
 def file_order(sid, counts, index):

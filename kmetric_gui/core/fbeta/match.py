@@ -36,7 +36,8 @@ def _match(prep, threshold, matching):
     order = np.argsort(key, kind="stable")
     docs, wclass = docs[order], wclass[order]
     bounds = np.flatnonzero(np.r_[True, wclass[1:] != wclass[:-1], True])
-    p_sid = np.append(prep.p_sid, s_count)        # the padding slot reads the sentinel
+    # int64 (ids may be coded narrower); the padding slot reads the sentinel
+    p_sid = np.concatenate((prep.p_sid, np.array([s_count], dtype=np.int64)))
 
     def blocks():
         for lo, hi in zip(bounds[:-1], bounds[1:]):

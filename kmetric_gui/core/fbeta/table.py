@@ -10,7 +10,7 @@ from .text import _as_lists, _check_strings, _first_ids, _token_keys, clean_text
 
 _DENSE_MATMUL = 1 << 27  # strings^2 x vocabulary below which one matrix product scores all
 _PADDED_MAX = 1 << 21    # cells x tokens above which a block is scored token by token
-_BITSET_MAX = 1 << 29    # (string, token) bitset size (bits) below which it replaces searchsorted
+_BITSET_MAX = 1 << 29    # (string, token) bitset size (bits) below which it replaces binary search
 
 
 class _Prepared:
@@ -52,7 +52,10 @@ class _Prepared:
         sid = rank[first]
         del flat
         keys, vocab = _token_keys(self.strings)
-        self._setup(lens[:n], lens[n:], sid[:t_count], sid[t_count:], len(self.strings), keys, vocab)
+        tok_ptr, tok_ids = token_lists(keys, vocab, len(self.strings))
+        del keys
+        self._setup(lens[:n], lens[n:], sid[:t_count], sid[t_count:], len(self.strings),
+                    tok_ptr, tok_ids, vocab)
 
     @classmethod
     def from_coded(cls, coded):
@@ -61,10 +64,10 @@ class _Prepared:
         self.n_docs = len(coded)
         self.strings = None
         self._setup(coded.nt, coded.npd, coded.t_sid, coded.p_sid, coded.s_count,
-                    coded.member_keys, coded.vocab_size)
+                    coded.tok_ptr, coded.tok_ids, coded.vocab_size)
         return self
 
-    def _setup(self, nt, npd, t_sid, p_sid, s_count, member_keys, vocab_size):
+    def _setup(self, nt, npd, t_sid, p_sid, s_count, tok_ptr, tok_ids, vocab_size):
         n = self.n_docs
         self.s_count = s_count
         self.nt, self.npd = nt, npd
@@ -73,14 +76,13 @@ class _Prepared:
         # Truths sorted by id within their document (already grouped by
         # document: a stable sort of doc * S + id is fast).
         t_doc = np.repeat(np.arange(n, dtype=np.int64), self.nt)
-        self.t_sid = t_sid[np.argsort(t_doc * s_count + t_sid, kind="stable")]
+        t_doc *= s_count
+        t_doc += t_sid
+        self.t_sid = t_sid[np.argsort(t_doc, kind="stable")]
         del t_doc
-        # Token sets of every distinct string as sorted (string, token) keys.
-        self.member_keys, self.vocab_size = member_keys, vocab_size
-        owner = self.member_keys // self.vocab_size
-        self.tok_ids = self.member_keys - owner * self.vocab_size
-        self.tok_len = np.bincount(owner, minlength=s_count)
-        self.tok_ptr = np.concatenate(([0], np.cumsum(self.tok_len)))
+        # Token sets of every distinct string: each string's sorted token ids.
+        self.tok_ptr, self.tok_ids, self.vocab_size = tok_ptr, tok_ids, vocab_size
+        self.tok_len = np.diff(tok_ptr)
 
     def dense(self, pairs):
         """Whether one dense table of all distinct pairs is worth building."""
@@ -123,28 +125,43 @@ class _Prepared:
         k = np.arange(most)
         tok = self.tok_ids[np.minimum(self.tok_ptr[a_sid][:, None] + k,
                                       max(self.tok_ids.size - 1, 0))]
-        hit = self._has(b_sid[:, :, None] * self.vocab_size + tok)
+        hit = self._has(b_sid[:, :, None], tok)
         hit &= k < lens[:, None]
         inter = hit.sum(axis=2)
         union = lens + self.tok_len[b_sid] - inter
         return np.where(union > 0, inter / np.maximum(union, 1), 0.0)
 
-    def _has(self, query):
-        """Whether each (string * V + token) key is a member: bitset or keys."""
+    def _has(self, sid, tok):
+        """Whether each string ``sid`` holds token ``tok`` (broadcast): a bitset
+        lookup, or a binary search among the string's own sorted tokens."""
         if self.member_bits is not None:
+            query = sid * self.vocab_size + tok
             return ((self.member_bits[query >> 3] >> (query & 7).astype(np.uint8)) & 1).astype(bool)
-        keys = self.member_keys
-        if keys.size == 0:
-            return np.zeros(query.shape, dtype=bool)
-        return keys[np.minimum(np.searchsorted(keys, query), keys.size - 1)] == query
+        ids = self.tok_ids
+        shape = np.broadcast_shapes(np.shape(sid), np.shape(tok))
+        if ids.size == 0:
+            return np.zeros(shape, dtype=bool)
+        lo = np.broadcast_to(self.tok_ptr[sid], shape).copy()
+        end = np.broadcast_to(self.tok_ptr[sid + 1], shape)
+        hi, last = end.copy(), ids.size - 1
+        tok = np.broadcast_to(tok, shape)
+        for _ in range(int(self.tok_len[sid].max(initial=0)).bit_length()):
+            mid = (lo + hi) >> 1
+            less = ids[np.minimum(mid, last)] < tok
+            open_ = lo < hi
+            np.copyto(lo, mid + 1, where=open_ & less)
+            np.copyto(hi, mid, where=open_ & ~less)
+        return (lo < end) & (ids[np.minimum(lo, last)] == tok)
 
     @cached_property
     def member_bits(self):
-        """The (string, token) keys as a packed bitset, when it fits."""
+        """The (string, token) pairs as a packed bitset, when it fits."""
         size = self.s_count * self.vocab_size
-        if size > _BITSET_MAX:
+        # Beyond 64 bits a token the bitset costs more memory than it saves time.
+        if size > _BITSET_MAX or size > 64 * max(self.tok_ids.size, 1 << 16):
             return None
-        keys = self.member_keys                   # sorted: bytes come in runs
+        owner = np.repeat(np.arange(self.s_count, dtype=np.int64), self.tok_len)
+        keys = owner * self.vocab_size + self.tok_ids   # sorted: bytes come in runs
         bits = np.zeros(size // 8 + 1, dtype=np.uint8)
         if keys.size:
             byte = keys >> 3
@@ -171,7 +188,7 @@ class _Prepared:
         """Jaccard for each (a, b) pair: every token of a looked up in b."""
         lens = self.tok_len[a_sid]
         pair, tok = self._expand(a_sid, lens)
-        hits = np.concatenate(([0], np.cumsum(self._has(b_sid[pair] * self.vocab_size + tok))))
+        hits = np.concatenate(([0], np.cumsum(self._has(b_sid[pair], tok))))
         ends = np.cumsum(lens)
         inter = hits[ends] - hits[ends - lens]
         union = lens + self.tok_len[b_sid] - inter
@@ -181,6 +198,23 @@ class _Prepared:
         """(pair index, token id) for every token of each string in sid."""
         idx, pair = _ranges(self.tok_ptr[sid], lens)
         return pair, self.tok_ids[idx]
+
+
+def token_lists(keys, vocab, s_count):
+    """Sorted keys string id * vocab + token id (repeats allowed) as each string's
+    sorted distinct token ids: (pointers (s_count + 1,), token ids), a slice at a
+    time (no key-sized temporaries)."""
+    tok_len = np.zeros(s_count, dtype=np.int64)
+    tok_ids = np.empty(keys.size, dtype=np.int32 if vocab < 2 ** 31 else np.int64)
+    at, step = 0, 1 << 18
+    for a in range(0, keys.size, step):
+        part = keys[a:a + step]
+        new = np.r_[a == 0 or part[0] != keys[a - 1], part[1:] != part[:-1]]
+        part = part[new]
+        tok_len += np.bincount(part // vocab, minlength=s_count)
+        tok_ids[at:at + part.size] = part % vocab
+        at += part.size
+    return np.concatenate(([0], np.cumsum(tok_len))), tok_ids[:at].copy()
 
 
 def _segments(counts):
