@@ -86,17 +86,21 @@ def load(truth_path: str | os.PathLike[str], submission_path: str | os.PathLike[
          cancel: Callable[[], bool] | None = None) -> Prepared:
     """Read and validate both files; returns io.Prepared (raises InputError)."""
     from .io import prepare
+    from .io.lean import load_kappa
     from .io.read import read_pair
     progress, cancel = progress or _noop, cancel or _noop
     sol_name = f"solution {Path(truth_path).name}"
     sub_name = f"submission {Path(submission_path).name}"
     _step(progress, cancel, 0.0, f"reading {Path(truth_path).name} and "
           f"{Path(submission_path).name}")
-    # A valid wide LwLRAP pair of plain CSVs is read in pieces, truth as bytes (a
-    # fraction of the memory); anything else takes the full read, which names every problem.
+    # Valid pairs of plain CSVs (kappa; wide LwLRAP) are read in pieces, a fraction of the
+    # memory; anything else, and every invalid file, takes the full read, which names
+    # every problem.
     from .io.lean_lwlrap import load_lwlrap
-    prep = load_lwlrap(truth_path, submission_path, options, sol_name, sub_name,
-                       lambda f, m: _step(progress, cancel, f, m))
+    prep = load_kappa(truth_path, submission_path, options, sol_name, sub_name, progress, cancel)
+    if prep is None:
+        prep = load_lwlrap(truth_path, submission_path, options, sol_name, sub_name,
+                           lambda f, m: _step(progress, cancel, f, m))
     if prep is not None:
         return prep
     # Both files at once; every problem of both reported; memory checked first.

@@ -66,9 +66,11 @@ def _lut(digits):
     return lut
 
 
-def _keys(arr, width, lut):
-    """uint64 keys of every id (hex digits if ``lut``, raw bytes otherwise), or None."""
+def _keys(arr, width, digits):
+    """uint64 keys of every id (hex ``digits`` if given, raw bytes otherwise), or None."""
     out = np.empty(len(arr), dtype=np.uint64)
+    lut = _lut(digits) if digits is not None else None
+    swar = digits is not None and width % 4 == 0
     at = 0
     for c in _chunks(arr):
         if not len(c):
@@ -76,6 +78,13 @@ def _keys(arr, width, lut):
         rows = _byte_rows(c, width)
         for a in range(0, rows.shape[0], _STEP):
             part = rows[a:a + _STEP]
+            if swar:
+                keys = _hex_words(part, digits == _HEX[1])
+                if keys is None:
+                    return None
+                out[at:at + part.shape[0]] = keys
+                at += part.shape[0]
+                continue
             if lut is not None:
                 codes = lut[part]
                 if codes.max(initial=0) == 255:
@@ -84,6 +93,68 @@ def _keys(arr, width, lut):
             out[at:at + part.shape[0]] = _native(part)
             at += part.shape[0]
     return out
+
+
+_LOW4, _BIT0 = np.uint32(0x0F0F0F0F), np.uint32(0x01010101)
+
+
+def _hex_words(rows, upper):
+    """(n, 4m) hex digits -> uint64 keys, 4 digits at a time in one 32-bit word, or None
+    when a byte is not a digit of that case (m <= 4).
+
+    Each byte's value is (c & 15) + 9 for letters (bit 6 set); the digit is then written
+    back and compared with the byte: exact validation without a table lookup per byte.
+    """
+    x = rows.view(np.dtype("<u4"))
+    v = (x & _LOW4) + np.uint32(9) * ((x >> np.uint32(6)) & _BIT0)
+    if (v & np.uint32(0xF0F0F0F0)).any():
+        return None
+    letter = ((v + np.uint32(0x06060606)) >> np.uint32(4)) & _BIT0
+    back = v + np.uint32(0x30303030) + letter * np.uint32(7 if upper else 39)
+    if not np.array_equal(back, x):
+        return None
+    t = v | (v >> np.uint32(4))                          # two digits a byte
+    words = (t & np.uint32(0xFF)) | ((t >> np.uint32(8)) & np.uint32(0xFF00))
+    keys = words[:, 0].astype(np.uint64)
+    for j in range(1, words.shape[1]):
+        keys |= words[:, j].astype(np.uint64) << np.uint64(16 * j)
+    return keys
+
+
+class KeyIds:
+    """Ids kept as their keys (8 bytes a row, not the text), decoded when text is needed.
+
+    ``digits``: the hex digits the keys were packed from (None: raw bytes).
+    """
+
+    def __init__(self, keys, width, digits):
+        self.keys, self.width, self.digits = keys, width, digits
+
+    def __len__(self):
+        return self.keys.size
+
+    def _shifts(self):
+        w = self.width
+        if self.digits is None:
+            return np.arange(w, dtype=np.uint64) * np.uint64(8), np.uint64(0xFF), np.arange(256, dtype=np.uint8)
+        if w % 4 == 0:                       # _hex_words: digit p in bits 4p..4p+3
+            shifts = np.arange(w, dtype=np.uint64) * np.uint64(4)
+        else:                                # _nibbles + _native: two digits a byte, high first
+            q = np.arange(w) + w % 2
+            shifts = (8 * (q // 2) + 4 * (1 - q % 2)).astype(np.uint64)
+        return shifts, np.uint64(15), np.frombuffer(self.digits, np.uint8)
+
+    def decode(self):
+        """A pyarrow string array of the ids (chunked: any size)."""
+        shifts, mask, table = self._shifts()
+        chunks, w = [], self.width
+        for a in range(0, self.keys.size, _STEP):
+            k = self.keys[a:a + _STEP]
+            chars = np.ascontiguousarray(table[((k[:, None] >> shifts[None, :]) & mask).astype(np.intp)])
+            offsets = np.arange(k.size + 1, dtype=np.int32) * np.int32(w)
+            chunks.append(pa.Array.from_buffers(pa.string(), k.size,
+                                                [None, pa.py_buffer(offsets), pa.py_buffer(chars)]))
+        return pa.chunked_array(chunks, type=pa.string())
 
 
 def _nibbles(codes):
@@ -112,8 +183,7 @@ def _pack(sol_ids, sub_ids):
         return None
     if width <= 16:
         for digits in _HEX:
-            lut = _lut(digits)
-            keys = list(_POOL.map(lambda a: _keys(a, width, lut), (sol_ids, sub_ids)))
+            keys = list(_POOL.map(lambda a: _keys(a, width, digits), (sol_ids, sub_ids)))
             if all(k is not None for k in keys):
                 return keys
     if width <= 8:

@@ -23,12 +23,20 @@ class Prepared:
     reason: str               # why this metric / layout was chosen
     id_column: str
     target_columns: list      # submission columns holding the prediction
-    id_array: object          # (n,) pyarrow string array: solution ids
+    id_source: object         # (n,) pyarrow string array of solution ids, or ids.KeyIds
     truth: object             # qwk: int array; lwlrap: (n, C) 0/1; fbeta: list of lists
     pred: object              # qwk: int array; lwlrap: (n, C) float; fbeta: list of lists
     usage: "np.ndarray | None" = None   # (n,) codes: 0 public, 1 private, 2 ignored
     classes: list = field(default_factory=list)   # lwlrap class names
     layout: str = ""          # human description of both files' layouts
+
+    @property
+    def id_array(self):
+        """Solution ids as a pyarrow string array (decoded from their keys on first use)."""
+        src = self.id_source
+        if not isinstance(src, (pa.Array, pa.ChunkedArray)):
+            src = self.id_source = src.decode()
+        return src
 
     @cached_property
     def ids(self):
@@ -43,7 +51,7 @@ class Prepared:
         return np.concatenate(parts) if parts else np.zeros(0, dtype=object)
 
     def __len__(self):
-        return len(self.id_array)
+        return len(self.id_source)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,321 @@
+"""Kappa pairs read lean: each file streamed once, in batches.
+
+The usual Kaggle kappa pair (fixed-width hex or short ids, integer ratings,
+valid) is read batch by batch: ids are packed into 64-bit keys as they
+arrive, the submission's ids are never kept as text, and no whole Arrow
+table of either file is ever held. The submission's rating rides in the low
+bits of its key, so aligning it costs one in-place sort; the solution's
+rows are put in key order by one argsort (run while the submission is read).
+
+Anything out of the ordinary returns None: the caller then reads the whole
+tables (io.read, io.prepare), which names every problem. So this path only
+ever scores files that the full path would score the same way.
+"""
+from concurrent.futures import Future
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.csv as pacsv
+
+from ..errors import Cancelled, InputError
+from .ids import _HEX, _POOL, _STEP, KeyIds, _argsort, _fixed_width, _keys
+from .read import PARQUET, _delimiter, read_header
+from .sources import head_bytes, open_source
+
+_BLOCK = 4 << 20            # parser block: a few MB of text per batch
+_VALUE_LIMIT = 1 << 30      # ratings beyond this take the full path
+_USAGE = (b"public", b"private", b"ignored")
+
+
+class _Off(Exception):
+    """This pair is not for the lean path (the full path will say why, if anything)."""
+
+
+def load_kappa(truth_path, submission_path, options, sol_name, sub_name,
+               progress=None, cancel=None):
+    """Prepared for a valid kappa pair of plain CSV files, or None (take the full path)."""
+    progress = progress or (lambda *_: None)
+    cancel = cancel or (lambda: False)
+    try:
+        return _load(truth_path, submission_path, options, sol_name, sub_name, progress, cancel)
+    except (_Off, InputError, pa.ArrowException, OSError, ValueError, MemoryError):
+        return None             # the full path reads again and names every problem
+
+
+def _plain(path, label, options):
+    name, opener = open_source(path, label, options.max_inflated)
+    src = opener()
+    if not isinstance(src, str) or name.endswith(PARQUET):
+        raise _Off                                 # .gz/.zip/Parquet: the full path
+    head = head_bytes(opener)
+    if head[:4] == b"PAR1" or b"\x00" in head or head[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        raise _Off
+    body = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
+    if b"\n" not in body:
+        raise _Off
+    first = body.split(b"\n", 1)[0].decode("utf-8").rstrip("\r")
+    return src, _delimiter(name, first)
+
+
+def _columns(sol_head, sub_head, options):
+    from ..metrics import choose_metric
+    for head in (sol_head, sub_head):
+        if len(set(head)) != len(head) or any(not c.strip() for c in head) or len(head) < 2:
+            raise _Off
+    id_col = options.id_column or sub_head[0]
+    targets = [c for c in sub_head if c != id_col]
+    if id_col not in sol_head or id_col not in sub_head or any(c.lower() == "usage" for c in sub_head):
+        raise _Off
+    metric, reason = choose_metric(targets, options.metric)
+    if metric.name != "qwk":
+        raise _Off
+    target = options.target_column or (targets[0] if len(targets) == 1 else None)
+    if target is None or target not in sol_head or target not in sub_head:
+        raise _Off
+    usage = [c for c in sol_head if c.lower() == "usage"]
+    if usage and usage[0] in (id_col, target):
+        raise _Off
+    return id_col, target, (usage[0] if usage else None), reason
+
+
+def _batches(path, delim, head, id_col, target, usage, progress=None):
+    """Tables of a few MB of whole lines each: Arrow's multi-threaded reader on each.
+
+    Reading the text ourselves bounds the memory (Arrow's streaming reader reads far
+    ahead) and checks each piece on the way: a quote (a field could hold a line break)
+    or a hex prefix (Arrow's integers take 0x3 as 3) sends the pair to the full path.
+    """
+    import os
+    types = {id_col: pa.string(), target: pa.int64()}
+    keep = [id_col, target]
+    if usage:
+        types[usage] = pa.string()
+        keep.append(usage)
+    read = pacsv.ReadOptions(column_names=head, block_size=_BLOCK // 4)
+    parse = pacsv.ParseOptions(delimiter=delim)
+    convert = pacsv.ConvertOptions(column_types=types, include_columns=keep, null_values=[],
+                                   true_values=[], false_values=[], strings_can_be_null=False,
+                                   quoted_strings_can_be_null=False)
+    size, done = max(os.path.getsize(path), 1), 0
+    with open(path, "rb") as f:
+        f.readline()                                # the header (names given above)
+        rest = b""
+        while True:
+            buf = f.read(_BLOCK)
+            if not buf and not rest:
+                return
+            data = rest + buf if rest else buf
+            rest = b""
+            if buf:
+                cut = data.rfind(b"\n") + 1
+                if cut == 0:
+                    raise _Off                      # a line longer than a block
+                data, rest = data[:cut], data[cut:]
+            if data.find(b'"') >= 0 or (data.find(b"x") >= 0 and data.find(b"0x") >= 0) or \
+                    (data.find(b"X") >= 0 and data.find(b"0X") >= 0):
+                raise _Off
+            done += len(data)
+            if progress:
+                progress(done / size)
+            yield pacsv.read_csv(pa.BufferReader(data), read_options=read, parse_options=parse,
+                                 convert_options=convert)
+
+
+class _Keyer:
+    """uint64 keys of fixed-width ids, one mode (hex digits or raw bytes) for both files."""
+
+    def __init__(self):
+        self.width = self.digits = None
+        self.raw = False
+
+    def keys(self, ids):
+        w = _fixed_width(ids)
+        if w is None or (self.width is not None and w != self.width):
+            raise _Off
+        if self.width is None:
+            self.width = w
+            for digits in _HEX:
+                if w <= 16 and _keys(ids, w, digits) is not None:
+                    self.digits = digits
+                    break
+            else:
+                if w > 8:
+                    raise _Off
+                self.raw = True
+        k = _keys(ids, w, None if self.raw else self.digits)
+        if k is None:
+            raise _Off
+        return k
+
+
+def _ratings(col):
+    """int64 values of a rating column (no nulls), range-checked, as one new array."""
+    if col.null_count or not pa.types.is_int64(col.type):
+        raise _Off
+    parts = [np.frombuffer(c.buffers()[1], dtype=np.int64)[c.offset:c.offset + len(c)]
+             for c in col.chunks]
+    v = np.concatenate(parts) if parts else np.zeros(0, np.int64)
+    if v.size and (v.min() <= -_VALUE_LIMIT or v.max() >= _VALUE_LIMIT):
+        raise _Off
+    return v
+
+
+def _usage_codes(arr):
+    import pyarrow.compute as pc
+    raw = pc.utf8_lower(pc.utf8_trim_whitespace(arr))
+    from ..numbers import arrow_texts
+    codes = pc.index_in(raw, value_set=arrow_texts([u.decode() for u in _USAGE]))
+    if codes.null_count:
+        raise _Off
+    return np.concatenate([np.frombuffer(c.buffers()[1], dtype=np.int32)[c.offset:c.offset + len(c)]
+                           for c in codes.chunks]).astype(np.int8)
+
+
+class _Growing:
+    """An array filled batch by batch, allocated once from an estimate of the rows
+    (no list of parts joined at the end: that would hold every value twice)."""
+
+    def __init__(self, dtype):
+        self.arr, self.n, self.dtype = np.empty(0, dtype), 0, dtype
+
+    def add(self, values, expect):
+        end = self.n + values.size
+        if end > self.arr.size:
+            grown = np.empty(max(end, int(expect), int(self.arr.size * 1.25)), self.dtype)
+            grown[:self.n] = self.arr[:self.n]
+            self.arr = grown
+        self.arr[self.n:end] = values
+        self.n = end
+
+    def done(self):
+        return self.arr[:self.n]          # a view: the estimate's few spare rows stay
+
+
+def _read_solution(path, delim, head, cols, keyer, progress, cancel):
+    import os
+    id_col, target, usage, _ = cols
+    size = os.path.getsize(path)
+    # Ratings as int32 until the join is done (the peak), int64 after.
+    keys, truth, codes = _Growing(np.uint64), _Growing(np.int32), _Growing(np.int8)
+    seen = [0]
+
+    def step(f):
+        seen[0] = f
+        progress(0.3 * f, "reading the solution")
+    for batch in _batches(path, delim, head, id_col, target, usage, step):
+        if cancel():
+            raise Cancelled("reading the solution")
+        m = batch.num_rows
+        expect = (keys.n + m) / max(seen[0], 1e-9) * 1.02 + 1024   # rows in the whole file
+        keys.add(keyer.keys(batch.column(id_col)), expect)
+        truth.add(_ratings(batch.column(target)), expect)
+        if usage:
+            codes.add(_usage_codes(batch.column(usage)), expect)
+    if not keys.n:
+        raise _Off
+    del size
+    return keys.done(), truth.done(), codes.done() if usage else None
+
+
+def _read_submission(src, delim, head, cols, keyer, n, progress, cancel):
+    """(keys, ratings) preallocated for n rows: more rows than the solution is off."""
+    id_col, target = cols[0], cols[1]
+    keys = np.empty(n, dtype=np.uint64)
+    pred = np.empty(n, dtype=np.int32)
+    at = 0
+    step = (lambda f: progress(0.3 + 0.3 * f, "reading the submission"))
+    for batch in _batches(src, delim, head, id_col, target, None, step):
+        if cancel():
+            raise Cancelled("reading the submission")
+        m = batch.num_rows
+        if at + m > n:
+            raise _Off
+        keys[at:at + m] = keyer.keys(batch.column(id_col))
+        pred[at:at + m] = _ratings(batch.column(target))
+        at += m
+    if at != n:
+        raise _Off
+    return keys, pred
+
+
+def _load(truth_path, submission_path, options, sol_name, sub_name, progress, cancel):
+    from ..core.kappa import MAX_CLASSES
+    from .memory import check_memory
+    from .prepare import Prepared
+    sol_src, sol_delim = _plain(truth_path, "solution", options)
+    sub_src, sub_delim = _plain(submission_path, "submission", options)
+    sol_head = read_header(truth_path, "solution", options.max_inflated)
+    sub_head = read_header(submission_path, "submission", options.max_inflated)
+    cols = _columns(sol_head, sub_head, options)
+    check_memory([truth_path, submission_path])
+    keyer = _Keyer()
+    sol_keys, truth, usage = _read_solution(sol_src, sol_delim, sol_head, cols, keyer,
+                                                     progress, cancel)
+    n = truth.size
+    # The solution's order is sorted while the submission is read (numpy's sort frees the GIL).
+    order = _POOL.submit(_argsort, sol_keys)
+    try:
+        sub_keys, pred = _read_submission(sub_src, sub_delim, sub_head, cols, keyer, n, progress,
+                                          cancel)
+    except BaseException:
+        _wait(order)
+        raise
+    lo, hi = int(min(truth.min(), pred.min())), int(max(truth.max(), pred.max()))
+    low = options.min_rating if options.min_rating is not None else lo
+    high = options.max_rating if options.max_rating is not None else hi
+    if lo < low or hi > high or hi - lo + 1 > MAX_CLASSES:
+        _wait(order)
+        raise _Off                          # the full path names the rows at fault
+    progress(0.5, "joining ids")
+    p_lo = int(pred.min())
+    vbits = max(int(pred.max()) - p_lo, 1).bit_length()
+    kbits = int(max(sol_keys.max(), sub_keys.max())).bit_length()
+    if kbits + vbits > 64:
+        _wait(order)
+        raise _Off
+    for a in range(0, n, _STEP):        # the rating in the low bits of the key, in place
+        part = sub_keys[a:a + _STEP]
+        part <<= np.uint64(vbits)
+        part |= (pred[a:a + _STEP] - p_lo).astype(np.uint64)
+    del pred
+    sub_keys.sort()
+    order = order.result()
+    if not _same_ids(sol_keys, order, sub_keys, vbits):
+        raise _Off                          # missing, extra or repeated ids: the full path lists them
+    # Scattered as small codes (the sort's arrays are still held), widened after.
+    codes = np.empty(n, dtype=np.uint16 if vbits <= 16 else np.uint32)
+    mask = np.uint64((1 << vbits) - 1)
+    for a in range(0, n, _STEP):
+        codes[order[a:a + _STEP]] = sub_keys[a:a + _STEP] & mask
+    del order, sub_keys
+    aligned = codes.astype(np.int64)
+    del codes
+    aligned += p_lo
+    truth = truth.astype(np.int64)
+    id_col, target, _, reason = cols
+    layout = f"id '{id_col}' + integer rating column '{target}'"
+    # The solution's ids stay as their keys (8 bytes a row): text only when shown.
+    ids = KeyIds(sol_keys, keyer.width, keyer.digits)
+    return Prepared("qwk", reason, id_col, [target], ids, truth, aligned, usage, layout=layout)
+
+
+def _same_ids(sol_keys, order, sub_packed, vbits):
+    """Both files hold the same ids, each once: compared in key order, chunk by chunk."""
+    prev = None
+    shift = np.uint64(vbits)
+    for a in range(0, order.size, _STEP):
+        s = sol_keys[order[a:a + _STEP]]
+        if not np.array_equal(s, sub_packed[a:a + _STEP] >> shift):
+            return False
+        if (s.size > 1 and not (s[1:] > s[:-1]).all()) or (prev is not None and s[0] <= prev):
+            return False
+        prev = s[-1]
+    return True
+
+
+def _wait(fut: Future):
+    try:
+        fut.result()
+    except Exception:
+        pass
+
