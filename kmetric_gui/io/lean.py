@@ -195,7 +195,7 @@ def _read_solution(path, delim, head, cols, keyer, progress, cancel):
     import os
     id_col, target, usage, _ = cols
     size = os.path.getsize(path)
-    # Ratings as int32 until the join is done (the peak), int64 after.
+    # Ratings as int32, as the full read gives them (numbers.column_numbers).
     keys, truth, codes = _Growing(np.uint64), _Growing(np.int32), _Growing(np.int8)
     seen = [0]
 
@@ -288,10 +288,9 @@ def _load(truth_path, submission_path, options, sol_name, sub_name, progress, ca
     for a in range(0, n, _STEP):
         codes[order[a:a + _STEP]] = sub_keys[a:a + _STEP] & mask
     del order, sub_keys
-    aligned = codes.astype(np.int64)
+    aligned = codes.astype(np.int32)
     del codes
-    aligned += p_lo
-    truth = truth.astype(np.int64)
+    aligned += np.int32(p_lo)
     id_col, target, _, reason = cols
     layout = f"id '{id_col}' + integer rating column '{target}'"
     # The solution's ids stay as their keys (8 bytes a row): text only when shown.
