@@ -56,6 +56,7 @@ def _byte_rows(c, width):
 
 
 _POOL = ThreadPoolExecutor(2, thread_name_prefix="kmetric-ids")
+_SORTER = ThreadPoolExecutor(2, thread_name_prefix="kmetric-sort")   # halves of a sort
 _HEX = [b"0123456789abcdef", b"0123456789ABCDEF"]
 _STEP = 1 << 20                     # rows packed at a time: small temporaries
 
@@ -206,6 +207,23 @@ def id_keys(sol_ids, sub_ids):
     return codes[:len(sol_ids)], codes[len(sol_ids):]
 
 
+def sort_in_place(arr):
+    """np.sort in place on both cores: each half sorted on its own thread, then one
+    merge (numpy's stable sort finds the two sorted runs: a linear pass).
+
+    Nearly twice as fast as one sort on two idle cores; the merge borrows half the
+    array's size for a moment.
+    """
+    if arr.size < (1 << 20):
+        arr.sort()
+        return
+    half = arr.size // 2
+    other = _SORTER.submit(arr[half:].sort)
+    arr[:half].sort()
+    other.result()
+    arr.sort(kind="stable")
+
+
 def _argsort(keys):
     """Stable argsort of uint64 keys in about one np.sort, with one n-sized temporary.
 
@@ -227,7 +245,7 @@ def _argsort(keys):
     packed <<= np.uint64(ib)
     for a in range(0, n, _STEP):               # the index, without an n-sized temporary
         packed[a:a + _STEP] |= np.arange(a, min(a + _STEP, n), dtype=np.uint64)
-    packed.sort()
+    sort_in_place(packed)
     ties = []
     if shift:
         for a in range(0, n - 1, _STEP):

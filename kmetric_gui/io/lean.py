@@ -11,20 +11,21 @@ Anything out of the ordinary returns None: the caller then reads the whole
 tables (io.read, io.prepare), which names every problem. So this path only
 ever scores files that the full path would score the same way.
 """
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from ..errors import Cancelled, InputError
-from .ids import _HEX, _POOL, _STEP, KeyIds, _argsort, _fixed_width, _keys
+from .ids import _HEX, _POOL, _STEP, KeyIds, _argsort, _fixed_width, _keys, sort_in_place
 from .read import PARQUET, _delimiter, read_header
 from .sources import head_bytes, open_source
 
-_BLOCK = 4 << 20            # parser block: a few MB of text per batch
+_BLOCK = 8 << 20            # text parsed at a time (Arrow splits it among its threads)
 _VALUE_LIMIT = 1 << 30      # ratings beyond this take the full path
 _USAGE = (b"public", b"private", b"ignored")
+_PARSER = ThreadPoolExecutor(1, thread_name_prefix="kmetric-parse")
 
 
 class _Off(Exception):
@@ -79,13 +80,8 @@ def _columns(sol_head, sub_head, options):
 
 
 def _batches(path, delim, head, id_col, target, usage, progress=None):
-    """Tables of a few MB of whole lines each: Arrow's multi-threaded reader on each.
-
-    Reading the text ourselves bounds the memory (Arrow's streaming reader reads far
-    ahead) and checks each piece on the way: a quote (a field could hold a line break)
-    or a hex prefix (Arrow's integers take 0x3 as 3) sends the pair to the full path.
-    """
-    import os
+    """Tables of a few MB of whole lines each: Arrow's multi-threaded reader on each,
+    the next piece parsed while this one is keyed."""
     types = {id_col: pa.string(), target: pa.int64()}
     keep = [id_col, target]
     if usage:
@@ -96,9 +92,31 @@ def _batches(path, delim, head, id_col, target, usage, progress=None):
     convert = pacsv.ConvertOptions(column_types=types, include_columns=keep, null_values=[],
                                    true_values=[], false_values=[], strings_can_be_null=False,
                                    quoted_strings_can_be_null=False)
+
+    def parsed(data):
+        return pacsv.read_csv(pa.BufferReader(data), read_options=read, parse_options=parse,
+                              convert_options=convert)
+    pending = None
+    for data in _pieces(path, progress):
+        nxt = _PARSER.submit(parsed, data)
+        if pending is not None:
+            yield pending.result()
+        pending = nxt
+    if pending is not None:
+        yield pending.result()
+
+
+def _pieces(path, progress):
+    """The text after the header in pieces of whole lines, each checked on the way.
+
+    Reading the text ourselves bounds the memory (Arrow's streaming reader reads far
+    ahead). A quote (a field could hold a line break) or a hex prefix (Arrow's
+    integers take 0x3 as 3) sends the pair to the full path.
+    """
+    import os
     size, done = max(os.path.getsize(path), 1), 0
     with open(path, "rb") as f:
-        f.readline()                                # the header (names given above)
+        f.readline()                                # the header (names given to Arrow)
         rest = b""
         while True:
             buf = f.read(_BLOCK)
@@ -109,7 +127,7 @@ def _batches(path, delim, head, id_col, target, usage, progress=None):
             if buf:
                 cut = data.rfind(b"\n") + 1
                 if cut == 0:
-                    raise _Off                      # a line longer than a block
+                    raise _Off                      # a line longer than a piece
                 data, rest = data[:cut], data[cut:]
             if data.find(b'"') >= 0 or (data.find(b"x") >= 0 and data.find(b"0x") >= 0) or \
                     (data.find(b"X") >= 0 and data.find(b"0X") >= 0):
@@ -117,8 +135,7 @@ def _batches(path, delim, head, id_col, target, usage, progress=None):
             done += len(data)
             if progress:
                 progress(done / size)
-            yield pacsv.read_csv(pa.BufferReader(data), read_options=read, parse_options=parse,
-                                 convert_options=convert)
+            yield data
 
 
 class _Keyer:
@@ -278,7 +295,7 @@ def _load(truth_path, submission_path, options, sol_name, sub_name, progress, ca
         part <<= np.uint64(vbits)
         part |= (pred[a:a + _STEP] - p_lo).astype(np.uint64)
     del pred
-    sub_keys.sort()
+    sort_in_place(sub_keys)
     order = order.result()
     if not _same_ids(sol_keys, order, sub_keys, vbits):
         raise _Off                          # missing, extra or repeated ids: the full path lists them
