@@ -284,6 +284,18 @@ def _load(truth_path, submission_path, options, sol_name, sub_name, progress, ca
         _wait(order)
         raise _Off                          # the full path names the rows at fault
     progress(0.5, "joining ids")
+    id_col, target, _, reason = cols
+    layout = f"id '{id_col}' + integer rating column '{target}'"
+    if _equal(sol_keys, sub_keys):
+        # The submission lists the ids in the solution's order (made from the sample
+        # submission): no sort of it; the solution's sort still finds repeated ids.
+        del sub_keys
+        order = order.result()
+        if not _same_ids(sol_keys, order, None, 0):
+            raise _Off
+        del order
+        ids = KeyIds(sol_keys, keyer.width, keyer.digits)
+        return Prepared("qwk", reason, id_col, [target], ids, truth, pred, usage, layout=layout)
     p_lo = int(pred.min())
     vbits = max(int(pred.max()) - p_lo, 1).bit_length()
     kbits = int(max(sol_keys.max(), sub_keys.max())).bit_length()
@@ -308,25 +320,30 @@ def _load(truth_path, submission_path, options, sol_name, sub_name, progress, ca
     aligned = codes.astype(np.int32)
     del codes
     aligned += np.int32(p_lo)
-    id_col, target, _, reason = cols
-    layout = f"id '{id_col}' + integer rating column '{target}'"
     # The solution's ids stay as their keys (8 bytes a row): text only when shown.
     ids = KeyIds(sol_keys, keyer.width, keyer.digits)
     return Prepared("qwk", reason, id_col, [target], ids, truth, aligned, usage, layout=layout)
 
 
 def _same_ids(sol_keys, order, sub_packed, vbits):
-    """Both files hold the same ids, each once: compared in key order, chunk by chunk."""
+    """Both files hold the same ids, each once: compared in key order, chunk by chunk
+    (``sub_packed`` None: only that the solution's ids are each once)."""
     prev = None
     shift = np.uint64(vbits)
     for a in range(0, order.size, _STEP):
         s = sol_keys[order[a:a + _STEP]]
-        if not np.array_equal(s, sub_packed[a:a + _STEP] >> shift):
+        if sub_packed is not None and not np.array_equal(s, sub_packed[a:a + _STEP] >> shift):
             return False
         if (s.size > 1 and not (s[1:] > s[:-1]).all()) or (prev is not None and s[0] <= prev):
             return False
         prev = s[-1]
     return True
+
+
+def _equal(a, b):
+    """a == b element by element, in chunks (no n-sized temporary)."""
+    return a.size == b.size and all(np.array_equal(a[i:i + _STEP], b[i:i + _STEP])
+                                    for i in range(0, a.size, _STEP))
 
 
 def _wait(fut: Future):

@@ -60,16 +60,17 @@ def _reference(sol, sub):
     return ids, np.array([int(r["rating"]) for r in rows]), np.array([by_id[i] for i in ids])
 
 
-@pytest.mark.parametrize("width,upper", [(12, False), (12, True), (8, False), (16, False),
-                                         (13, False), (5, False), (4, True)])
-def test_lean_equals_a_plain_join_and_the_full_read(tmp_path, monkeypatch, width, upper):
+@pytest.mark.parametrize("width,upper,shuffle", [(12, False, True), (12, True, True), (8, False, True),
+                                                 (16, False, True), (13, False, True), (5, False, True),
+                                                 (4, True, True), (12, False, False), (7, False, False)])
+def test_lean_equals_a_plain_join_and_the_full_read(tmp_path, monkeypatch, width, upper, shuffle):
     rng = np.random.default_rng(width)
     n = 3000
     ids = _hex_ids(rng, n, width, upper)
     ids = [ids[k] for k in rng.permutation(n)]
     truth = rng.integers(-2, 4, n)
     pred = np.clip(truth + rng.integers(-1, 2, n), -2, 4)
-    sol, sub = _pair(tmp_path, ids, truth, pred)
+    sol, sub = _pair(tmp_path, ids, truth, pred, shuffle=shuffle)
     monkeypatch.setattr(lean, "_BLOCK", 4096)        # many pieces: boundaries everywhere
     got = load(sol, sub, Options())
     full = _full(monkeypatch, sol, sub, Options())
@@ -116,6 +117,7 @@ def _bad_pairs(tmp_path):
     ids = _hex_ids(rng, 500, 12)
     t = rng.integers(0, 5, 500)
     yield "duplicate", ids[:-1] + [ids[0]], t, t
+    yield "duplicate, same order", ids[:-1] + [ids[0]], t, t
     yield "hex value", ids, t, ["0x3"] + list(t[1:])
     yield "fraction", ids, t, ["2.5"] + list(t[1:])
     yield "word", ids, t, ["three"] + list(t[1:])
@@ -133,7 +135,9 @@ def test_invalid_pairs_give_the_full_reads_problems(tmp_path, monkeypatch, case)
     if case == "other width":
         ids = ["abc"] + ids[1:]
     sol = _write(tmp_path / "sol.csv", ["id", "rating"], zip(ids, t))
-    sub = _write(tmp_path / "sub.csv", ["id", "rating"], zip(ids[::-1], list(p)[::-1]))
+    same = case.endswith("same order")
+    sub = _write(tmp_path / "sub.csv", ["id", "rating"],
+                 zip(ids, p) if same else zip(ids[::-1], list(p)[::-1]))
     if case in ("quoted", "other width"):   # valid, only not for the lean path
         got = load(sol, sub, Options())
         assert not isinstance(got.id_source, KeyIds)
