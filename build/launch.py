@@ -7,8 +7,8 @@ import os
 import sys
 
 if os.path.basename(sys.argv[0]).lower().split(".")[0] == "kmetric":
-    from kmetric_gui.cli import main
+    from kmetric_gui.cli import entry
+    entry()
 else:
     from kmetric_gui.gui.app import main
-
-sys.exit(main())
+    sys.exit(main())

@@ -59,5 +59,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+def entry(argv: Sequence[str] | None = None) -> None:
+    """The `kmetric` command: main(), its output flushed, then the process ends at once.
+
+    Arrow's native thread pool can abort a finished process while the interpreter
+    tears it down ("terminate called without an active exception", apache/arrow#34314):
+    the command has nothing left to clean up, so it skips that teardown.
+    """
+    code = main(argv)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BrokenPipeError:             # the reader left before the buffer was written
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+            except OSError:
+                pass
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

@@ -1,5 +1,3 @@
-import sys
+from . import entry
 
-from . import main
-
-sys.exit(main())
+entry()

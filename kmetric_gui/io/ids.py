@@ -137,7 +137,8 @@ class KeyIds:
     def _shifts(self):
         w = self.width
         if self.digits is None:
-            return np.arange(w, dtype=np.uint64) * np.uint64(8), np.uint64(0xFF), np.arange(256, dtype=np.uint8)
+            raw = np.arange(256, dtype=np.uint8)
+            return np.arange(w, dtype=np.uint64) * np.uint64(8), np.uint64(0xFF), raw
         if w % 4 == 0:                       # _hex_words: digit p in bits 4p..4p+3
             shifts = np.arange(w, dtype=np.uint64) * np.uint64(4)
         else:                                # _nibbles + _native: two digits a byte, high first

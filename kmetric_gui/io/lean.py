@@ -96,6 +96,11 @@ def _batches(path, delim, head, id_col, target, usage, progress=None):
     def parsed(data):
         return pacsv.read_csv(pa.BufferReader(data), read_options=read, parse_options=parse,
                               convert_options=convert)
+    import os
+    if os.path.getsize(path) <= _BLOCK:         # one piece: no thread to hand it to
+        for data in _pieces(path, progress):
+            yield parsed(data)
+        return
     pending = None
     for data in _pieces(path, progress):
         nxt = _PARSER.submit(parsed, data)
