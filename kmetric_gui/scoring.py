@@ -86,7 +86,7 @@ def load(truth_path: str | os.PathLike[str], submission_path: str | os.PathLike[
          cancel: Callable[[], bool] | None = None) -> Prepared:
     """Read and validate both files; returns io.Prepared (raises InputError)."""
     from .io import prepare
-    from .io.lean import load_kappa
+    from .io.lean_kappa import load_kappa
     from .io.read import read_pair
     progress, cancel = progress or _noop, cancel or _noop
     sol_name = f"solution {Path(truth_path).name}"

@@ -1,4 +1,4 @@
-"""LwLRAP pairs read lean: each file parsed in pieces of a few MB.
+"""LwLRAP pairs read lean: each file parsed in pieces of a few MB (io.pieces).
 
 The usual wide LwLRAP pair (an id column and one column per class in both
 files, 0/1 truth, scores, plain CSV) is read piece by piece: Arrow's
@@ -28,15 +28,8 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from ..errors import InputError
-from .read import PARQUET, _delimiter, _release, read_header
-from .sources import head_bytes, open_source
-
-_PIECE = 4 << 20            # bytes of text per parse: Arrow's threads share its 1 MB blocks
-
-
-class _Off(Exception):
-    """This pair is not for the lean path (the full path will say why, if anything)."""
-
+from .pieces import Off, plain, tables
+from .read import _release, read_header
 
 def load_lwlrap(truth_path, submission_path, options, sol_name, sub_name, step):
     """io.Prepared for a valid wide LwLRAP pair of plain CSV files, or None.
@@ -47,7 +40,7 @@ def load_lwlrap(truth_path, submission_path, options, sol_name, sub_name, step):
         return None
     try:
         tables = _read(truth_path, submission_path, options, step)
-    except (_Off, InputError, pa.ArrowException, OSError, ValueError, MemoryError):
+    except (Off, InputError, pa.ArrowException, OSError, ValueError, MemoryError):
         return None             # the full path reads again and names every problem
     from .prepare import prepare
     step(0.55, "validating and joining ids")
@@ -61,97 +54,37 @@ def load_lwlrap(truth_path, submission_path, options, sol_name, sub_name, step):
     return prep
 
 
-def _plain(path, label, options):
-    """The delimiter of a plain CSV/TSV file; _Off for .gz/.zip/Parquet or odd text."""
-    name, opener = open_source(path, label, options.max_inflated)
-    if str(path).lower().endswith((".gz", ".zip")) or name.endswith(PARQUET):
-        raise _Off
-    head = head_bytes(opener)
-    if head[:4] == b"PAR1" or b"\x00" in head or head[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        raise _Off
-    body = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
-    if b"\n" not in body:
-        raise _Off
-    try:
-        body.decode("utf-8")
-    except UnicodeDecodeError as e:
-        if e.start < len(body) - 4:                 # not just a character cut at the sniff edge
-            raise _Off from None
-    first = body.split(b"\n", 1)[0].decode("utf-8").rstrip("\r")
-    if not first.strip():
-        raise _Off
-    return _delimiter(name, first)
-
-
 def _columns(sol_head, sub_head, options):
     """(id column, classes in submission order, Usage column or None) of a wide pair."""
     from ..metrics import choose_metric
     for head in (sol_head, sub_head):
         if len(set(head)) != len(head) or any(not c.strip() for c in head):
-            raise _Off
+            raise Off
     id_col = options.id_column or sub_head[0]
     if id_col not in sol_head or id_col not in sub_head:
-        raise _Off
+        raise Off
     if any(c.lower() == "usage" for c in sub_head if c != id_col):
-        raise _Off
+        raise Off
     classes = [c for c in sub_head if c != id_col]
     metric, _ = choose_metric(classes, options.metric)
     if metric.name != "lwlrap":
-        raise _Off
+        raise Off
     usage = [c for c in sol_head if c != id_col and c.lower() == "usage"]
     sol_extra = [c for c in sol_head if c != id_col and c.lower() != "usage"]
     if len(classes) < 2 or len(usage) > 1 or sorted(sol_extra) != sorted(classes):
-        raise _Off
+        raise Off
     return id_col, classes, (usage[0] if usage else None)
 
 
-def _pieces(path, delim, head, types, step, span):
-    """Tables of a few MB of whole lines each, Arrow's multi-threaded reader on each.
-
-    Reading the text ourselves bounds the memory (Arrow's streaming reader is
-    single-threaded, its whole-file reader holds the text); each piece is
-    checked on the way: a quote (a field could hold a line break) or a hex
-    prefix sends the pair to the full path.
-    """
-    import os
-    read = pacsv.ReadOptions(column_names=head, block_size=_PIECE // 4)
-    parse = pacsv.ParseOptions(delimiter=delim)
+def _table(path, delim, head, types, step, span):
     convert = pacsv.ConvertOptions(column_types=types, null_values=[], true_values=[],
                                    false_values=[], strings_can_be_null=False,
                                    quoted_strings_can_be_null=False)
-    size, done, name = max(os.path.getsize(path), 1), 0, Path(path).name
-    block = bytearray(_PIECE)           # one buffer for every piece: no copies of the text
-    view, carry = memoryview(block), 0  # carry: bytes of a line cut at the end of a piece
-    with open(path, "rb") as f:
-        f.readline()                                # the header (names given above)
-        while True:
-            end = carry + f.readinto(view[carry:])
-            if end == 0:
-                return
-            cut = block.rfind(b"\n", 0, end) + 1 if end == len(block) else end
-            if cut == 0:
-                raise _Off                          # a line longer than a piece
-            if block.find(b'"', 0, cut) >= 0 or _hex(block, cut):
-                raise _Off
-            done += cut
-            step(span[0] + (span[1] - span[0]) * done / size, f"reading {name}")
-            # Arrow copies every value out of the text: the buffer is free for the next piece.
-            yield pacsv.read_csv(pa.BufferReader(pa.py_buffer(view[:cut])), read_options=read,
-                                 parse_options=parse, convert_options=convert)
-            carry = end - cut
-            block[:carry] = block[cut:end]
-
-
-def _hex(block, end):
-    """A "0x" or "0X" among the first ``end`` bytes (one-byte finds run at memchr speed)."""
-    return ((block.find(b"x", 0, end) >= 0 and block.find(b"0x", 0, end) >= 0)
-            or (block.find(b"X", 0, end) >= 0 and block.find(b"0X", 0, end) >= 0))
-
-
-def _table(path, delim, head, types, step, span):
-    parts = list(_pieces(path, delim, head, types, step, span))
+    name = Path(path).name
+    parts = list(tables(path, delim, head, convert,
+                        lambda f: step(span[0] + (span[1] - span[0]) * f, f"reading {name}")))
     if not parts:
-        raise _Off                                  # a header only: the full path says so
+        raise Off                                  # a header only: the full path says so
     return pa.concat_tables(parts)
 
 
@@ -160,13 +93,13 @@ def _no_negative_zero(table, classes):
         for chunk in table.column(c).chunks:
             v = np.frombuffer(chunk.buffers()[1], np.float64)[chunk.offset:chunk.offset + len(chunk)]
             if np.signbit(v).any() and (np.signbit(v) & (v == 0)).any():
-                raise _Off
+                raise Off
 
 
 def _read(truth_path, submission_path, options, step):
     from .memory import check_memory
-    sol_delim = _plain(truth_path, "solution", options)
-    sub_delim = _plain(submission_path, "submission", options)
+    sol_delim = plain(truth_path, "solution", options)
+    sub_delim = plain(submission_path, "submission", options)
     sol_head = read_header(truth_path, "solution", options.max_inflated)
     sub_head = read_header(submission_path, "submission", options.max_inflated)
     id_col, classes, usage = _columns(sol_head, sub_head, options)

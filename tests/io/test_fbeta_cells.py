@@ -129,9 +129,9 @@ def test_fbeta_cli_path_imports_no_pandas(tmp_path, long):
     else:
         sol = _write(tmp_path / "sol.csv", [["Id", "PredictionString"], ["d1", "a b|c"], ["d2", "x"]])
     sub = _write(tmp_path / "sub.csv", [["Id", "PredictionString"], ["d2", "x y"], ["d1", "a b"]])
-    code = ("import sys, runpy; sys.argv = ['kmetric', 'score', sys.argv[1], sys.argv[2]]\n"
-            "try:\n    runpy.run_module('kmetric_gui.cli', run_name='__main__')\n"
-            "except SystemExit as e:\n    assert not e.code, e.code\n"
+    # main(), not the console entry: that one ends the process with os._exit.
+    code = ("import sys; from kmetric_gui.cli import main\n"
+            "rc = main(['score', sys.argv[1], sys.argv[2]]); assert rc == 0, rc\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pandas', 'scipy', 'sklearn')))")
     env = dict(os.environ, PYTHONPATH=str(root))
     r = subprocess.run([sys.executable, "-c", code, str(sol), str(sub)], cwd=root,

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import kmetric_gui.io.lean_lwlrap as lean
+import kmetric_gui.io.pieces as pieces
 import kmetric_gui.io.read as read
 from filemaker import write
 from kmetric_gui.errors import Cancelled, InputError
@@ -82,7 +83,7 @@ def same_prepared(p, q):
 @pytest.mark.parametrize("piece", [1 << 9, 1 << 22])
 @pytest.mark.parametrize("kw", [{}, {"usage": True}, {"sep": "\t"}, {"bom": True, "crlf": True}])
 def test_lean_read_equals_full_read(tmp_path, monkeypatch, piece, kw):
-    monkeypatch.setattr(lean, "_PIECE", piece)          # 512 bytes: many pieces, lines cut at edges
+    monkeypatch.setattr(pieces, "PIECE", piece)          # 512 bytes: many pieces, lines cut at edges
     a, b, truth, scores, usage = make_pair(tmp_path, **kw)
     with monkeypatch.context() as m:
         lean_only(m)
@@ -139,7 +140,7 @@ def test_odd_files_score_or_fail_as_before(tmp_path, monkeypatch, name):
     s_cells = [[repr(float(v)) for v in row] for row in scores]
     a, b, *_ = make_pair(tmp_path, truth_cells=case.get("truth", lambda x: x)(t_cells),
                          score_cells=case.get("score", lambda x: x)(s_cells), ids=case.get("ids"))
-    monkeypatch.setattr(lean, "_PIECE", 1 << 10)
+    monkeypatch.setattr(pieces, "PIECE", 1 << 10)
     got = outcome(a, b)
     with monkeypatch.context() as m:
         full_only(m)
@@ -180,7 +181,7 @@ def test_other_layouts_take_the_full_path(tmp_path, monkeypatch, edit):
 
 def test_cancel_while_reading_pieces(tmp_path, monkeypatch):
     a, b, *_ = make_pair(tmp_path)
-    monkeypatch.setattr(lean, "_PIECE", 1 << 10)
+    monkeypatch.setattr(pieces, "PIECE", 1 << 10)
     lean_only(monkeypatch)
     seen = []
     with pytest.raises(Cancelled):

@@ -1,7 +1,7 @@
-"""Kappa pairs read lean: each file streamed once, in batches.
+"""Kappa pairs read lean: each file read once, in pieces (io.pieces).
 
 The usual Kaggle kappa pair (fixed-width hex or short ids, integer ratings,
-valid) is read batch by batch: ids are packed into 64-bit keys as they
+valid) is read piece by piece: ids are packed into 64-bit keys as they
 arrive, the submission's ids are never kept as text, and no whole Arrow
 table of either file is ever held. The submission's rating rides in the low
 bits of its key, so aligning it costs one in-place sort; the solution's
@@ -11,7 +11,7 @@ Anything out of the ordinary returns None: the caller then reads the whole
 tables (io.read, io.prepare), which names every problem. So this path only
 ever scores files that the full path would score the same way.
 """
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 
 import numpy as np
 import pyarrow as pa
@@ -19,17 +19,11 @@ import pyarrow.csv as pacsv
 
 from ..errors import Cancelled, InputError
 from .ids import _HEX, _POOL, _STEP, KeyIds, _argsort, _fixed_width, _keys, sort_in_place
-from .read import PARQUET, _delimiter, read_header
-from .sources import head_bytes, open_source
+from .pieces import Off, plain, tables
+from .read import read_header
 
-_BLOCK = 8 << 20            # text parsed at a time (Arrow splits it among its threads)
 _VALUE_LIMIT = 1 << 30      # ratings beyond this take the full path
 _USAGE = (b"public", b"private", b"ignored")
-_PARSER = ThreadPoolExecutor(1, thread_name_prefix="kmetric-parse")
-
-
-class _Off(Exception):
-    """This pair is not for the lean path (the full path will say why, if anything)."""
 
 
 def load_kappa(truth_path, submission_path, options, sol_name, sub_name,
@@ -39,108 +33,29 @@ def load_kappa(truth_path, submission_path, options, sol_name, sub_name,
     cancel = cancel or (lambda: False)
     try:
         return _load(truth_path, submission_path, options, sol_name, sub_name, progress, cancel)
-    except (_Off, InputError, pa.ArrowException, OSError, ValueError, MemoryError):
+    except (Off, InputError, pa.ArrowException, OSError, ValueError, MemoryError):
         return None             # the full path reads again and names every problem
-
-
-def _plain(path, label, options):
-    name, opener = open_source(path, label, options.max_inflated)
-    src = opener()
-    if not isinstance(src, str) or name.endswith(PARQUET):
-        raise _Off                                 # .gz/.zip/Parquet: the full path
-    head = head_bytes(opener)
-    if head[:4] == b"PAR1" or b"\x00" in head or head[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        raise _Off
-    body = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
-    if b"\n" not in body:
-        raise _Off
-    first = body.split(b"\n", 1)[0].decode("utf-8").rstrip("\r")
-    return src, _delimiter(name, first)
 
 
 def _columns(sol_head, sub_head, options):
     from ..metrics import choose_metric
     for head in (sol_head, sub_head):
         if len(set(head)) != len(head) or any(not c.strip() for c in head) or len(head) < 2:
-            raise _Off
+            raise Off
     id_col = options.id_column or sub_head[0]
     targets = [c for c in sub_head if c != id_col]
     if id_col not in sol_head or id_col not in sub_head or any(c.lower() == "usage" for c in sub_head):
-        raise _Off
+        raise Off
     metric, reason = choose_metric(targets, options.metric)
     if metric.name != "qwk":
-        raise _Off
+        raise Off
     target = options.target_column or (targets[0] if len(targets) == 1 else None)
     if target is None or target not in sol_head or target not in sub_head:
-        raise _Off
+        raise Off
     usage = [c for c in sol_head if c.lower() == "usage"]
     if usage and usage[0] in (id_col, target):
-        raise _Off
+        raise Off
     return id_col, target, (usage[0] if usage else None), reason
-
-
-def _batches(path, delim, head, id_col, target, usage, progress=None):
-    """Tables of a few MB of whole lines each: Arrow's multi-threaded reader on each,
-    the next piece parsed while this one is keyed."""
-    types = {id_col: pa.string(), target: pa.int64()}
-    keep = [id_col, target]
-    if usage:
-        types[usage] = pa.string()
-        keep.append(usage)
-    read = pacsv.ReadOptions(column_names=head, block_size=_BLOCK // 4)
-    parse = pacsv.ParseOptions(delimiter=delim)
-    convert = pacsv.ConvertOptions(column_types=types, include_columns=keep, null_values=[],
-                                   true_values=[], false_values=[], strings_can_be_null=False,
-                                   quoted_strings_can_be_null=False)
-
-    def parsed(data):
-        return pacsv.read_csv(pa.BufferReader(data), read_options=read, parse_options=parse,
-                              convert_options=convert)
-    import os
-    if os.path.getsize(path) <= _BLOCK:         # one piece: no thread to hand it to
-        for data in _pieces(path, progress):
-            yield parsed(data)
-        return
-    pending = None
-    for data in _pieces(path, progress):
-        nxt = _PARSER.submit(parsed, data)
-        if pending is not None:
-            yield pending.result()
-        pending = nxt
-    if pending is not None:
-        yield pending.result()
-
-
-def _pieces(path, progress):
-    """The text after the header in pieces of whole lines, each checked on the way.
-
-    Reading the text ourselves bounds the memory (Arrow's streaming reader reads far
-    ahead). A quote (a field could hold a line break) or a hex prefix (Arrow's
-    integers take 0x3 as 3) sends the pair to the full path.
-    """
-    import os
-    size, done = max(os.path.getsize(path), 1), 0
-    with open(path, "rb") as f:
-        f.readline()                                # the header (names given to Arrow)
-        rest = b""
-        while True:
-            buf = f.read(_BLOCK)
-            if not buf and not rest:
-                return
-            data = rest + buf if rest else buf
-            rest = b""
-            if buf:
-                cut = data.rfind(b"\n") + 1
-                if cut == 0:
-                    raise _Off                      # a line longer than a piece
-                data, rest = data[:cut], data[cut:]
-            if data.find(b'"') >= 0 or (data.find(b"x") >= 0 and data.find(b"0x") >= 0) or \
-                    (data.find(b"X") >= 0 and data.find(b"0X") >= 0):
-                raise _Off
-            done += len(data)
-            if progress:
-                progress(done / size)
-            yield data
 
 
 class _Keyer:
@@ -153,7 +68,7 @@ class _Keyer:
     def keys(self, ids):
         w = _fixed_width(ids)
         if w is None or (self.width is not None and w != self.width):
-            raise _Off
+            raise Off
         if self.width is None:
             self.width = w
             for digits in _HEX:
@@ -162,23 +77,23 @@ class _Keyer:
                     break
             else:
                 if w > 8:
-                    raise _Off
+                    raise Off
                 self.raw = True
         k = _keys(ids, w, None if self.raw else self.digits)
         if k is None:
-            raise _Off
+            raise Off
         return k
 
 
 def _ratings(col):
     """int64 values of a rating column (no nulls), range-checked, as one new array."""
     if col.null_count or not pa.types.is_int64(col.type):
-        raise _Off
+        raise Off
     parts = [np.frombuffer(c.buffers()[1], dtype=np.int64)[c.offset:c.offset + len(c)]
              for c in col.chunks]
     v = np.concatenate(parts) if parts else np.zeros(0, np.int64)
     if v.size and (v.min() <= -_VALUE_LIMIT or v.max() >= _VALUE_LIMIT):
-        raise _Off
+        raise Off
     return v
 
 
@@ -188,7 +103,7 @@ def _usage_codes(arr):
     from ..numbers import arrow_texts
     codes = pc.index_in(raw, value_set=arrow_texts([u.decode() for u in _USAGE]))
     if codes.null_count:
-        raise _Off
+        raise Off
     return np.concatenate([np.frombuffer(c.buffers()[1], dtype=np.int32)[c.offset:c.offset + len(c)]
                            for c in codes.chunks]).astype(np.int8)
 
@@ -213,10 +128,20 @@ class _Growing:
         return self.arr[:self.n]          # a view: the estimate's few spare rows stay
 
 
+def _batches(path, delim, head, id_col, target, usage, progress):
+    types = {id_col: pa.string(), target: pa.int64()}
+    keep = [id_col, target]
+    if usage:
+        types[usage] = pa.string()
+        keep.append(usage)
+    convert = pacsv.ConvertOptions(column_types=types, include_columns=keep, null_values=[],
+                                   true_values=[], false_values=[], strings_can_be_null=False,
+                                   quoted_strings_can_be_null=False)
+    return tables(path, delim, head, convert, progress)
+
+
 def _read_solution(path, delim, head, cols, keyer, progress, cancel):
-    import os
     id_col, target, usage, _ = cols
-    size = os.path.getsize(path)
     # Ratings as int32, as the full read gives them (numbers.column_numbers).
     keys, truth, codes = _Growing(np.uint64), _Growing(np.int32), _Growing(np.int8)
     seen = [0]
@@ -234,8 +159,7 @@ def _read_solution(path, delim, head, cols, keyer, progress, cancel):
         if usage:
             codes.add(_usage_codes(batch.column(usage)), expect)
     if not keys.n:
-        raise _Off
-    del size
+        raise Off
     return keys.done(), truth.done(), codes.done() if usage else None
 
 
@@ -251,12 +175,12 @@ def _read_submission(src, delim, head, cols, keyer, n, progress, cancel):
             raise Cancelled("reading the submission")
         m = batch.num_rows
         if at + m > n:
-            raise _Off
+            raise Off
         keys[at:at + m] = keyer.keys(batch.column(id_col))
         pred[at:at + m] = _ratings(batch.column(target))
         at += m
     if at != n:
-        raise _Off
+        raise Off
     return keys, pred
 
 
@@ -264,8 +188,8 @@ def _load(truth_path, submission_path, options, sol_name, sub_name, progress, ca
     from ..core.kappa import MAX_CLASSES
     from .memory import check_memory
     from .prepare import Prepared
-    sol_src, sol_delim = _plain(truth_path, "solution", options)
-    sub_src, sub_delim = _plain(submission_path, "submission", options)
+    sol_src, sol_delim = truth_path, plain(truth_path, "solution", options)
+    sub_src, sub_delim = submission_path, plain(submission_path, "submission", options)
     sol_head = read_header(truth_path, "solution", options.max_inflated)
     sub_head = read_header(submission_path, "submission", options.max_inflated)
     cols = _columns(sol_head, sub_head, options)
@@ -287,7 +211,7 @@ def _load(truth_path, submission_path, options, sol_name, sub_name, progress, ca
     high = options.max_rating if options.max_rating is not None else hi
     if lo < low or hi > high or hi - lo + 1 > MAX_CLASSES:
         _wait(order)
-        raise _Off                          # the full path names the rows at fault
+        raise Off                          # the full path names the rows at fault
     progress(0.5, "joining ids")
     id_col, target, _, reason = cols
     layout = f"id '{id_col}' + integer rating column '{target}'"
@@ -297,7 +221,7 @@ def _load(truth_path, submission_path, options, sol_name, sub_name, progress, ca
         del sub_keys
         order = order.result()
         if not _same_ids(sol_keys, order, None, 0):
-            raise _Off
+            raise Off
         del order
         ids = KeyIds(sol_keys, keyer.width, keyer.digits)
         return Prepared("qwk", reason, id_col, [target], ids, truth, pred, usage, layout=layout)
@@ -306,7 +230,7 @@ def _load(truth_path, submission_path, options, sol_name, sub_name, progress, ca
     kbits = int(max(sol_keys.max(), sub_keys.max())).bit_length()
     if kbits + vbits > 64:
         _wait(order)
-        raise _Off
+        raise Off
     for a in range(0, n, _STEP):        # the rating in the low bits of the key, in place
         part = sub_keys[a:a + _STEP]
         part <<= np.uint64(vbits)
@@ -315,7 +239,7 @@ def _load(truth_path, submission_path, options, sol_name, sub_name, progress, ca
     sort_in_place(sub_keys)
     order = order.result()
     if not _same_ids(sol_keys, order, sub_keys, vbits):
-        raise _Off                          # missing, extra or repeated ids: the full path lists them
+        raise Off                          # missing, extra or repeated ids: the full path lists them
     # Scattered as small codes (the sort's arrays are still held), widened after.
     codes = np.empty(n, dtype=np.uint16 if vbits <= 16 else np.uint32)
     mask = np.uint64((1 << vbits) - 1)

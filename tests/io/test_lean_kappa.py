@@ -1,4 +1,4 @@
-"""The lean kappa reader (io/lean.py) against a plain csv + dict join and the full read.
+"""The lean kappa reader (io/lean_kappa.py) against a plain csv + dict join and the full read.
 
 Every pair it accepts must give what the full read gives (ids, truth, the
 aligned predictions, Usage, the score); every pair it declines must give
@@ -12,7 +12,8 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 
 from kmetric_gui.errors import Cancelled, InputError
-from kmetric_gui.io import lean
+from kmetric_gui.io import lean_kappa as lean
+from kmetric_gui.io import pieces
 from kmetric_gui.io.ids import KeyIds, _HEX, _hex_words, _keys
 from kmetric_gui.scoring import Options, load, score_prepared
 
@@ -71,7 +72,7 @@ def test_lean_equals_a_plain_join_and_the_full_read(tmp_path, monkeypatch, width
     truth = rng.integers(-2, 4, n)
     pred = np.clip(truth + rng.integers(-1, 2, n), -2, 4)
     sol, sub = _pair(tmp_path, ids, truth, pred, shuffle=shuffle)
-    monkeypatch.setattr(lean, "_BLOCK", 4096)        # many pieces: boundaries everywhere
+    monkeypatch.setattr(pieces, "PIECE", 4096)        # many pieces: boundaries everywhere
     got = load(sol, sub, Options())
     full = _full(monkeypatch, sol, sub, Options())
     ref_ids, ref_t, ref_p = _reference(sol, sub)
@@ -94,7 +95,7 @@ def test_usage_codes_and_splits_follow_the_rows(tmp_path, monkeypatch):
     pred = rng.integers(0, 5, n)
     usage = rng.choice(["Public", "Private", " private ", "Ignored"], n)
     sol, sub = _pair(tmp_path, ids, truth, pred, usage)
-    monkeypatch.setattr(lean, "_BLOCK", 2048)
+    monkeypatch.setattr(pieces, "PIECE", 2048)
     got = load(sol, sub, Options())
     assert isinstance(got.id_source, KeyIds)
     full = _full(monkeypatch, sol, sub, Options())
@@ -179,7 +180,7 @@ def test_cancel_stops_the_lean_read(tmp_path, monkeypatch):
     ids = _hex_ids(rng, 2000, 12)
     t = rng.integers(0, 5, 2000)
     sol, sub = _pair(tmp_path, ids, t, t)
-    monkeypatch.setattr(lean, "_BLOCK", 1024)
+    monkeypatch.setattr(pieces, "PIECE", 1024)
     calls = []
     with pytest.raises(Cancelled):
         load(sol, sub, Options(), cancel=lambda: calls.append(1) or len(calls) > 3)

@@ -1,0 +1,106 @@
+"""Plain CSV text read in pieces of whole lines, each parsed by Arrow's threaded reader.
+
+Shared by the lean readers (lean_kappa, lean_lwlrap). Reading the text
+ourselves bounds the memory: Arrow's whole-file reader holds about twice the
+text beside the table, its streaming reader reads far ahead. Two buffers take
+turns, so the next piece is parsed while the caller works on this one (Arrow
+copies every value out of the text: a buffer is free once its piece is parsed).
+Each piece is checked on the way: a quote (a field could hold a line break) or
+a hex prefix (Arrow's integers take 0x3 as 3) sends the pair to the full read.
+"""
+from concurrent.futures import ThreadPoolExecutor
+
+import pyarrow as pa
+import pyarrow.csv as pacsv
+
+from .read import PARQUET, _delimiter
+from .sources import head_bytes, open_source
+
+PIECE = 8 << 20             # bytes of text per parse: Arrow's threads share its blocks
+_PARSER = ThreadPoolExecutor(1, thread_name_prefix="kmetric-parse")
+
+
+class Off(Exception):
+    """This pair is not for a lean reader (the full read will say why, if anything)."""
+
+
+def plain(path, label, options):
+    """The delimiter of a plain CSV/TSV file; Off for .gz/.zip/Parquet or odd text."""
+    name, opener = open_source(path, label, options.max_inflated)
+    if str(path).lower().endswith((".gz", ".zip")) or name.endswith(PARQUET):
+        raise Off
+    head = head_bytes(opener)
+    if head[:4] == b"PAR1" or b"\x00" in head or head[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        raise Off
+    body = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
+    if b"\n" not in body:
+        raise Off
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError as e:
+        if e.start < len(body) - 4:                 # not just a character cut at the sniff edge
+            raise Off from None
+    first = body.split(b"\n", 1)[0].decode("utf-8").rstrip("\r")
+    if not first.strip():
+        raise Off
+    return _delimiter(name, first)
+
+
+def tables(path, delim, head, convert, progress=None):
+    """pyarrow Tables of the rows after the header, a piece at a time.
+
+    ``head``: the column names; ``convert``: Arrow's ConvertOptions;
+    ``progress(fraction of the file)`` after each piece is read.
+    """
+    import os
+    read = pacsv.ReadOptions(column_names=head, block_size=PIECE // 4)
+    parse = pacsv.ParseOptions(delimiter=delim)
+
+    def parsed(view):
+        return pacsv.read_csv(pa.BufferReader(pa.py_buffer(view)), read_options=read,
+                              parse_options=parse, convert_options=convert)
+    size = max(os.path.getsize(path), 1)
+    if size <= PIECE:                               # one piece: no thread to hand it to
+        for view in _texts(path, size, progress, 1):
+            yield parsed(view)
+        return
+    pending = None
+    for view in _texts(path, size, progress, 2):
+        nxt = _PARSER.submit(parsed, view)
+        if pending is not None:
+            yield pending.result()
+        pending = nxt
+    if pending is not None:
+        yield pending.result()
+
+
+def _texts(path, size, progress, turns):
+    """Views of whole lines, in ``turns`` buffers used in turn (no copies of the text)."""
+    blocks = [bytearray(min(PIECE, size + 1)) for _ in range(turns)]
+    done, carry, turn = 0, b"", 0
+    with open(path, "rb") as f:
+        f.readline()                                # the header (names given to Arrow)
+        while True:
+            block = blocks[turn % turns]
+            turn += 1
+            view = memoryview(block)
+            view[:len(carry)] = carry
+            end = len(carry) + f.readinto(view[len(carry):])
+            if end == 0:
+                return
+            cut = block.rfind(b"\n", 0, end) + 1 if end == len(block) else end
+            if cut == 0:
+                raise Off                           # a line longer than a piece
+            if block.find(b'"', 0, cut) >= 0 or _hex(block, cut):
+                raise Off
+            carry = bytes(block[cut:end])
+            done += cut
+            if progress:
+                progress(done / size)
+            yield view[:cut]
+
+
+def _hex(block, end):
+    """A "0x" or "0X" among the first ``end`` bytes (one-byte finds run at memchr speed)."""
+    return ((block.find(b"x", 0, end) >= 0 and block.find(b"0x", 0, end) >= 0)
+            or (block.find(b"X", 0, end) >= 0 and block.find(b"0X", 0, end) >= 0))
