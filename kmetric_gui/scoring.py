@@ -86,21 +86,13 @@ def load(truth_path: str | os.PathLike[str], submission_path: str | os.PathLike[
          cancel: Callable[[], bool] | None = None) -> Prepared:
     """Read and validate both files; returns io.Prepared (raises InputError)."""
     from .io import prepare
-    from .io.lean_kappa import load_kappa
     from .io.read import read_pair
     progress, cancel = progress or _noop, cancel or _noop
     sol_name = f"solution {Path(truth_path).name}"
     sub_name = f"submission {Path(submission_path).name}"
     _step(progress, cancel, 0.0, f"reading {Path(truth_path).name} and "
           f"{Path(submission_path).name}")
-    # Valid pairs of plain CSVs (kappa; wide LwLRAP) are read in pieces, a fraction of the
-    # memory; anything else, and every invalid file, takes the full read, which names
-    # every problem.
-    from .io.lean_lwlrap import load_lwlrap
-    prep = load_kappa(truth_path, submission_path, options, sol_name, sub_name, progress, cancel)
-    if prep is None:
-        prep = load_lwlrap(truth_path, submission_path, options, sol_name, sub_name,
-                           lambda f, m: _step(progress, cancel, f, m))
+    prep = load_lean(truth_path, submission_path, options, sol_name, sub_name, progress, cancel)
     if prep is not None:
         return prep
     # Both files at once; every problem of both reported; memory checked first.
@@ -108,6 +100,20 @@ def load(truth_path: str | os.PathLike[str], submission_path: str | os.PathLike[
                          max_inflated=options.max_inflated)
     _step(progress, cancel, 0.55, "validating and joining ids")
     return prepare(sol, sub, sol_name, sub_name, options)
+
+
+def load_lean(truth_path, submission_path, options, sol_name, sub_name, progress=None, cancel=None):
+    """A valid pair of plain CSVs (kappa; wide LwLRAP) read in pieces, a fraction of the
+    memory; None for anything else and every invalid file: the full read then names
+    every problem."""
+    from .io.lean_kappa import load_kappa
+    from .io.lean_lwlrap import load_lwlrap
+    progress, cancel = progress or _noop, cancel or _noop
+    prep = load_kappa(truth_path, submission_path, options, sol_name, sub_name, progress, cancel)
+    if prep is None:
+        prep = load_lwlrap(truth_path, submission_path, options, sol_name, sub_name,
+                           lambda f, m: _step(progress, cancel, f, m))
+    return prep
 
 
 def score_prepared(prep: Prepared, options: Options = Options(),
@@ -163,5 +169,5 @@ def report_json(rep: ScoreReport) -> dict[str, Any]:
     return out
 
 
-__all__ = ["Options", "ScoreReport", "load", "score_prepared", "score_files",
+__all__ = ["Options", "ScoreReport", "load", "load_lean", "score_prepared", "score_files",
            "report_json", "InputError", "Cancelled"]

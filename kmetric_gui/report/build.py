@@ -50,6 +50,11 @@ def load_counted(truth_path, sub_path, options, cancel=None):
 
     from ..errors import InputError
     from ..io import prepare, read_header, read_table
+    from ..scoring import load_lean
+    sol_name, sub_name = f"solution {Path(truth_path).name}", f"submission {Path(sub_path).name}"
+    prep = load_lean(truth_path, sub_path, options, sol_name, sub_name, cancel=cancel)
+    if prep is not None:            # valid: every id of each file once, in both
+        return prep, len(prep), len(prep)
     head = read_header(sub_path, "submission")
     id_col = options.id_column or (head[0] if head else None)
     keep = [id_col] if id_col else []
@@ -67,8 +72,7 @@ def load_counted(truth_path, sub_path, options, cancel=None):
         sol, sub = (job.result() for job in jobs)
     if cancel is not None and cancel():
         raise Cancelled("reading")
-    prep = prepare(sol, sub, f"solution {Path(truth_path).name}", f"submission {Path(sub_path).name}",
-                   options)
+    prep = prepare(sol, sub, sol_name, sub_name, options)
     return prep, sol.num_rows, sub.num_rows
 
 

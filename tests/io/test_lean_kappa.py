@@ -221,3 +221,19 @@ def test_lean_ids_are_text_only_when_asked(tmp_path, monkeypatch):
     got = load(sol, sub, Options())
     assert isinstance(got.id_source, KeyIds) and len(got) == 100
     assert got.id_array.to_pylist() == ids and not isinstance(got.id_source, KeyIds)
+
+
+def test_the_report_reads_a_valid_pair_lean_and_counts_its_rows(tmp_path, monkeypatch):
+    from kmetric_gui.report.build import load_counted
+    rng = np.random.default_rng(10)
+    ids = _hex_ids(rng, 700, 12)
+    t = rng.integers(0, 5, 700)
+    p = rng.integers(0, 5, 700)
+    sol, sub = _pair(tmp_path, ids, t, p)
+    prep, n_sol, n_sub = load_counted(sol, sub, Options())
+    assert isinstance(prep.id_source, KeyIds) and n_sol == n_sub == 700
+    with monkeypatch.context() as m:
+        m.setattr(lean, "load_kappa", lambda *x, **y: None)
+        full, f_sol, f_sub = load_counted(sol, sub, Options())
+    assert (f_sol, f_sub) == (n_sol, n_sub)
+    assert np.array_equal(prep.pred, full.pred) and prep.id_array.equals(full.id_array)
