@@ -236,4 +236,4 @@ def test_the_report_reads_a_valid_pair_lean_and_counts_its_rows(tmp_path, monkey
         m.setattr(lean, "load_kappa", lambda *x, **y: None)
         full, f_sol, f_sub = load_counted(sol, sub, Options())
     assert (f_sol, f_sub) == (n_sol, n_sub)
-    assert np.array_equal(prep.pred, full.pred) and prep.id_array.equals(full.id_array)
+    assert np.array_equal(prep.pred, full.pred) and prep.id_array.to_pylist() == full.id_array.to_pylist()
