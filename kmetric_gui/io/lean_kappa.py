@@ -61,6 +61,13 @@ def _columns(sol_head, sub_head, options):
 class _Keyer:
     """uint64 keys of fixed-width ids, one mode (hex digits or raw bytes) for both files."""
 
+    @property
+    def max_bits(self):
+        """Bits a key can use (ids._keys: raw bytes, 4 hex digits a 16-bit word, or
+        two digits a byte with a leading zero digit for an odd width)."""
+        w = self.width
+        return 8 * w if self.raw else 4 * w if w % 4 == 0 else 8 * ((w + 1) // 2)
+
     def __init__(self):
         self.width = self.digits = None
         self.raw = False
@@ -163,25 +170,37 @@ def _read_solution(path, delim, head, cols, keyer, progress, cancel):
     return keys.done(), truth.done(), codes.done() if usage else None
 
 
-def _read_submission(src, delim, head, cols, keyer, n, progress, cancel):
-    """(keys, ratings) preallocated for n rows: more rows than the solution is off."""
+def _read_submission(src, delim, head, cols, keyer, n, base, vbits, progress, cancel):
+    """Packed keys (id key << vbits | rating - base) for n rows, (lowest, highest) rating.
+
+    More or fewer rows than the solution, or a rating outside the codes, is Off.
+    """
     id_col, target = cols[0], cols[1]
     keys = np.empty(n, dtype=np.uint64)
-    pred = np.empty(n, dtype=np.int32)
-    at = 0
+    at, lo, hi = 0, None, None
     step = (lambda f: progress(0.3 + 0.3 * f, "reading the submission"))
+    shift, top = np.uint64(vbits), (1 << vbits) - 1
     for batch in _batches(src, delim, head, id_col, target, None, step):
         if cancel():
             raise Cancelled("reading the submission")
         m = batch.num_rows
         if at + m > n:
             raise Off
-        keys[at:at + m] = keyer.keys(batch.column(id_col))
-        pred[at:at + m] = _ratings(batch.column(target))
+        v = _ratings(batch.column(target)) - base
+        if v.size:
+            b_lo, b_hi = int(v.min()), int(v.max())
+            if b_lo < 0 or b_hi > top:
+                raise Off
+            lo = b_lo if lo is None else min(lo, b_lo)
+            hi = b_hi if hi is None else max(hi, b_hi)
+        part = keys[at:at + m]
+        part[:] = keyer.keys(batch.column(id_col))
+        part <<= shift
+        part |= v.astype(np.uint64)
         at += m
-    if at != n:
+    if at != n or lo is None:
         raise Off
-    return keys, pred
+    return keys, lo + base, hi + base
 
 
 def _load(truth_path, submission_path, options, sol_name, sub_name, progress, cancel):
@@ -196,17 +215,26 @@ def _load(truth_path, submission_path, options, sol_name, sub_name, progress, ca
     check_memory([truth_path, submission_path])
     keyer = _Keyer()
     sol_keys, truth, usage = _read_solution(sol_src, sol_delim, sol_head, cols, keyer,
-                                                     progress, cancel)
+                                            progress, cancel)
     n = truth.size
+    t_lo, t_hi = int(truth.min()), int(truth.max())
+    # The submission's rating rides in the low bits of its key as it is read. Codes cover
+    # every rating that can share a kappa range with the truth, or as many around the
+    # truth's as the key leaves bits for (a rating outside them: the full read).
+    span, free = t_hi - t_lo, 64 - keyer.max_bits
+    if span + 1 > MAX_CLASSES or free < max(span, 1).bit_length():
+        raise Off
+    vbits = min((span + 2 * (MAX_CLASSES - 1 - span)).bit_length(), free)
+    base = t_lo - ((1 << vbits) - 1 - span) // 2
     # The solution's order is sorted while the submission is read (numpy's sort frees the GIL).
     order = _POOL.submit(_argsort, sol_keys)
     try:
-        sub_keys, pred = _read_submission(sub_src, sub_delim, sub_head, cols, keyer, n, progress,
-                                          cancel)
+        sub_keys, p_lo, p_hi = _read_submission(sub_src, sub_delim, sub_head, cols, keyer, n,
+                                                base, vbits, progress, cancel)
     except BaseException:
         _wait(order)
         raise
-    lo, hi = int(min(truth.min(), pred.min())), int(max(truth.max(), pred.max()))
+    lo, hi = min(t_lo, p_lo), max(t_hi, p_hi)
     low = options.min_rating if options.min_rating is not None else lo
     high = options.max_rating if options.max_rating is not None else hi
     if lo < low or hi > high or hi - lo + 1 > MAX_CLASSES:
@@ -215,43 +243,31 @@ def _load(truth_path, submission_path, options, sol_name, sub_name, progress, ca
     progress(0.5, "joining ids")
     id_col, target, _, reason = cols
     layout = f"id '{id_col}' + integer rating column '{target}'"
-    if _equal(sol_keys, sub_keys):
+    ids = KeyIds(sol_keys, keyer.width, keyer.digits)   # the ids as keys: text when shown
+    mask = np.uint64((1 << vbits) - 1)
+    if _equal(sol_keys, sub_keys, vbits):
         # The submission lists the ids in the solution's order (made from the sample
         # submission): no sort of it; the solution's sort still finds repeated ids.
-        del sub_keys
         order = order.result()
         if not _same_ids(sol_keys, order, None, 0):
             raise Off
         del order
-        ids = KeyIds(sol_keys, keyer.width, keyer.digits)
+        pred = np.empty(n, dtype=np.int32)
+        for a in range(0, n, _STEP):
+            pred[a:a + _STEP] = (sub_keys[a:a + _STEP] & mask).astype(np.int32)
+        del sub_keys
+        pred += np.int32(base)
         return Prepared("qwk", reason, id_col, [target], ids, truth, pred, usage, layout=layout)
-    p_lo = int(pred.min())
-    vbits = max(int(pred.max()) - p_lo, 1).bit_length()
-    kbits = int(max(sol_keys.max(), sub_keys.max())).bit_length()
-    if kbits + vbits > 64:
-        _wait(order)
-        raise Off
-    for a in range(0, n, _STEP):        # the rating in the low bits of the key, in place
-        part = sub_keys[a:a + _STEP]
-        part <<= np.uint64(vbits)
-        part |= (pred[a:a + _STEP] - p_lo).astype(np.uint64)
-    del pred
     sort_in_place(sub_keys)
     order = order.result()
     if not _same_ids(sol_keys, order, sub_keys, vbits):
         raise Off                          # missing, extra or repeated ids: the full path lists them
-    # Scattered as small codes (the sort's arrays are still held), widened after.
-    codes = np.empty(n, dtype=np.uint16 if vbits <= 16 else np.uint32)
-    mask = np.uint64((1 << vbits) - 1)
+    pred = np.empty(n, dtype=np.int32)
     for a in range(0, n, _STEP):
-        codes[order[a:a + _STEP]] = sub_keys[a:a + _STEP] & mask
+        pred[order[a:a + _STEP]] = sub_keys[a:a + _STEP] & mask
     del order, sub_keys
-    aligned = codes.astype(np.int32)
-    del codes
-    aligned += np.int32(p_lo)
-    # The solution's ids stay as their keys (8 bytes a row): text only when shown.
-    ids = KeyIds(sol_keys, keyer.width, keyer.digits)
-    return Prepared("qwk", reason, id_col, [target], ids, truth, aligned, usage, layout=layout)
+    pred += np.int32(base)
+    return Prepared("qwk", reason, id_col, [target], ids, truth, pred, usage, layout=layout)
 
 
 def _same_ids(sol_keys, order, sub_packed, vbits):
@@ -269,10 +285,12 @@ def _same_ids(sol_keys, order, sub_packed, vbits):
     return True
 
 
-def _equal(a, b):
-    """a == b element by element, in chunks (no n-sized temporary)."""
-    return a.size == b.size and all(np.array_equal(a[i:i + _STEP], b[i:i + _STEP])
-                                    for i in range(0, a.size, _STEP))
+def _equal(keys, packed, vbits):
+    """keys == packed >> vbits element by element, in chunks (no n-sized temporary)."""
+    shift = np.uint64(vbits)
+    return keys.size == packed.size and all(
+        np.array_equal(keys[i:i + _STEP], packed[i:i + _STEP] >> shift)
+        for i in range(0, keys.size, _STEP))
 
 
 def _wait(fut: Future):

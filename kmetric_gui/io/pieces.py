@@ -16,7 +16,7 @@ import pyarrow.csv as pacsv
 from .read import PARQUET, _delimiter
 from .sources import head_bytes, open_source
 
-PIECE = 8 << 20             # bytes of text per parse: Arrow's threads share its blocks
+PIECE = 4 << 20             # bytes of text per parse: Arrow's threads share its blocks
 _PARSER = ThreadPoolExecutor(1, thread_name_prefix="kmetric-parse")
 
 
