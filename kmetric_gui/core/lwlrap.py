@@ -101,7 +101,13 @@ def lwlrap(truth: ArrayLike, scores: ArrayLike, *, ties: str = "worst") -> Lwlra
     t, s = _check_inputs(truth, scores)
     n, c = t.shape
     rows, cols = np.nonzero(t)
-    p = rows.size
+    prec, ranks, tied = _positives(t, s, rows, cols, ties)
+    return _result(rows, cols, prec, ranks, n, c, int(tied.sum()), ties)
+
+
+def _positives(t, s, rows, cols, ties):
+    """(precision, rank, tied flag) of the positives (rows, cols) of bool ``t``."""
+    p, c = rows.size, s.shape[1]
     ranks = np.empty(p, dtype=np.int64)
     hits = np.empty(p, dtype=np.int64)
     tied = np.zeros(p, dtype=bool)
@@ -120,7 +126,12 @@ def lwlrap(truth: ArrayLike, scores: ArrayLike, *, ties: str = "worst") -> Lwlra
             at_or_above = above | (equal & (col_idx[None, :] >= j[:, None]))
         ranks[a:a + step] = at_or_above.sum(axis=1)
         hits[a:a + step] = (at_or_above & t[r]).sum(axis=1)
-    prec = hits / np.maximum(ranks, 1)
+    return hits / np.maximum(ranks, 1), ranks, tied
+
+
+def _result(rows, cols, prec, ranks, n, c, tied, ties):
+    """The result from every positive (sample, class, precision, rank) in sample order."""
+    p = rows.size
     counts = np.bincount(cols, minlength=c)
     sums = np.bincount(cols, weights=prec, minlength=c)
     per_class = sums / np.maximum(counts, 1)
@@ -132,8 +143,49 @@ def lwlrap(truth: ArrayLike, scores: ArrayLike, *, ties: str = "worst") -> Lwlra
         score, reason = float(prec.mean()), None
     else:
         score, reason = float("nan"), "no positive labels in the truth"
-    return LwlrapResult(score, per_class, weights, int(p), int(tied.sum()),
+    return LwlrapResult(score, per_class, weights, int(p), int(tied),
                         rows, cols, prec, ranks, sample_scores, ties, reason)
+
+
+def update_samples(result, samples, old_truth, old_scores, new_truth, new_scores):
+    """``result`` after the samples ``samples`` (distinct indices) change from the old
+    (k, C) truth and score rows to the new ones: only their positives are ranked
+    again, the others are kept. Equal to scoring everything again, bit for bit.
+
+    None when the old rows do not give the result's own positives (a result of
+    other data) or a new row is not valid (the full score names the fault).
+    """
+    n, c = result.sample_scores.size, result.per_class.size
+    samples = np.asarray(samples, dtype=np.int64)
+    order = np.argsort(samples)
+    samples = samples[order]
+    rows = result.positive_rows
+    lo = np.searchsorted(rows, samples, side="left")
+    hi = np.searchsorted(rows, samples, side="right")
+    mine = np.repeat(np.arange(samples.size), hi - lo)
+    mine = (lo - np.r_[0, np.cumsum(hi - lo)[:-1]])[mine] + np.arange(mine.size)
+    parts = []
+    for truth, scores in ((old_truth, old_scores), (new_truth, new_scores)):
+        truth, scores = np.asarray(truth)[order], np.asarray(scores, dtype=np.float64)[order]
+        if (truth.shape != (samples.size, c) or scores.shape != truth.shape
+                or not np.isfinite(scores).all() or not ((truth == 0) | (truth == 1)).all()):
+            return None
+        t = truth.astype(bool)
+        r, j = np.nonzero(t)
+        prec, ranks, tied = _positives(t, scores, r, j, result.ties)
+        parts.append((samples[r], j, prec, ranks, int(tied.sum())))
+    old, new = parts
+    if not (np.array_equal(rows[mine], old[0]) and np.array_equal(result.positive_classes[mine], old[1])
+            and np.array_equal(result.ranks[mine], old[3])
+            and np.array_equal(result.precisions[mine], old[2])):
+        return None
+    keep = np.ones(rows.size, dtype=bool)
+    keep[mine] = False
+    kept = rows[keep]
+    at = np.searchsorted(kept, new[0])      # where the sample's old positives were
+    arrays = [np.insert(a[keep], at, b) for a, b in
+              zip((rows, result.positive_classes, result.precisions, result.ranks), new[:4])]
+    return _result(*arrays, n, c, result.tied_positives - old[4] + new[4], result.ties)
 
 
 def sample_ranking(truth_row: ArrayLike, score_row: ArrayLike, *,

@@ -104,6 +104,36 @@ class Lwlrap(Metric):
         return lwlrap_blend(take(report_a.prepared.truth, rows), take(report_a.prepared.pred, rows),
                             take(report_b.prepared.pred, rows), alphas, ties=report_a.options.ties)
 
+    def rescore_cells(self, report, cells, old, new):
+        """An LwLRAP edit changes one sample's ranks only: its positives are ranked again
+        and spliced into each split's result (core.lwlrap.update_samples)."""
+        from dataclasses import replace
+        from ..core.lwlrap import update_samples
+        from ..state.lazy import LazyPrepared
+        units = sorted({int(u) for _, u, _ in cells})
+        if len(units) > 1000 or report.options.ties != report.result.ties:
+            return None
+        c = report.result.per_class.size
+        rows = []                                # (truth rows, score rows): old, then new
+        for version in (old, new):
+            got = [_unit_rows(version, u, c) for u in units]
+            if any(g is None for g in got):
+                return None
+            rows.append((np.array([g[0] for g in got]), np.array([g[1] for g in got])))
+        results = {"all": report.result, **report.splits}
+        for name, positions in _split_positions(old.base.usage, units, results).items():
+            if not positions:
+                continue
+            at, picked = zip(*positions)
+            picked = list(picked)
+            (t0, s0), (t1, s1) = rows
+            res = update_samples(results[name], at, t0[picked], s0[picked], t1[picked], s1[picked])
+            if res is None:
+                return None
+            results[name] = res
+        return replace(report, result=results.pop("all"), splits=results,
+                       prepared=LazyPrepared(new))
+
     def class_units(self, report):
         from ..core.units import ClassUnits
         return report.prepared.classes, ClassUnits(report.result)
@@ -179,6 +209,44 @@ class Lwlrap(Metric):
 
 def _num(x):
     return None if x is None or not np.isfinite(x) else float(x)
+
+
+def _unit_rows(version, unit, c):
+    """(truth row, score row) of a sample in a data version, edits applied as
+    ``DataVersion.prepared`` does; None when a row was edited both whole and by class."""
+    out = []
+    for name in ("truth", "pred"):
+        whole = version.edited(FieldSpec(name), unit)
+        parts = [j for j in range(c) if version.edited(FieldSpec(name, j), unit)]
+        if whole and parts:
+            return None          # the order of the two edits would matter
+        row = np.array(version.value(FieldSpec(name), unit), dtype=np.float64 if name == "pred"
+                       else None)
+        for j in parts:
+            row[j] = version.value(FieldSpec(name, j), unit)
+        if row.shape != (c,):
+            return None
+        out.append(row)
+    return out
+
+
+def _split_positions(usage, units, results):
+    """For each result (all, public, private): (position among its samples, index in
+    ``units``) of the edited samples it scores; an Ignored sample is in none."""
+    out = {name: [] for name in results}
+    if usage is None:
+        out["all"] = [(u, k) for k, u in enumerate(units)]
+        return out
+    ignored = bool((usage == 2).any())
+    for k, u in enumerate(units):
+        code = int(usage[u])
+        if code == 2:
+            continue
+        out["all"].append((int(np.count_nonzero(usage[:u] != 2)) if ignored else u, k))
+        name = ("public", "private")[code]
+        if name in out:
+            out[name].append((int(np.count_nonzero(usage[:u] == code)), k))
+    return out
 
 
 def _label_matrix(arr, classes, fname, label_col, sid, col):
