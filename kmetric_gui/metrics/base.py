@@ -136,6 +136,26 @@ def split_rows(usage, split="all"):
     return np.flatnonzero(usage == ("public", "private").index(split))
 
 
+def split_positions(usage, units, results):
+    """For each result name ("all", "public", "private" as in ``results``): the edited
+    units it scores, as (position among its units, index in ``units``). An Ignored
+    unit is in none; positions count the split's units before it (O(units) each)."""
+    out = {name: [] for name in results}
+    if usage is None:
+        out["all"] = [(int(u), k) for k, u in enumerate(units)]
+        return out
+    ignored = bool((usage == 2).any())
+    for k, u in enumerate(units):
+        code = int(usage[u])
+        if code == 2:
+            continue
+        out["all"].append((int(np.count_nonzero(usage[:u] != 2)) if ignored else int(u), k))
+        name = ("public", "private")[code]
+        if name in out:
+            out[name].append((int(np.count_nonzero(usage[:u] == code)), k))
+    return out
+
+
 def take(values, rows):
     """values[rows] for arrays and lists; the values themselves when rows is None."""
     if rows is None:

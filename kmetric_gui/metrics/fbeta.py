@@ -5,7 +5,7 @@ import numpy as np
 from ..core.cells import split_cell  # the one splitter (core API, files, edits)
 from .. import core as _core  # names load on first use: a faster start
 from ..tables import Column
-from .base import FieldSpec, Metric, Plan, take
+from .base import FieldSpec, Metric, Plan, split_positions, take
 from .fbeta_cells import Cells, code_cells
 
 LABEL_COLUMNS = ("cleaned_label", "dataset_label", "labels", "label",
@@ -102,6 +102,30 @@ class Fbeta(Metric):
         return [f"TP {tp}, FP {fp}, FN {fn}" for tp, fp, fn in
                 report.result.per_document[units].tolist()]
 
+    def rescore_cells(self, report, cells, old, new):
+        """An F-beta edit changes one document's matching only: the edited documents
+        are matched again alone and their TP/FP/FN replace theirs in the totals."""
+        from dataclasses import replace
+        from ..core.fbeta import update_documents
+        from ..state.lazy import LazyPrepared
+        units = sorted({int(u) for _, u, _ in cells})
+        if len(units) > 1000 or any(part is not None for _, _, part in cells):
+            return None
+        counts = [_document_counts(version, units, report.options) for version in (old, new)]
+        if counts[0] is None or counts[1] is None:
+            return None                  # a value the full score refuses: it names it
+        results = {"all": report.result, **report.splits}
+        for name, positions in split_positions(old.base.usage, units, results).items():
+            if not positions:
+                continue
+            at, picked = (list(x) for x in zip(*positions))
+            res = update_documents(results[name], at, counts[0][picked], counts[1][picked])
+            if res is None:
+                return None              # the report is not the old version's
+            results[name] = res
+        return replace(report, result=results.pop("all"), splits=results,
+                       prepared=LazyPrepared(new))
+
     def json_fields(self, report):
         r = report.result
         return dict(tp=r.tp, fp=r.fp, fn=r.fn, precision=_num(r.precision),
@@ -136,6 +160,18 @@ class Fbeta(Metric):
 
     def parse(self, spec, text, prep):
         return split_cell(str(text))
+
+
+def _document_counts(version, units, options):
+    """(k, 3) TP, FP, FN of documents ``units`` of a data version, each matched alone."""
+    from ..errors import InputError
+    truths = [version.value(FieldSpec("truth"), u) for u in units]
+    preds = [version.value(FieldSpec("pred"), u) for u in units]
+    try:
+        return _core.jaccard_fbeta(truths, preds, beta=options.beta, threshold=options.threshold,
+                                   matching=options.matching, clean=options.clean).per_document
+    except (InputError, TypeError):
+        return None
 
 
 def _file_rows(problem, file_rows):

@@ -4,7 +4,7 @@ import numpy as np
 from ..core import lwlrap
 from .. import core as _core  # names load on first use: a faster start
 from ..tables import Column
-from .base import FieldSpec, Metric, parse_number, split_rows, take
+from .base import FieldSpec, Metric, parse_number, split_positions, split_rows, take
 
 
 def _f4(v):
@@ -121,7 +121,7 @@ class Lwlrap(Metric):
                 return None
             rows.append((np.array([g[0] for g in got]), np.array([g[1] for g in got])))
         results = {"all": report.result, **report.splits}
-        for name, positions in _split_positions(old.base.usage, units, results).items():
+        for name, positions in split_positions(old.base.usage, units, results).items():
             if not positions:
                 continue
             at, picked = zip(*positions)
@@ -227,25 +227,6 @@ def _unit_rows(version, unit, c):
         if row.shape != (c,):
             return None
         out.append(row)
-    return out
-
-
-def _split_positions(usage, units, results):
-    """For each result (all, public, private): (position among its samples, index in
-    ``units``) of the edited samples it scores; an Ignored sample is in none."""
-    out = {name: [] for name in results}
-    if usage is None:
-        out["all"] = [(u, k) for k, u in enumerate(units)]
-        return out
-    ignored = bool((usage == 2).any())
-    for k, u in enumerate(units):
-        code = int(usage[u])
-        if code == 2:
-            continue
-        out["all"].append((int(np.count_nonzero(usage[:u] != 2)) if ignored else u, k))
-        name = ("public", "private")[code]
-        if name in out:
-            out[name].append((int(np.count_nonzero(usage[:u] == code)), k))
     return out
 
 

@@ -107,6 +107,27 @@ def _score(prep, beta, threshold, matching):
                        beta, threshold, matching, reason)
 
 
+def update_documents(result, docs, old_counts, new_counts):
+    """``result`` after documents ``docs`` (distinct positions) go from per-document
+    (TP, FP, FN) ``old_counts`` to ``new_counts`` (k x 3, e.g. ``jaccard_fbeta`` of
+    those documents alone: matching never looks past a document). Equal to scoring
+    everything again. None when ``old_counts`` are not the result's own (other data).
+    """
+    docs = np.asarray(docs, dtype=np.int64)
+    old = np.asarray(old_counts, dtype=np.int64).reshape(-1, 3)
+    new = np.asarray(new_counts, dtype=np.int64).reshape(-1, 3)
+    per_doc = result.per_document
+    if not np.array_equal(per_doc[docs], old):
+        return None
+    per_doc = per_doc.copy()
+    per_doc[docs] = new
+    tp, fp, fn = (int(v) for v in np.array([result.tp, result.fp, result.fn])
+                  + new.sum(axis=0) - old.sum(axis=0))
+    score, precision, recall, reason = fbeta_from_counts(tp, fp, fn, result.beta)
+    return FbetaResult(score, precision, recall, tp, fp, fn, per_doc, result.beta,
+                       result.threshold, result.matching, reason)
+
+
 def _check_numbers(beta, threshold):
     try:
         beta, threshold = float(beta), float(threshold)
@@ -143,6 +164,6 @@ def document_matrices(truths: str | Iterable[str], predictions: str | Iterable[s
                          jm, mm, tp, int((~used[:-1]).sum()), t - tp)
 
 
-__all__ = ["split_cell", "MATCHINGS", "Coded", "coded_fbeta",
+__all__ = ["split_cell", "MATCHINGS", "Coded", "coded_fbeta", "update_documents",
            "FbetaResult", "DocumentMatch", "fbeta_from_counts", "jaccard_fbeta",
            "document_matrices", "clean_text", "tokens", "jaccard", "shared_tokens"]

@@ -1,0 +1,146 @@
+"""An F-beta edit rescored by matching the edited document alone equals scoring
+from scratch (score_prepared) and the plain-loop reference, after every step of
+random edit/undo sequences (empty documents, Jaccard ties, Usage splits with
+Ignored, both matchings, cleaning)."""
+from dataclasses import fields
+
+import numpy as np
+import pytest
+
+from kmetric_gui.gui.controller import changed_cells
+from kmetric_gui.metrics import FieldSpec
+from kmetric_gui.scoring import Options, load, score_prepared
+from kmetric_gui.state import Session
+from reference import close, fbeta_ref
+
+TRUTH, PRED = FieldSpec("truth"), FieldSpec("pred")
+WORDS = ["alpha", "beta", "Gamma", "delta", "eps-ilon", "zeta"]
+
+
+def phrase(rng):
+    """Two or three words of a small vocabulary: many partial matches and ties."""
+    return " ".join(rng.choice(WORDS, int(rng.integers(1, 4))))
+
+
+def cell(rng, most=3):
+    return "|".join(phrase(rng) for _ in range(int(rng.integers(0, most + 1))))
+
+
+def files(tmp_path, seed, n=50, usage=True):
+    rng = np.random.default_rng(seed)
+    u = rng.choice(["Public", "Private", "Ignored"], n, p=[0.4, 0.45, 0.15])
+    sol, sub = tmp_path / "sol.csv", tmp_path / "sub.csv"
+    sol.write_text("Id,cleaned_label" + (",Usage" if usage else "") + "\n" + "".join(
+        f"d{i},{cell(rng)}" + (f",{u[i]}" if usage else "") + "\n" for i in range(n)))
+    sub.write_text("Id,PredictionString\n" + "".join(
+        f"d{i},{cell(rng)}\n" for i in rng.permutation(n)))
+    return sol, sub
+
+
+def assert_same(fast, full):
+    for f in fields(full):
+        a, b = getattr(fast, f.name), getattr(full, f.name)
+        if isinstance(b, np.ndarray):
+            assert a.dtype == b.dtype and np.array_equal(a, b), f.name
+        elif isinstance(b, float):
+            assert a == pytest.approx(b, abs=1e-12, nan_ok=True), f.name
+        else:
+            assert a == b, f.name
+
+
+def rows_of(usage, n, name):
+    if usage is None:
+        return range(n)
+    return np.flatnonzero({"all": usage != 2, "public": usage == 0, "private": usage == 1}[name])
+
+
+@pytest.mark.parametrize("matching,clean,threshold", [("one-to-one", False, 0.5),
+                                                      ("many-to-one", False, 0.5),
+                                                      ("one-to-one", True, 0.34),
+                                                      ("many-to-one", True, 1.0)])
+@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("usage", [True, False])
+def test_incremental_fbeta_equals_full_rescore(tmp_path, matching, clean, threshold, seed, usage):
+    opts = Options(matching=matching, clean=clean, threshold=threshold)
+    s = Session(opts)
+    s.load(load(*files(tmp_path, seed, usage=usage), opts))
+    report, version = score_prepared(s.data.prepared(), opts), s.data
+    rng = np.random.default_rng(200 + seed)
+    moved = 0
+    for step in range(40):
+        unit = int(rng.integers(0, len(s.data)))
+        text = cell(rng) if rng.random() < 0.8 else " | |"   # blank items: no predictions
+        assert s.edit_text(TRUTH if rng.random() < 0.4 else PRED, unit, text) is None
+        if rng.random() < 0.2:
+            s.undo()
+        cells = changed_cells(version.overlay, s.data.overlay)
+        fast = report.definition.rescore_cells(report, cells, version, s.data)
+        full = score_prepared(s.data.prepared(), opts)
+        assert fast is not None                # a cell or two: always incremental
+        moved += not np.array_equal(fast.result.per_document, report.result.per_document)
+        assert_same(fast.result, full.result)
+        assert set(fast.splits) == set(full.splits)
+        for name in full.splits:
+            assert_same(fast.splits[name], full.splits[name])
+        p = fast.prepared
+        for name, res in [("all", fast.result), *fast.splits.items()]:
+            rows = rows_of(p.usage, len(p), name)
+            score, counts = fbeta_ref([p.truth[i] for i in rows], [p.pred[i] for i in rows],
+                                      threshold=threshold, matching=matching, clean=clean)
+            assert (res.tp, res.fp, res.fn) == counts
+            assert close(res.score, score, 1e-12)
+        assert fast.to_json() == full.to_json()
+        report, version = fast, s.data
+    assert moved >= 15                         # the edits did change documents' counts
+
+
+def test_a_stale_report_is_never_updated(tmp_path):
+    opts = Options()
+    s = Session(opts)
+    s.load(load(*files(tmp_path, 5, usage=False), opts))
+    report, version = score_prepared(s.data.prepared(), opts), s.data
+    s.edit_text(PRED, 4, "alpha beta|gamma")
+    middle = s.data
+    s.edit_text(TRUTH, 4, "alpha beta")
+    # Scored for `version`, asked to go from `middle`: document 4's counts disagree.
+    s.edit_text(PRED, 4, "zeta")
+    assert report.definition.rescore_cells(
+        report, changed_cells(middle.overlay, s.data.overlay), middle, s.data) is None
+    fast = report.definition.rescore_cells(
+        report, changed_cells(version.overlay, s.data.overlay), version, s.data)
+    assert_same(fast.result, score_prepared(s.data.prepared(), opts).result)
+
+
+def test_a_value_the_score_refuses_goes_to_the_full_score(tmp_path):
+    opts = Options()
+    s = Session(opts)
+    s.load(load(*files(tmp_path, 6, usage=False), opts))
+    report, version = score_prepared(s.data.prepared(), opts), s.data
+    s.edit_value(PRED, 2, [1, 2])                        # not strings (no file gives this)
+    assert report.definition.rescore_cells(
+        report, changed_cells(version.overlay, s.data.overlay), version, s.data) is None
+
+
+def test_the_app_scores_an_fbeta_edit_incrementally(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setenv("KMETRIC_SETTINGS", str(tmp_path / "s.ini"))
+    from kmetric_gui.gui.main_window import MainWindow
+    import kmetric_gui.gui.controller as ctl
+    calls = []
+    real = ctl.score_prepared
+    monkeypatch.setattr(ctl, "score_prepared", lambda *a, **k: calls.append(1) or real(*a, **k))
+    win = MainWindow()
+    qtbot.addWidget(win)
+    with qtbot.waitSignal(win.scored, timeout=20000):
+        win.open_files(*files(tmp_path, 9))
+    calls.clear()
+    m = win.table_panel.model
+    c = next(i for i, col in enumerate(m.columns) if col.spec is not None and col.spec.name == "pred")
+    with qtbot.waitSignal(win.scored, timeout=20000) as b:
+        m.setData(m.index(0, c), "alpha beta|delta")
+    assert calls == []                         # no full rescore
+    p = win.session.data.prepared()
+    rows = np.flatnonzero(p.usage != 2)
+    score, _ = fbeta_ref([p.truth[i] for i in rows], [p.pred[i] for i in rows])
+    assert close(b.args[0].score, score, 1e-12)
+    win._discarding = True
+    win.jobs.shutdown()
