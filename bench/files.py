@@ -12,8 +12,8 @@ run (the machine is shared: compare within a run, not across runs):
   the validated join (full outer join, duplicate, missing, extra and value
   checks, then the confusion counts; `pip install .[bench]`). Bytes/row is
   peak RSS above `python -c "import numpy, pyarrow"`, divided by the rows.
-- LwLRAP and F-beta pairs: peak RSS above that baseline against the two
-  files' size on disk.
+- LwLRAP and F-beta pairs (F-beta at two sizes: --fb-rows, --fb-big): peak
+  RSS above that baseline against the two files' size on disk.
 
 CPU seconds (user + system) are printed beside the wall time: under load
 from other processes they show the work itself. The package is byte-compiled
@@ -175,6 +175,8 @@ def main():
     ap.add_argument("--big-repeat", type=int, default=1, help="runs at 30M rows and more")
     ap.add_argument("--lw-rows", type=int, default=100_000)
     ap.add_argument("--fb-rows", type=int, default=200_000)
+    ap.add_argument("--fb-big", type=int, default=1_000_000,
+                    help="documents of a second F-beta pair (0: none)")
     ap.add_argument("--hand", action="store_true", help="also pandas merge + sklearn")
     ap.add_argument("--dir", default=os.path.join(tempfile.gettempdir(), "kmetric_bench"))
     args = ap.parse_args()
@@ -213,8 +215,10 @@ def main():
             mem = (peak - base) / (read[1] - base)
             print(f"{f'kappa {n:,} rows':<26} {tool:<22} {secs:>9.2f} {cpu:>8.1f} {peak / 1e6:>8.0f} "
                   f"{(peak - base) / n:>6.1f} {secs / read[0]:>7.2f}x {mem:>9.2f}x")
-    for label, (sol, sub) in ((f"lwlrap {args.lw_rows:,} x 80", make_lwlrap(args.dir, args.lw_rows, 80)),
-                              (f"fbeta {args.fb_rows:,} docs", make_fbeta(args.dir, args.fb_rows))):
+    pairs = [(f"lwlrap {args.lw_rows:,} x 80", make_lwlrap(args.dir, args.lw_rows, 80))]
+    pairs += [(f"fbeta {n:,} docs", make_fbeta(args.dir, n))
+              for n in dict.fromkeys((args.fb_rows, args.fb_big)) if n]
+    for label, (sol, sub) in pairs:
         size = os.path.getsize(sol) + os.path.getsize(sub)
         secs, peak, _, cpu = median_run(kmetric + [sol, sub, "--json"], args.repeat, env)
         print(f"{label:<26} {'kmetric score':<22} {secs:>9.2f} {cpu:>8.1f} {peak / 1e6:>8.0f} {'':>6} "

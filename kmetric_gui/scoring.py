@@ -103,16 +103,18 @@ def load(truth_path: str | os.PathLike[str], submission_path: str | os.PathLike[
 
 
 def load_lean(truth_path, submission_path, options, sol_name, sub_name, progress=None, cancel=None):
-    """A valid pair of plain CSVs (kappa; wide LwLRAP) read in pieces, a fraction of the
-    memory; None for anything else and every invalid file: the full read then names
-    every problem."""
+    """A valid pair of plain CSVs (kappa; wide LwLRAP; F-beta) read in pieces, a fraction
+    of the memory; None for anything else and every invalid file: the full read then
+    names every problem."""
+    from .io.lean_fbeta import load_fbeta
     from .io.lean_kappa import load_kappa
     from .io.lean_lwlrap import load_lwlrap
     progress, cancel = progress or _noop, cancel or _noop
     prep = load_kappa(truth_path, submission_path, options, sol_name, sub_name, progress, cancel)
-    if prep is None:
-        prep = load_lwlrap(truth_path, submission_path, options, sol_name, sub_name,
-                           lambda f, m: _step(progress, cancel, f, m))
+    for lean in (load_lwlrap, load_fbeta):
+        if prep is None:
+            prep = lean(truth_path, submission_path, options, sol_name, sub_name,
+                        lambda f, m: _step(progress, cancel, f, m))
     return prep
 
 

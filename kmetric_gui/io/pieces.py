@@ -7,9 +7,13 @@ turns, so the next piece is parsed while the caller works on this one (Arrow
 copies every value out of the text: a buffer is free once its piece is parsed).
 Each piece is checked on the way: a quote (a field could hold a line break) or
 a hex prefix (Arrow's integers take 0x3 as 3) sends the pair to the full read.
+A caller reading only text columns may accept quotes (``quotes=True``: only a
+line break inside quotes is refused, so every piece ends where a row ends, as
+in the full read) and skip the hex check (``hex=False``).
 """
 from concurrent.futures import ThreadPoolExecutor
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
@@ -46,11 +50,12 @@ def plain(path, label, options):
     return _delimiter(name, first)
 
 
-def tables(path, delim, head, convert, progress=None):
+def tables(path, delim, head, convert, progress=None, quotes=False, hex=True):
     """pyarrow Tables of the rows after the header, a piece at a time.
 
     ``head``: the column names; ``convert``: Arrow's ConvertOptions;
-    ``progress(fraction of the file)`` after each piece is read.
+    ``progress(fraction of the file)`` after each piece is read; ``quotes``:
+    quoted fields accepted (none may hold a line break); ``hex``: "0x" refused.
     """
     import os
     read = pacsv.ReadOptions(column_names=head, block_size=PIECE // 4)
@@ -61,11 +66,11 @@ def tables(path, delim, head, convert, progress=None):
                               parse_options=parse, convert_options=convert)
     size = max(os.path.getsize(path), 1)
     if size <= PIECE:                               # one piece: no thread to hand it to
-        for view in _texts(path, size, progress, 1):
+        for view in _texts(path, size, progress, 1, quotes, hex):
             yield parsed(view)
         return
     pending = None
-    for view in _texts(path, size, progress, 2):
+    for view in _texts(path, size, progress, 2, quotes, hex):
         nxt = _PARSER.submit(parsed, view)
         if pending is not None:
             yield pending.result()
@@ -74,7 +79,7 @@ def tables(path, delim, head, convert, progress=None):
         yield pending.result()
 
 
-def _texts(path, size, progress, turns):
+def _texts(path, size, progress, turns, quotes=False, hex=True):
     """Views of whole lines, in ``turns`` buffers used in turn (no copies of the text)."""
     blocks = [bytearray(min(PIECE, size + 1)) for _ in range(turns)]
     done, carry, turn = 0, b"", 0
@@ -91,13 +96,26 @@ def _texts(path, size, progress, turns):
             cut = block.rfind(b"\n", 0, end) + 1 if end == len(block) else end
             if cut == 0:
                 raise Off                           # a line longer than a piece
-            if block.find(b'"', 0, cut) >= 0 or _hex(block, cut):
+            if block.find(b'"', 0, cut) >= 0 and (not quotes or _broken(block, cut)):
+                raise Off
+            if hex and _hex(block, cut):
                 raise Off
             carry = bytes(block[cut:end])
             done += cut
             if progress:
                 progress(done / size)
             yield view[:cut]
+
+
+def _broken(block, end):
+    """A line break (\\n or \\r) inside quotes among the first ``end`` bytes.
+
+    The piece starts where a row starts; quotes toggle (an escaped "" twice),
+    so a break is inside quotes when an odd number of quotes precede it.
+    """
+    text = np.frombuffer(block, np.uint8, end)
+    open_ = np.cumsum(text == 34, dtype=np.uint8) & 1     # parity survives the wrap-around
+    return bool(open_[text == 10].any() or open_[text == 13].any())
 
 
 def _hex(block, end):

@@ -13,7 +13,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..core.cells import split_cell
-from ..numbers import arrow_ints, arrow_scalar, arrow_texts, plain_array
+from ..numbers import arrow_ints, arrow_scalar, arrow_texts
 
 _BAR = ord("|")
 _SLICE = 1 << 16      # strings cut into tokens at a time
@@ -39,7 +39,8 @@ class Cells:
                        else c.cast(pa.string()) for c in chunks if len(c)]
         self.rows = sum(len(c) for c in self.chunks)
         self.bounds = np.cumsum([0] + [len(c) for c in self.chunks])
-        self.index = None if index is None else np.asarray(index, dtype=np.int64)
+        self.index = None if index is None or _identity(index, self.rows) else \
+            np.asarray(index, dtype=np.int64)
 
     def __len__(self):
         return self.rows if self.index is None else self.index.size
@@ -105,6 +106,16 @@ class Cells:
         counts = np.concatenate([_split(c)[1] for c in self.chunks]) if self.chunks else \
             np.zeros(0, np.int64)
         return counts if self.index is None else counts[self.index]
+
+
+def _identity(index, rows):
+    """Whether ``index`` is 0, 1, ..., rows - 1 (a submission in the solution's order:
+    no index to keep, no reordered copy of its items), checked a slice at a time."""
+    if len(index) != rows:
+        return False
+    step = 1 << 16
+    return all(np.array_equal(index[a:a + step], np.arange(a, min(a + step, rows)))
+               for a in range(0, rows, step))
 
 
 def _buffers(arr):
@@ -181,87 +192,12 @@ def _items(cells):
 
 def code_cells(truth, pred, clean=False):
     """Both columns as ``core.fbeta.Coded`` (string ids in alphabetical order)."""
-    import pyarrow.compute as pc
-    from ..core.fbeta.coded import Coded, file_order
-    from ..core.fbeta.table import token_lists
-    t_arrays, t_counts = _items(truth)
-    p_arrays, p_counts = _items(pred)
-    t_total = int(t_counts.sum())
-    chunks = [a.cast(pa.large_string()) if _mixed(t_arrays + p_arrays) else a
-              for a in t_arrays + p_arrays]
-    if chunks:
-        enc = pc.dictionary_encode(pa.chunked_array(chunks))
-        codes = np.concatenate([plain_array(c.indices) for c in enc.chunks])
-        strings = enc.chunk(0).dictionary
-        del enc                                 # the indices (copied) and the hash
-    else:
-        codes, strings = np.zeros(0, np.int32), arrow_texts([])
-    del chunks, t_arrays, p_arrays
-    if clean:
-        cleaned = pc.utf8_trim(pc.ascii_lower(pc.replace_substring_regex(
-            strings, pattern="[^A-Za-z0-9]+", replacement=" ")), " ")
-        enc = pc.dictionary_encode(cleaned)
-        codes = plain_array(enc.indices)[codes]
-        strings = enc.dictionary
-    rank = np.empty(len(strings), dtype=np.int32)      # dictionary indices are int32 too
-    rank[plain_array(pc.sort_indices(strings))] = np.arange(len(strings))
-    sid = rank[codes]
-    del codes
-    keys, vocab = _token_keys(strings, rank)
-    tok_ptr, tok_ids = token_lists(keys, vocab, len(strings))
-    del keys
-    t_sid, nt = file_order(sid[:t_total], t_counts, truth.index)
-    p_sid, npd = file_order(sid[t_total:], p_counts, pred.index)
-    return Coded(nt.astype(np.int64), npd.astype(np.int64), t_sid, p_sid, len(strings),
-                 tok_ptr, tok_ids, vocab)
+    from .fbeta_codes import code
+    return code(truth, pred, clean)
 
 
 def _mixed(arrays):
     return len({a.type for a in arrays}) > 1
-
-
-def _token_keys(strings, rank):
-    """Sorted keys rank * V + token id of each string's lower-cased
-    whitespace tokens (Python's ``str.lower().split()``), and V.
-
-    Strings are cut into tokens a slice at a time (byte-sized temporaries stay
-    small); one Arrow hash numbers the tokens of all slices.
-    """
-    import pyarrow.compute as pc
-    words, owners = [], []
-    for a in range(0, len(strings), _SLICE):
-        w, owner = _words(strings.slice(a, _SLICE))
-        words += w
-        owners.append(owner + np.int32(a))
-    total = sum(o.size for o in owners)
-    if not total:
-        return np.zeros(0, np.int64), 1
-    if len({w.type for w in words}) > 1:
-        words = [w.cast(pa.large_string()) for w in words]
-    enc = pc.dictionary_encode(pa.chunked_array(words))
-    del words
-    vocab = max(len(enc.chunk(0).dictionary), 1)
-    keys = np.empty(total, np.int64)
-    at = 0
-    for chunk, owner in zip(enc.chunks, _regroup(owners, [len(c) for c in enc.chunks])):
-        n = owner.size
-        part = keys[at:at + n]
-        part[:] = rank[owner]                   # int64 before the product: no overflow
-        part *= vocab
-        part += plain_array(chunk.indices)
-        at += n
-    del enc, owners
-    keys.sort()
-    return keys, vocab      # repeats dropped by token_lists
-
-
-def _regroup(arrays, sizes):
-    """The concatenation of ``arrays`` cut again into pieces of ``sizes``."""
-    flat = np.concatenate(arrays) if len(arrays) != len(sizes) else None
-    at = 0
-    for k, n in enumerate(sizes):
-        yield arrays[k] if flat is None else flat[at:at + n]
-        at += n
 
 
 def _words(strings):

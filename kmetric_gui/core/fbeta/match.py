@@ -18,7 +18,7 @@ def _match(prep, threshold, matching):
     step's truths each take the best prediction not used yet.
     """
     n_t, n_p, s_count = prep.t_sid.size, prep.p_sid.size, prep.s_count
-    chosen = np.full(n_t, -1, dtype=np.int64)
+    chosen = np.full(n_t, -1, dtype=np.int32 if n_p < 2 ** 31 else np.int64)
     used = np.zeros(n_p + 1, dtype=bool)
     used[n_p] = True
     one_to_one = matching == "one-to-one"
@@ -36,8 +36,10 @@ def _match(prep, threshold, matching):
     order = np.argsort(key, kind="stable")
     docs, wclass = docs[order], wclass[order]
     bounds = np.flatnonzero(np.r_[True, wclass[1:] != wclass[:-1], True])
-    # int64 (ids may be coded narrower); the padding slot reads the sentinel
-    p_sid = np.concatenate((prep.p_sid, np.array([s_count], dtype=np.int64)))
+    # The padding slot reads the sentinel; ids stay as narrow as coded (each
+    # block is widened to int64 for the arithmetic on it).
+    wide = np.int32 if s_count < 2 ** 31 - 1 and prep.p_sid.dtype.itemsize <= 4 else np.int64
+    p_sid = np.concatenate((prep.p_sid.astype(wide, copy=False), np.array([s_count], wide)))
 
     def blocks():
         for lo, hi in zip(bounds[:-1], bounds[1:]):
@@ -51,7 +53,8 @@ def _match(prep, threshold, matching):
                 for j in range(0, k, step):
                     rows = first[j:min(k, j + step)] + r
                     sub = idx[:, j:j + rows.size]
-                    yield prep.t_sid[rows], p_sid[sub], rows, col, sub
+                    yield (prep.t_sid[rows].astype(np.int64), p_sid[sub].astype(np.int64),
+                           rows, col, sub)
 
     for (_, b_sid, rows, col, idx), jac in prep.block_jaccard(blocks(), int(nt @ npd)):
         w = col.size

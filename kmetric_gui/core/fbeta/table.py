@@ -68,18 +68,12 @@ class _Prepared:
         return self
 
     def _setup(self, nt, npd, t_sid, p_sid, s_count, tok_ptr, tok_ids, vocab_size):
-        n = self.n_docs
         self.s_count = s_count
         self.nt, self.npd = nt, npd
         self.t_start, self.p_start = _segments(self.nt), _segments(self.npd)
         self.p_sid = p_sid
-        # Truths sorted by id within their document (already grouped by
-        # document: a stable sort of doc * S + id is fast).
-        t_doc = np.repeat(np.arange(n, dtype=np.int64), self.nt)
-        t_doc *= s_count
-        t_doc += t_sid
-        self.t_sid = t_sid[np.argsort(t_doc, kind="stable")]
-        del t_doc
+        # Truths sorted by id within their document.
+        self.t_sid = _sorted_within(t_sid, self.nt, self.t_start, s_count)
         # Token sets of every distinct string: each string's sorted token ids.
         self.tok_ptr, self.tok_ids, self.vocab_size = tok_ptr, tok_ids, vocab_size
         self.tok_len = np.diff(tok_ptr)
@@ -215,6 +209,25 @@ def token_lists(keys, vocab, s_count):
         tok_ids[at:at + part.size] = part % vocab
         at += part.size
     return np.concatenate(([0], np.cumsum(tok_len))), tok_ids[:at].copy()
+
+
+def _sorted_within(sid, counts, starts, s_count):
+    """``sid`` (items of documents of ``counts`` items, one after the other) sorted
+    within each document: a stable sort of doc * S + id (grouped: fast), a slice
+    of documents at a time (no item-sized int64 temporaries)."""
+    out = np.empty_like(sid)
+    step = 1 << 16
+    for a in range(0, counts.size, step):
+        c = counts[a:a + step]
+        lo = int(starts[a]) if c.size else 0
+        hi = lo + int(c.sum())
+        if hi == lo:
+            continue
+        key = np.repeat(np.arange(c.size, dtype=np.int64), c)
+        key *= s_count
+        key += sid[lo:hi]
+        out[lo:hi] = sid[lo:hi][np.argsort(key, kind="stable")]
+    return out
 
 
 def _segments(counts):
