@@ -105,7 +105,8 @@ def load(truth_path: str | os.PathLike[str], submission_path: str | os.PathLike[
 def load_lean(truth_path, submission_path, options, sol_name, sub_name, progress=None, cancel=None):
     """A valid pair of plain CSVs (kappa; wide LwLRAP; F-beta) read in pieces, a fraction
     of the memory; None for anything else and every invalid file: the full read then
-    names every problem."""
+    names every problem. A valid pair has as many rows in each file as ids, except a
+    long F-beta solution (one row per label): ``prep.file_rows`` then has both counts."""
     from .io.lean_fbeta import load_fbeta
     from .io.lean_kappa import load_kappa
     from .io.lean_lwlrap import load_lwlrap

@@ -47,7 +47,9 @@ def load_fbeta(truth_path, submission_path, options, sol_name, sub_name, step):
     from .prepare import prepare
     step(0.55, "validating and joining ids")
     try:
-        return prepare(sol, sub, sol_name, sub_name, options)
+        prep = prepare(sol, sub, sol_name, sub_name, options)
+        prep.file_rows = (sol.num_rows, sub.num_rows)    # a long solution: more rows than ids
+        return prep
     except InputError:          # ValidationFailed too: its rows are shown from the full read
         return None
     finally:

@@ -54,7 +54,7 @@ def load_counted(truth_path, sub_path, options, cancel=None):
     sol_name, sub_name = f"solution {Path(truth_path).name}", f"submission {Path(sub_path).name}"
     prep = load_lean(truth_path, sub_path, options, sol_name, sub_name, cancel=cancel)
     if prep is not None:            # valid: every id of each file once, in both
-        return prep, len(prep), len(prep)
+        return (prep, *getattr(prep, "file_rows", (len(prep), len(prep))))
     head = read_header(sub_path, "submission")
     id_col = options.id_column or (head[0] if head else None)
     keep = [id_col] if id_col else []
