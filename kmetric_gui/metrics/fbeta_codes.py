@@ -29,6 +29,7 @@ SLICE = 1 << 16           # items (sorted path) or strings tokenized at a time
 def code(truth, pred, clean=False):
     """``core.fbeta.Coded`` of two ``Cells`` (string ids in alphabetical order)."""
     from ..core.fbeta.coded import Coded, file_order
+    from ..core.fbeta.table import _segments, _sorted_within
     t_arrays, t_counts = _items(truth)
     p_arrays, p_counts = _items(pred)
     t_counts, p_counts = _narrow(t_counts), _narrow(p_counts)
@@ -44,16 +45,35 @@ def code(truth, pred, clean=False):
     else:
         sid = _hashed_codes(chunks, clean, tokens)
     tok_ptr, tok_ids, vocab, s_count = tokens.finish()
+    t_counts, p_counts = _widened(t_counts), _widened(p_counts)
     t_sid, nt = file_order(sid[:t_total], t_counts, truth.index)
     p_sid, npd = file_order(sid[t_total:], p_counts, pred.index)
     del sid
-    return Coded(nt.astype(np.int64), npd.astype(np.int64), t_sid, p_sid, s_count,
-                 tok_ptr, tok_ids, vocab)
+    # Truths sorted within their documents here, in place: the core needs no copy.
+    _sorted_within(t_sid, nt, _segments(nt), max(s_count, 1), out=t_sid)
+    _trim()
+    return Coded(nt, npd, t_sid, p_sid, s_count, tok_ptr, tok_ids, vocab, truths_sorted=True)
+
+
+def _trim():
+    """Give glibc's freed heap pages back (the slices' small arrays leave holes)."""
+    try:
+        import ctypes
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):     # not glibc
+        pass
 
 
 def _narrow(counts):
-    """Items per document as int32 while coding (int64 again in ``Coded``)."""
-    return counts.astype(np.int32) if counts.size and counts.max() < 2 ** 31 else counts
+    """Items per document as uint8 while coding, when they fit (less held beside the sort)."""
+    return counts.astype(np.uint8) if counts.size and counts.max() < 256 else counts
+
+
+def _widened(counts):
+    """Items per document as int32 when all the items' count fits (the core's
+    running sums over items keep this type), int64 otherwise."""
+    wide = np.int32 if counts.sum(dtype=np.int64) < 2 ** 31 - 1 else np.int64
+    return counts.astype(wide)
 
 
 def _sparse(chunks):
@@ -73,7 +93,7 @@ def _hashed_codes(chunks, clean, tokens):
     """Ranks of the items through Arrow's hash; the sorted dictionary tokenized."""
     import pyarrow.compute as pc
     enc = pc.dictionary_encode(pa.chunked_array(chunks))
-    del chunks
+    chunks.clear()              # the caller's list too
     codes = np.concatenate([plain_array(c.indices) for c in enc.chunks])
     strings = enc.chunk(0).dictionary
     del enc                                     # the indices (copied) and the hash
@@ -105,15 +125,17 @@ def _sorted_codes(chunks, clean, tokens):
     """Ranks of the items from one sort of all of them, walked a slice at a time."""
     import pyarrow.compute as pc
     if clean:
-        chunks = [_cleaned(c) for c in chunks]
+        chunks[:] = [_cleaned(c) for c in chunks]
         if _mixed(chunks):
-            chunks = [c.cast(pa.large_string()) for c in chunks]
+            chunks[:] = [c.cast(pa.large_string()) for c in chunks]
     order = plain_array(pc.sort_indices(pa.chunked_array(chunks)))
-    order = order.astype(np.int32 if order.size < 2 ** 31 else np.int64)
+    # In parts, each freed once walked (the tokens take their place).
+    narrow = np.int32 if order.size < 2 ** 31 else np.int64
+    order = [order[a:a + SLICE].astype(narrow) for a in range(0, order.size, SLICE)]
     bounds = np.cumsum([0] + [len(c) for c in chunks])
-    sid = np.empty(order.size, np.int32)
+    sid = np.empty(sum(o.size for o in order), np.int32)
     base, last = 0, None
-    for at in _slices(order, tokens):
+    for at in _parts(order, tokens):
         strings = _take(chunks, bounds, at)
         new = np.ones(len(strings), bool)
         if len(strings) > 1:
@@ -126,7 +148,18 @@ def _sorted_codes(chunks, clean, tokens):
         sid[at] = rank
         base = int(rank[-1]) + 1
         tokens.add(strings.take(arrow_ints(np.flatnonzero(new))))
+    chunks.clear()              # the caller's list too: the items go before the tokens are joined
     return sid
+
+
+def _parts(order, tokens):
+    """The parts of ``order`` (a list, emptied), joined to at least the vocabulary's
+    size so far (see ``_slices``)."""
+    while order:
+        at = [order.pop(0)]
+        while order and sum(a.size for a in at) < tokens.size:
+            at.append(order.pop(0))
+        yield at[0] if len(at) == 1 else np.concatenate(at)
 
 
 def _take(chunks, bounds, at):
@@ -182,7 +215,7 @@ class _Tokens:
             lens += np.bincount(key >> 32, minlength=lens.size).astype(np.int32)
             self.ids.append((key & 0xFFFFFFFF).astype(np.int16 if self.size < 2 ** 15
                                                       else np.int32))
-        self.lens.append(lens)
+        self.lens.append(lens.astype(np.uint8) if lens.max() < 256 else lens)
 
     def finish(self):
         """(tok_ptr, tok_ids, vocabulary size, strings)."""
@@ -190,7 +223,7 @@ class _Tokens:
         self.lens = None
         total = int(lens.sum(dtype=np.int64))
         tok_ptr = np.zeros(lens.size + 1, np.int32 if total < 2 ** 31 else np.int64)
-        np.cumsum(lens, out=tok_ptr[1:])
+        np.cumsum(lens, dtype=tok_ptr.dtype, out=tok_ptr[1:])
         tok_ids = np.empty(total, np.int16 if self.size < 2 ** 15 else np.int32)
         at = 0
         while self.ids:                         # each part freed once copied

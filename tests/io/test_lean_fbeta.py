@@ -211,3 +211,22 @@ def test_identity_index_is_dropped():
     assert Cells(col, np.arange(3)).index is None
     assert Cells(col, np.array([0, 2, 1])).index is not None
     assert list(Cells(col, np.arange(3))) == [["a"], ["b", "c"], []]
+
+
+def test_pairs_count_in_int64_from_int32_counts():
+    from kmetric_gui.core.fbeta.match import _pairs
+    nt = np.array([50000, 3, 0], np.int32)
+    npd = np.array([50000, 2, 7], np.int32)
+    assert _pairs(nt, npd) == 50000 * 50000 + 6          # past 2^31: int32 dot would wrap
+
+
+def test_segment_sums_into_a_column():
+    from kmetric_gui.core.fbeta.table import _segment_sums, _segments
+    rng = np.random.default_rng(0)
+    counts = rng.integers(0, 4, 70000).astype(np.int32)   # more runs than one slice
+    flags = rng.random(int(counts.sum())) < 0.5
+    starts = _segments(counts)
+    want = [int(flags[s:s + c].sum()) for s, c in zip(starts.tolist(), counts.tolist())]
+    out = np.empty((counts.size, 3), np.int64)
+    _segment_sums(flags, starts, counts, out[:, 1])
+    assert out[:, 1].tolist() == want == _segment_sums(flags, starts, counts).tolist()

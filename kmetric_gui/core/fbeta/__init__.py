@@ -97,12 +97,16 @@ def coded_fbeta(coded: Coded, *, beta: float = 0.5, threshold: float = 0.5,
 def _score(prep, beta, threshold, matching):
     chosen, used = _match(prep, threshold, matching)
     n = prep.n_docs
-    doc_tp = _segment_sums(chosen >= 0, prep.t_start, prep.nt)
-    doc_fn = prep.nt - doc_tp
-    doc_fp = prep.npd - _segment_sums(used[:-1], prep.p_start, prep.npd)
+    # Written in place: no per-document temporaries beside the result.
+    per_doc = np.empty((n, 3), np.int64)
+    doc_tp, doc_fp, doc_fn = per_doc[:, 0], per_doc[:, 1], per_doc[:, 2]
+    _segment_sums(chosen >= 0, prep.t_start, prep.nt, doc_tp)
+    del chosen
+    np.subtract(prep.nt, doc_tp, out=doc_fn)
+    _segment_sums(used[:-1], prep.p_start, prep.npd, doc_fp)
+    np.subtract(prep.npd, doc_fp, out=doc_fp)
     tp, fp, fn = int(doc_tp.sum()), int(doc_fp.sum()), int(doc_fn.sum())
     score, precision, recall, reason = fbeta_from_counts(tp, fp, fn, beta)
-    per_doc = np.stack([doc_tp, doc_fp, doc_fn], axis=1) if n else np.zeros((0, 3), np.int64)
     return FbetaResult(score, precision, recall, tp, fp, fn, per_doc,
                        beta, threshold, matching, reason)
 

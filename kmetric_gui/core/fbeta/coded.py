@@ -27,6 +27,7 @@ class Coded:
     tok_ptr: np.ndarray        # (s_count + 1,) where each string's tokens start
     tok_ids: np.ndarray        # token ids, string after string, sorted within each
     vocab_size: int
+    truths_sorted: bool = False   # t_sid already sorted within each document
 
     def __len__(self):
         return self.nt.size
@@ -38,7 +39,7 @@ class Coded:
         rows = np.asarray(rows, dtype=np.int64)
         return Coded(self.nt[rows], self.npd[rows], _pick(self.t_sid, self.nt, rows),
                      _pick(self.p_sid, self.npd, rows), self.s_count, self.tok_ptr,
-                     self.tok_ids, self.vocab_size)
+                     self.tok_ids, self.vocab_size, self.truths_sorted)
 
 
 def _pick(sid, counts, rows):

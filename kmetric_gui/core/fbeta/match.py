@@ -4,6 +4,14 @@ import numpy as np
 _BLOCK_CELLS = 12288     # cells per matching block: arrays small enough for malloc's heap
 
 
+def _pairs(nt, npd):
+    """Truth-prediction pairs of all documents (in int64, a slice at a time: the
+    counts may be int32)."""
+    step = 1 << 16
+    return sum(int(np.dot(nt[a:a + step].astype(np.int64), npd[a:a + step]))
+               for a in range(0, nt.size, step))
+
+
 def _match(prep, threshold, matching):
     """Match truths to predictions in every document.
 
@@ -45,18 +53,20 @@ def _match(prep, threshold, matching):
         for lo, hi in zip(bounds[:-1], bounds[1:]):
             d = docs[lo:hi]
             col = np.arange(1 << int(wclass[lo]))[:, None]
-            idx = np.where(col < npd[d], prep.p_start[d] + col, n_p)
             first, fewer = prep.t_start[d], -nt[d]           # fewer: ascending
             step = max(1, _BLOCK_CELLS // col.size)
             for r in range(int(nt[d[0]])):
                 k = np.searchsorted(fewer, -r)                # documents with > r truths
                 for j in range(0, k, step):
                     rows = first[j:min(k, j + step)] + r
-                    sub = idx[:, j:j + rows.size]
+                    # Prediction slots of a block's documents, made per block: for a
+                    # whole class they would be a (width, documents) int64 array.
+                    dd = d[j:j + rows.size]
+                    sub = np.where(col < npd[dd], prep.p_start[dd] + col, n_p)
                     yield (prep.t_sid[rows].astype(np.int64), p_sid[sub].astype(np.int64),
                            rows, col, sub)
 
-    for (_, b_sid, rows, col, idx), jac in prep.block_jaccard(blocks(), int(nt @ npd)):
+    for (_, b_sid, rows, col, idx), jac in prep.block_jaccard(blocks(), _pairs(nt, npd)):
         w = col.size
         top = jac.max(axis=0)
         # Among equal scores the alphabetically first prediction wins, then

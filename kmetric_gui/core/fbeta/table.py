@@ -64,19 +64,23 @@ class _Prepared:
         self.n_docs = len(coded)
         self.strings = None
         self._setup(coded.nt, coded.npd, coded.t_sid, coded.p_sid, coded.s_count,
-                    coded.tok_ptr, coded.tok_ids, coded.vocab_size)
+                    coded.tok_ptr, coded.tok_ids, coded.vocab_size, coded.truths_sorted)
         return self
 
-    def _setup(self, nt, npd, t_sid, p_sid, s_count, tok_ptr, tok_ids, vocab_size):
+    def _setup(self, nt, npd, t_sid, p_sid, s_count, tok_ptr, tok_ids, vocab_size,
+               truths_sorted=False):
         self.s_count = s_count
         self.nt, self.npd = nt, npd
         self.t_start, self.p_start = _segments(self.nt), _segments(self.npd)
         self.p_sid = p_sid
         # Truths sorted by id within their document.
-        self.t_sid = _sorted_within(t_sid, self.nt, self.t_start, s_count)
+        self.t_sid = t_sid if truths_sorted else _sorted_within(t_sid, self.nt, self.t_start,
+                                                                 s_count)
         # Token sets of every distinct string: each string's sorted token ids.
         self.tok_ptr, self.tok_ids, self.vocab_size = tok_ptr, tok_ids, vocab_size
         self.tok_len = np.diff(tok_ptr)
+        if self.tok_len.size and self.tok_len.max() < 2 ** 14:
+            self.tok_len = self.tok_len.astype(np.int16)    # two of them still add up
 
     def dense(self, pairs):
         """Whether one dense table of all distinct pairs is worth building."""
@@ -211,11 +215,11 @@ def token_lists(keys, vocab, s_count):
     return np.concatenate(([0], np.cumsum(tok_len))), tok_ids[:at].copy()
 
 
-def _sorted_within(sid, counts, starts, s_count):
+def _sorted_within(sid, counts, starts, s_count, out=None):
     """``sid`` (items of documents of ``counts`` items, one after the other) sorted
     within each document: a stable sort of doc * S + id (grouped: fast), a slice
-    of documents at a time (no item-sized int64 temporaries)."""
-    out = np.empty_like(sid)
+    of documents at a time (no item-sized int64 temporaries); ``out=sid``: in place."""
+    out = np.empty_like(sid) if out is None else out
     step = 1 << 16
     for a in range(0, counts.size, step):
         c = counts[a:a + step]
@@ -231,14 +235,24 @@ def _sorted_within(sid, counts, starts, s_count):
 
 
 def _segments(counts):
-    """Start offsets of consecutive runs with the given lengths."""
-    return np.cumsum(counts) - counts
+    """Start offsets of consecutive runs with the given lengths (in their type)."""
+    out = np.cumsum(counts, dtype=counts.dtype)
+    out -= counts
+    return out
 
 
-def _segment_sums(flags, starts, counts):
-    """Number of true flags in each run [start, start + count)."""
-    total = np.concatenate(([0], np.cumsum(flags)))
-    return total[starts + counts] - total[starts]
+def _segment_sums(flags, starts, counts, out=None):
+    """Number of true flags in each run [start, start + count) (into ``out``, a slice
+    of runs at a time, if given)."""
+    total = np.zeros(flags.size + 1, np.int32 if flags.size < 2 ** 31 else np.int64)
+    np.cumsum(flags, dtype=total.dtype, out=total[1:])
+    if out is None:
+        return total[starts + counts] - total[starts]
+    step = 1 << 16
+    for a in range(0, starts.size, step):
+        s, c = starts[a:a + step], counts[a:a + step]
+        np.subtract(total[s + c], total[s], out=out[a:a + step])
+    return out
 
 
 def _ranges(starts, lengths):
