@@ -67,9 +67,11 @@ def _lut(digits):
     return lut
 
 
-def _keys(arr, width, digits):
-    """uint64 keys of every id (hex ``digits`` if given, raw bytes otherwise), or None."""
-    out = np.empty(len(arr), dtype=np.uint64)
+def _keys(arr, width, digits, out=None):
+    """uint64 keys of every id (hex ``digits`` if given, raw bytes otherwise), or None.
+
+    ``out``: an array of len(arr) to write them into."""
+    out = np.empty(len(arr), dtype=np.uint64) if out is None else out
     lut = _lut(digits) if digits is not None else None
     swar = digits is not None and width % 4 == 0
     at = 0

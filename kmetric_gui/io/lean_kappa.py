@@ -11,6 +11,7 @@ Anything out of the ordinary returns None: the caller then reads the whole
 tables (io.read, io.prepare), which names every problem. So this path only
 ever scores files that the full path would score the same way.
 """
+import os
 from concurrent.futures import Future
 
 import numpy as np
@@ -19,6 +20,7 @@ import pyarrow.csv as pacsv
 
 from ..errors import Cancelled, InputError
 from .ids import _HEX, _POOL, _STEP, KeyIds, _argsort, _fixed_width, _keys, sort_in_place
+from . import pieces
 from .pieces import Off, plain, tables
 from .read import read_header
 
@@ -72,7 +74,7 @@ class _Keyer:
         self.width = self.digits = None
         self.raw = False
 
-    def keys(self, ids):
+    def keys(self, ids, out=None):
         w = _fixed_width(ids)
         if w is None or (self.width is not None and w != self.width):
             raise Off
@@ -86,7 +88,7 @@ class _Keyer:
                 if w > 8:
                     raise Off
                 self.raw = True
-        k = _keys(ids, w, None if self.raw else self.digits)
+        k = _keys(ids, w, None if self.raw else self.digits, out)
         if k is None:
             raise Off
         return k
@@ -151,16 +153,16 @@ def _read_solution(path, delim, head, cols, keyer, progress, cancel):
     id_col, target, usage, _ = cols
     # Ratings as int32, as the full read gives them (numbers.column_numbers).
     keys, truth, codes = _Growing(np.uint64), _Growing(np.int32), _Growing(np.int8)
-    seen = [0]
+    size, expect = os.path.getsize(path), None
 
     def step(f):
-        seen[0] = f
         progress(0.3 * f, "reading the solution")
     for batch in _batches(path, delim, head, id_col, target, usage, step):
         if cancel():
             raise Cancelled("reading the solution")
         m = batch.num_rows
-        expect = (keys.n + m) / max(seen[0], 1e-9) * 1.02 + 1024   # rows in the whole file
+        if expect is None:      # rows in the file, from the first piece (a piece's bytes or all)
+            expect = m * size / min(pieces.PIECE, size) * 1.02 + 1024
         keys.add(keyer.keys(batch.column(id_col)), expect)
         truth.add(_ratings(batch.column(target)), expect)
         if usage:
@@ -186,7 +188,8 @@ def _read_submission(src, delim, head, cols, keyer, n, base, vbits, progress, ca
         m = batch.num_rows
         if at + m > n:
             raise Off
-        v = _ratings(batch.column(target)) - base
+        v = _ratings(batch.column(target))
+        v -= base
         if v.size:
             b_lo, b_hi = int(v.min()), int(v.max())
             if b_lo < 0 or b_hi > top:
@@ -194,9 +197,9 @@ def _read_submission(src, delim, head, cols, keyer, n, base, vbits, progress, ca
             lo = b_lo if lo is None else min(lo, b_lo)
             hi = b_hi if hi is None else max(hi, b_hi)
         part = keys[at:at + m]
-        part[:] = keyer.keys(batch.column(id_col))
+        keyer.keys(batch.column(id_col), out=part)
         part <<= shift
-        part |= v.astype(np.uint64)
+        part |= v.view(np.uint64)              # codes >= 0: the same bits
         at += m
     if at != n or lo is None:
         raise Off
