@@ -220,10 +220,13 @@ def _unit_rows(version, unit, c):
         parts = [j for j in range(c) if version.edited(FieldSpec(name, j), unit)]
         if whole and parts:
             return None          # the order of the two edits would matter
-        row = np.array(version.value(FieldSpec(name), unit), dtype=np.float64 if name == "pred"
-                       else None)
-        for j in parts:
-            row[j] = version.value(FieldSpec(name, j), unit)
+        try:
+            row = np.array(version.value(FieldSpec(name), unit),
+                           dtype=np.float64 if name == "pred" else None)
+            for j in parts:
+                row[j] = version.value(FieldSpec(name, j), unit)
+        except (TypeError, ValueError):
+            return None          # not a number: the full path decides what to say
         if row.shape != (c,):
             return None
         out.append(row)

@@ -137,6 +137,10 @@ def test_invalid_edited_values_go_to_the_full_score(tmp_path):
     s.edit_value(TRUTH, 3, np.array([2, 0, 0, 0, 0], dtype=np.int8))
     assert report.definition.rescore_cells(
         report, changed_cells(version.overlay, s.data.overlay), version, s.data) is None
+    s.undo()
+    s.edit_value(FieldSpec("pred", 1), 3, "high")          # through the API, not the table
+    assert report.definition.rescore_cells(
+        report, changed_cells(version.overlay, s.data.overlay), version, s.data) is None
 
 
 def test_the_app_scores_an_lwlrap_edit_incrementally(qtbot, tmp_path, monkeypatch):
