@@ -193,10 +193,12 @@ class FbetaView(QWidget):
             f"F<sub>{r.beta:g}</sub> <b>{score}</b> — precision {r.precision:.4f}, recall "
             f"{r.recall:.4f}; TP {r.tp:,}, FP {r.fp:,}, FN {r.fn:,} pooled over "
             f"{len(self.prep.ids):,} documents (threshold {r.threshold:g}, {r.matching}).")
-        ids, pred, per = self.prep.ids, self.prep.pred, r.per_document
+        ids, prep, per = self.prep.ids, self.prep, r.per_document
 
         def job(progress, cancel):
-            # O(documents) work: on the worker, like every other table.
+            # O(documents) work: on the worker, like every other table. After an
+            # incremental rescore the edited predictions are made here, not on the UI thread.
+            pred = prep.pred
             errors = per[:, 1] + per[:, 2]
             n_pred = np.fromiter(map(len, pred), dtype=np.int64, count=len(pred))
             cols = [Column("Id", ids), Column("TP", per[:, 0], align_right=True),

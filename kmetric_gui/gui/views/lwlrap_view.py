@@ -129,10 +129,11 @@ class LwlrapView(QWidget):
         self._draw_classes()
         if self.jobs is not None:
             scores, ids = r.sample_scores, self.prep.ids
-            contrib, truth = r.sample_contributions, self.prep.truth
+            contrib, prep = r.sample_contributions, self.prep
 
             def job(progress, cancel):
-                n_lab = truth.sum(axis=1)
+                # After an incremental rescore the edited truth is made here, not on the UI thread.
+                n_lab = prep.truth.sum(axis=1)
                 key = np.where(np.isnan(scores), np.inf, scores)
                 order = np.argsort(key, kind="stable")          # worst first
                 return order, [
