@@ -45,8 +45,9 @@ def test_demo_json_keys_and_agreement_with_score(metric):
     assert [s["name"] for s in d["submissions"]] == [a.name, b.name]
     for s, path in zip(d["submissions"], (a, b)):
         assert SUB_KEYS <= set(s) and CI_KEYS == set(s["ci"])
-        one = json.loads(run("score", sol, path, "--json", "--ci", "0.95", "--bootstrap", "500",
-                             "--seed", "3").stdout)
+        r1 = run("score", sol, path, "--json", "--ci", "0.95", "--bootstrap", "500", "--seed", "3")
+        assert r1.returncode == 0 and r1.stdout, (r1.returncode, r1.stderr)
+        one = json.loads(r1.stdout)
         assert s["score"] == one["score"]
         assert s["ci"] == one["ci"]          # the same draws as `kmetric score --ci`
         assert s["public"] == one.get("public") and s["private"] == one.get("private")
