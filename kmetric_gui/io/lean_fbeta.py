@@ -27,7 +27,8 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from ..errors import InputError
-from .pieces import Off, plain, tables
+from .pieces import Off, id_column, plain, tables
+from .pieces import convert as text_convert
 from .read import _release, read_header
 
 PROBE = 1 << 16     # bytes of the first rows parsed with Arrow's inference
@@ -77,12 +78,7 @@ def lean_memory():
 def _columns(sol_head, sub_head, options):
     """The id column of an F-beta pair (Off for anything the full read would refuse)."""
     from ..metrics import choose_metric
-    for head in (sol_head, sub_head):
-        if len(set(head)) != len(head) or any(not c.strip() for c in head):
-            raise Off
-    id_col = options.id_column or sub_head[0]
-    if id_col not in sol_head or id_col not in sub_head:
-        raise Off
+    id_col = id_column(sol_head, sub_head, options)
     targets = [c for c in sub_head if c != id_col and c.lower() != "usage"]
     metric, _ = choose_metric(targets, options.metric)
     if metric.name != "fbeta":
@@ -91,9 +87,7 @@ def _columns(sol_head, sub_head, options):
 
 
 def _convert(types):
-    return pacsv.ConvertOptions(column_types=types, null_values=[], true_values=[],
-                                false_values=[], strings_can_be_null=False,
-                                quoted_strings_can_be_null=False)
+    return text_convert(types)
 
 
 def _all_text(path, delim, id_col):

@@ -16,7 +16,6 @@ from concurrent.futures import Future
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.csv as pacsv
 
 from ..errors import Cancelled, InputError
 from .ids import _HEX, _POOL, _STEP, KeyIds, _argsort, _fixed_width, _keys, sort_in_place
@@ -41,12 +40,9 @@ def load_kappa(truth_path, submission_path, options, sol_name, sub_name,
 
 def _columns(sol_head, sub_head, options):
     from ..metrics import choose_metric
-    for head in (sol_head, sub_head):
-        if len(set(head)) != len(head) or any(not c.strip() for c in head) or len(head) < 2:
-            raise Off
-    id_col = options.id_column or sub_head[0]
+    id_col = pieces.id_column(sol_head, sub_head, options)
     targets = [c for c in sub_head if c != id_col]
-    if id_col not in sol_head or id_col not in sub_head or any(c.lower() == "usage" for c in sub_head):
+    if len(sol_head) < 2 or not targets or any(c.lower() == "usage" for c in sub_head):
         raise Off
     metric, reason = choose_metric(targets, options.metric)
     if metric.name != "qwk":
@@ -143,10 +139,7 @@ def _batches(path, delim, head, id_col, target, usage, progress):
     if usage:
         types[usage] = pa.string()
         keep.append(usage)
-    convert = pacsv.ConvertOptions(column_types=types, include_columns=keep, null_values=[],
-                                   true_values=[], false_values=[], strings_can_be_null=False,
-                                   quoted_strings_can_be_null=False)
-    return tables(path, delim, head, convert, progress)
+    return tables(path, delim, head, pieces.convert(types, keep), progress)
 
 
 def _read_solution(path, delim, head, cols, keyer, progress, cancel):

@@ -25,10 +25,10 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.csv as pacsv
 
 from ..errors import InputError
-from .pieces import Off, plain, tables
+from .pieces import Off, id_column, plain, tables
+from .pieces import convert as text_convert
 from .read import _release, read_header
 
 def load_lwlrap(truth_path, submission_path, options, sol_name, sub_name, step):
@@ -57,12 +57,7 @@ def load_lwlrap(truth_path, submission_path, options, sol_name, sub_name, step):
 def _columns(sol_head, sub_head, options):
     """(id column, classes in submission order, Usage column or None) of a wide pair."""
     from ..metrics import choose_metric
-    for head in (sol_head, sub_head):
-        if len(set(head)) != len(head) or any(not c.strip() for c in head):
-            raise Off
-    id_col = options.id_column or sub_head[0]
-    if id_col not in sol_head or id_col not in sub_head:
-        raise Off
+    id_col = id_column(sol_head, sub_head, options)
     if any(c.lower() == "usage" for c in sub_head if c != id_col):
         raise Off
     classes = [c for c in sub_head if c != id_col]
@@ -77,9 +72,7 @@ def _columns(sol_head, sub_head, options):
 
 
 def _table(path, delim, head, types, step, span):
-    convert = pacsv.ConvertOptions(column_types=types, null_values=[], true_values=[],
-                                   false_values=[], strings_can_be_null=False,
-                                   quoted_strings_can_be_null=False)
+    convert = text_convert(types)
     name = Path(path).name
     parts = list(tables(path, delim, head, convert,
                         lambda f: step(span[0] + (span[1] - span[0]) * f, f"reading {name}")))

@@ -50,6 +50,25 @@ def plain(path, label, options):
     return _delimiter(name, first)
 
 
+def id_column(sol_head, sub_head, options):
+    """The id column of a pair with plain headers (Off otherwise: the full read says why)."""
+    for head in (sol_head, sub_head):
+        if len(set(head)) != len(head) or any(not c.strip() for c in head):
+            raise Off
+    id_col = options.id_column or sub_head[0]
+    if id_col not in sol_head or id_col not in sub_head:
+        raise Off
+    return id_col
+
+
+def convert(types, include=None):
+    """Arrow's conversion as the full read does it: no word read as missing or boolean,
+    empty text kept as "" (io.read.read_table)."""
+    return pacsv.ConvertOptions(column_types=types, include_columns=include or [], null_values=[],
+                                true_values=[], false_values=[], strings_can_be_null=False,
+                                quoted_strings_can_be_null=False)
+
+
 def tables(path, delim, head, convert, progress=None, quotes=False, hex=True):
     """pyarrow Tables of the rows after the header, a piece at a time.
 
