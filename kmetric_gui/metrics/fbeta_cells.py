@@ -107,6 +107,61 @@ class Cells:
             np.zeros(0, np.int64)
         return counts if self.index is None else counts[self.index]
 
+    def editable(self):
+        """A copy to set documents of (the app's edited data), O(1): no Python
+        list per document is made, nor freed when the edited version goes."""
+        return EditedCells(self)
+
+
+class EditedCells:
+    """A ``Cells`` column with some documents replaced (unit -> list of items).
+
+    Reads like a list of documents (``len``, ``[i]``, iteration, ``counts``);
+    not a ``Cells``, so a full score of edited data takes the list path.
+    """
+
+    def __init__(self, cells, edits=None):
+        self.cells = cells
+        self.edits = dict(edits or {})
+
+    def __len__(self):
+        return len(self.cells)
+
+    def __setitem__(self, i, value):
+        if not -len(self) <= i < len(self):
+            raise IndexError(i)
+        self.edits[int(i) % len(self)] = value
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if not -len(self) <= i < len(self):
+            raise IndexError(i)
+        i = int(i) % len(self)
+        return self.edits[i] if i in self.edits else self.cells[i]
+
+    def __iter__(self):
+        edits = self.edits
+        for i, doc in enumerate(self.cells):
+            yield edits[i] if i in edits else doc
+
+    def __eq__(self, other):
+        if not isinstance(other, (Cells, EditedCells, list)):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+
+    __hash__ = None
+
+    def editable(self):
+        return EditedCells(self.cells, self.edits)
+
+    def counts(self):
+        """Items of each document: the file's counts, the edited documents' own."""
+        counts = self.cells.counts()
+        for i, doc in self.edits.items():
+            counts[i] = len(doc)
+        return counts
+
 
 def _identity(index, rows):
     """Whether ``index`` is 0, 1, ..., rows - 1 (a submission in the solution's order:

@@ -153,3 +153,38 @@ def test_the_app_scores_an_fbeta_edit_incrementally(qtbot, tmp_path, monkeypatch
     finally:                # a failure must not leave workers behind
         win._discarding = True
         win.jobs.shutdown()
+
+
+def test_edited_fbeta_data_is_not_a_list_of_every_document(tmp_path, monkeypatch):
+    """The edited data holds the file's column plus the edited documents: making it
+    (and later freeing it, on the UI thread) never walks every document."""
+    from kmetric_gui.metrics.fbeta_cells import Cells
+    opts = Options()
+    s = Session(opts)
+    s.load(load(*files(tmp_path, 7, usage=False), opts))
+    n = len(s.data)
+    truths = [s.data.base.truth[i] for i in range(n)]      # one document at a time
+    preds = [s.data.base.pred[i] for i in range(n)]
+    s.edit_text(PRED, 3, "alpha beta| |zeta")
+    s.edit_text(TRUTH, 5, "")
+    s.edit_text(PRED, n - 1, "delta")
+    preds[3], truths[5], preds[n - 1] = ["alpha beta", "zeta"], [], ["delta"]
+
+    def walked(self):
+        raise AssertionError("every document split into a list")
+    monkeypatch.setattr(Cells, "__iter__", walked)
+    prep = s.data.prepared()
+    assert not isinstance(prep.pred, list) and not isinstance(prep.truth, list)
+    assert [prep.pred[i] for i in range(n)] == preds
+    assert [prep.truth[i] for i in range(n)] == truths
+    assert prep.pred[-1] == ["delta"] and prep.pred[2:4] == preds[2:4]
+    assert prep.pred.counts().tolist() == [len(p) for p in preds]
+    assert prep.truth.counts().tolist() == [len(t) for t in truths]
+    monkeypatch.undo()
+    assert list(prep.pred) == preds and list(prep.truth) == truths
+    # The full score of the edited data: the plain-loop reference.
+    score, counts = fbeta_ref(truths, preds)
+    res = score_prepared(prep, opts).result
+    assert (res.tp, res.fp, res.fn) == counts and close(res.score, score, 1e-12)
+    s.undo(), s.undo(), s.undo()
+    assert list(s.data.prepared().pred) == [s.data.base.pred[i] for i in range(n)]

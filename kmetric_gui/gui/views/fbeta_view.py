@@ -200,7 +200,10 @@ class FbetaView(QWidget):
             # incremental rescore the edited predictions are made here, not on the UI thread.
             pred = prep.pred
             errors = per[:, 1] + per[:, 2]
-            n_pred = np.fromiter(map(len, pred), dtype=np.int64, count=len(pred))
+            # Counted from the file's column (plus the edited documents): no Python
+            # list per document, which the UI thread would later have to free.
+            n_pred = pred.counts() if hasattr(pred, "counts") else \
+                np.fromiter(map(len, pred), dtype=np.int64, count=len(pred))
             cols = [Column("Id", ids), Column("TP", per[:, 0], align_right=True),
                     Column("FP", per[:, 1], align_right=True),
                     Column("FN", per[:, 2], align_right=True),
