@@ -185,9 +185,19 @@ class MainWindow(FileActions, QMainWindow):
         return False
 
     def ask_unsaved(self):
-        return QMessageBox.question(
-            self, "Unsaved edits", "The submission has edits that are not saved. Save them?",
-            QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
+        s = self.session
+        kept = ("Saving a submission never writes the solution's edits; a project keeps "
+                "every edit (File > Save project as…).")
+        if not s.submission_dirty:          # only the solution was edited: Save would not keep it
+            return QMessageBox.question(
+                self, "Unsaved edits", f"The solution has edits. {kept} Discard them?",
+                QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Cancel)
+        text = "The submission has edits that are not saved. Save them?"
+        if s.truth_edited:
+            text += f" {kept}"
+        return QMessageBox.question(self, "Unsaved edits", text,
+                                    QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel,
+                                    QMessageBox.Save)
 
     def ask_save_path(self):
         sub = self.session.sub_path or "submission.csv"

@@ -222,8 +222,20 @@ class Session:
         return self._index
 
     @property
-    def dirty(self):
+    def submission_dirty(self):
+        """The submission differs from what was last written (or read)."""
         return self.data is not None and self._index != self._saved
+
+    @property
+    def truth_edited(self):
+        """Solution cells differ from its file: saving a submission never writes them
+        (a project keeps them), so they stay unsaved until undone or discarded."""
+        return self.data is not None and any(key[0] == "truth" for key in self.data.overlay)
+
+    @property
+    def dirty(self):
+        """Something would be lost by closing: unsaved submission edits or solution edits."""
+        return self.submission_dirty or self.truth_edited
 
     def mark_saved(self, history_index):
         """The state at ``history_index`` is on disk (not necessarily the current one)."""

@@ -288,3 +288,33 @@ def test_class_names_are_kept_for_the_next_run(qtbot, window):
     qtbot.addWidget(again)
     assert again.tabs.view("qwk").names.text() == "none, mild, moderate, severe, proliferative"
     again.jobs.shutdown()
+
+
+def test_solution_edits_are_never_lost_without_a_word(qtbot, window, tmp_path, monkeypatch):
+    """Saving the submission does not write the solution's edits: they keep the window
+    unsaved, and closing says so (no Save button when only the solution was edited)."""
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    col = column(window, "truth")
+    row = window.table_panel.model.rows[0]
+    wait_scored(qtbot, window, lambda: set_cell(window, 0, col, str((prep(window).truth[row] + 1) % 5)))
+    s = window.session
+    assert s.truth_edited and s.dirty and s.submission_dirty
+    out = tmp_path / "out.csv"
+    with qtbot.waitSignal(s.history_changed, timeout=20000):
+        window.save_to(str(out))
+    assert out.exists() and not s.submission_dirty
+    assert s.dirty and window.windowTitle().endswith(" *")
+    asked = []
+
+    def question(parent, title, text, buttons, default):
+        asked.append((text, buttons))
+        return QMessageBox.Cancel
+    monkeypatch.setattr(QMessageBox, "question", question)
+    del window.ask_unsaved                       # the real question (the fixture's answer is Discard)
+    assert not window.close() and window.isVisible()
+    text, buttons = asked[-1]
+    assert "solution has edits" in text and "project" in text
+    assert not (buttons & QMessageBox.Save)
+    wait_scored(qtbot, window, s.undo)           # back to the file's solution: nothing to lose
+    assert not s.truth_edited
+    window.ask_unsaved = lambda: QMessageBox.Discard
