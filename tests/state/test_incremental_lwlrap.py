@@ -10,6 +10,7 @@ from kmetric_gui.gui.controller import changed_cells
 from kmetric_gui.metrics import FieldSpec
 from kmetric_gui.scoring import Options, load, score_prepared
 from kmetric_gui.state import Session
+from appedit import edit_in_app
 from reference import close, lwlrap_ref
 
 TRUTH = FieldSpec("truth")
@@ -144,33 +145,8 @@ def test_invalid_edited_values_go_to_the_full_score(tmp_path):
 
 
 def test_the_app_scores_an_lwlrap_edit_incrementally(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("KMETRIC_SETTINGS", str(tmp_path / "s.ini"))
-    from kmetric_gui.gui.main_window import MainWindow
-    import kmetric_gui.gui.controller as ctl
-    import threading
-    from kmetric_gui.state.data import DataVersion
-    calls, on_ui = [], []
-    real = ctl.score_prepared
-    monkeypatch.setattr(ctl, "score_prepared", lambda *a, **k: calls.append(1) or real(*a, **k))
-    made = DataVersion._materialize            # the edited arrays, made where they are read
-    monkeypatch.setattr(DataVersion, "_materialize", lambda self: on_ui.append(
-        threading.current_thread() is threading.main_thread()) or made(self))
-    win = MainWindow()
-    qtbot.addWidget(win)
-    with qtbot.waitSignal(win.scored, timeout=20000):
-        win.open_files(*files(tmp_path, 9))
-    try:
-        calls.clear()
-        m = win.table_panel.model
-        c = next(i for i, col in enumerate(m.columns) if col.spec is not None and col.spec.name == "pred")
-        with qtbot.waitSignal(win.scored, timeout=20000) as b:
-            m.setData(m.index(0, c), "0.3")
-        assert calls == []                         # no full rescore
-        qtbot.waitUntil(lambda: not win.jobs.busy, timeout=20000)
-        assert on_ui and not any(on_ui)            # the views made the edited data on a worker
-        p = win.session.data.prepared()
-        keep = p.usage != 2
-        assert close(b.args[0].score, lwlrap_ref(p.truth[keep].tolist(), p.pred[keep].tolist()), 1e-12)
-    finally:                # a failure must not leave workers behind
-        win._discarding = True
-        win.jobs.shutdown()
+    calls, on_ui, new_score, p = edit_in_app(qtbot, monkeypatch, tmp_path, files(tmp_path, 9), "0.3")
+    assert calls == []                         # no full rescore
+    assert on_ui and not any(on_ui)            # the views made the edited data on a worker
+    keep = p.usage != 2
+    assert close(new_score, lwlrap_ref(p.truth[keep].tolist(), p.pred[keep].tolist()), 1e-12)
