@@ -74,16 +74,16 @@ class _Keyer:
         w = _fixed_width(ids)
         if w is None or (self.width is not None and w != self.width):
             raise Off
-        if self.width is None:
+        if self.width is None:              # the first piece decides the mode
             self.width = w
             for digits in _HEX:
-                if w <= 16 and _keys(ids, w, digits) is not None:
+                k = _keys(ids, w, digits, out) if w <= 16 else None
+                if k is not None:
                     self.digits = digits
-                    break
-            else:
-                if w > 8:
-                    raise Off
-                self.raw = True
+                    return k
+            if w > 8:
+                raise Off
+            self.raw = True
         k = _keys(ids, w, None if self.raw else self.digits, out)
         if k is None:
             raise Off
