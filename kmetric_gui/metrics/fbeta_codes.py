@@ -23,7 +23,7 @@ from .fbeta_cells import _items, _mixed, _words
 
 SAMPLE = 1 << 16          # items hashed to guess how many strings are distinct
 SPARSE = 0.5              # distinct share of the sample above which items are sorted
-SLICE = 1 << 16           # items (sorted path) or strings tokenized at a time
+SLICE = 1 << 14          # items (sorted path) or strings tokenized at a time
 
 
 def code(truth, pred, clean=False):
