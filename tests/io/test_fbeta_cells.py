@@ -84,6 +84,38 @@ def test_ties_duplicates_and_blank_items_on_random_words():
             assert (got.tp, got.fp, got.fn) == counts and got.score == pytest.approx(ref)
 
 
+@pytest.mark.parametrize("sparse", [0.0, 1.0])      # items sorted / hashed
+def test_small_blocks_and_slices_code_the_same(monkeypatch, sparse):
+    """Tokens cut a few strings at a time and items walked in short slices (the
+    memory bounds) give what one pass gives: block edges inside the data."""
+    from kmetric_gui.metrics import fbeta_cells, fbeta_codes
+    monkeypatch.setattr(fbeta_cells, "_BLOCK", 3)
+    monkeypatch.setattr(fbeta_codes, "SLICE", 5)
+    monkeypatch.setattr(fbeta_codes, "SPARSE", sparse)
+    rng = np.random.default_rng(11)
+    words = ["alpha", "Beta", "gamma", "É x", "日本 語", "delta"]
+
+    def cell():
+        items = [" ".join(rng.choice(words, rng.integers(1, 4))) for _ in range(rng.integers(0, 4))]
+        return "|".join(items)
+    t_text = [cell() for _ in range(120)]
+    p_text = [cell() for _ in range(120)]
+    t_lists, p_lists = [split_cell(t) for t in t_text], [split_cell(p) for p in p_text]
+    for clean in (False, True):
+        coded = code_cells(Cells(pa.array(t_text)), Cells(pa.array(p_text)), clean)
+        for matching in ("one-to-one", "many-to-one"):
+            got = coded_fbeta(coded, threshold=0.5, matching=matching)
+            _, counts = fbeta_ref(t_lists, p_lists, threshold=0.5, matching=matching, clean=clean)
+            assert (got.tp, got.fp, got.fn) == counts
+
+
+def test_width_classes_are_ceil_log2():
+    from kmetric_gui.core.fbeta.match import _width_class
+    for widths in (np.arange(1, 300), np.array([1, 2, 3, 4, 5, 65536, 65537, 70000, 2 ** 20 + 1])):
+        want = [(int(w) - 1).bit_length() for w in widths]
+        assert _width_class(widths).tolist() == want
+
+
 def _write(path, rows):
     path.write_text("".join(",".join(r) + "\n" for r in rows), encoding="utf-8")
     return path

@@ -12,6 +12,16 @@ def _pairs(nt, npd):
                for a in range(0, nt.size, step))
 
 
+def _width_class(widths):
+    """ceil(log2(width)) of each width >= 1 (0 for width 1), as int8: a table of
+    the few widths there are, not float temporaries per document."""
+    top = int(widths.max())
+    if top > 1 << 16:
+        return np.frexp(widths - 1)[1].astype(np.int8)
+    table = np.array([(w - 1).bit_length() if w else 0 for w in range(top + 1)], np.int8)
+    return table[widths]
+
+
 def _match(prep, threshold, matching):
     """Match truths to predictions in every document.
 
@@ -34,15 +44,22 @@ def _match(prep, threshold, matching):
     docs = np.flatnonzero((nt > 0) & (npd > 0))
     if docs.size == 0:
         return chosen, used
-    wclass = np.frexp(npd[docs] - 1)[1]          # ceil(log2(width)); 0 for width 1
+    if docs[-1] < 2 ** 31:
+        docs = docs.astype(np.int32)             # per-document arrays below: 4 bytes each
+    wclass = _width_class(npd[docs])
     # By width class, most truths first: the documents still holding a truth
     # of rank r are then a prefix of their class.
     most = int(nt.max())
-    key = wclass * (most + 1) + (most - nt[docs])
+    kind = np.int32 if most < 1 << 24 else np.int64     # width class < 64: no overflow
+    key = wclass.astype(kind) * kind(most + 1)
+    key += most
+    key -= nt[docs]
     if key.max() < 32767:
         key = key.astype(np.int16)               # numpy's stable sort is a radix sort here
     order = np.argsort(key, kind="stable")
+    del key
     docs, wclass = docs[order], wclass[order]
+    del order
     bounds = np.flatnonzero(np.r_[True, wclass[1:] != wclass[:-1], True])
     # The padding slot reads the sentinel; ids stay as narrow as coded (each
     # block is widened to int64 for the arithmetic on it).
