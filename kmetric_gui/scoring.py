@@ -107,10 +107,12 @@ def load_lean(truth_path, submission_path, options, sol_name, sub_name, progress
     of the memory; None for anything else and every invalid file: the full read then
     names every problem. A valid pair has as many rows in each file as ids, except a
     long F-beta solution (one row per label): ``prep.file_rows`` then has both counts."""
+    from .io.allocator import use_default
     from .io.lean_fbeta import load_fbeta
     from .io.lean_kappa import load_kappa
     from .io.lean_lwlrap import load_lwlrap
     progress, cancel = progress or _noop, cancel or _noop
+    use_default()       # the lean allocator only for an F-beta pair (io.allocator)
     prep = load_kappa(truth_path, submission_path, options, sol_name, sub_name, progress, cancel)
     for lean in (load_lwlrap, load_fbeta):
         if prep is None:

@@ -6,9 +6,9 @@ by piece, every column as text: Arrow's parser buffers stay the size of a
 piece (a whole-file read holds about twice the text beside the table). The
 tables then go through the usual io.prepare (the same checks, the same
 Cells) and the submission's id column is freed as soon as the ids are
-joined. Scoring this pair then runs on the system allocator: the strings
-coded for the matching come and go in large arrays that mimalloc would
-keep (see ``lean_memory``).
+joined. Reading and scoring this pair run on the lean allocator (see
+``io.allocator``): the strings coded for the matching come and go in
+large arrays that mimalloc would keep.
 
 Anything out of the ordinary returns None, and so does any problem that
 prepare finds: the caller then reads the whole tables (io.read), which
@@ -27,6 +27,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from ..errors import InputError
+from .allocator import use_lean
 from .pieces import Off, id_column, plain, tables
 from .pieces import convert as text_convert
 from .read import _release, read_header
@@ -56,23 +57,6 @@ def load_fbeta(truth_path, submission_path, options, sol_name, sub_name, step):
     finally:
         del sol, sub            # the submission's ids: only its predictions are kept
         _release()
-
-
-def lean_memory():
-    """Arrow on the system allocator, glibc giving large blocks back at once.
-
-    mimalloc keeps the pages of freed blocks for reuse, and glibc raises
-    its mmap threshold after each large free, so the many short-lived
-    arrays of the coding stage pile up as resident memory that nothing
-    uses (measured at 1M documents: 629 MB peak, 402 MB with both set).
-    """
-    pa.set_memory_pool(pa.system_memory_pool())
-    try:
-        import ctypes
-        libc = ctypes.CDLL("libc.so.6")
-        libc.mallopt(-3, 1 << 17)      # M_MMAP_THRESHOLD: fixed at 128 KiB (no raise)
-    except (OSError, AttributeError):   # not glibc
-        pass
 
 
 def _columns(sol_head, sub_head, options):
@@ -125,7 +109,7 @@ def _read(truth_path, submission_path, options, step):
     sol_head = read_header(truth_path, "solution", options.max_inflated)
     sub_head = read_header(submission_path, "submission", options.max_inflated)
     id_col = _columns(sol_head, sub_head, options)
-    lean_memory()       # an F-beta pair: before Arrow's first allocation (the probes)
+    use_lean()          # an F-beta pair: before Arrow's first allocation (the probes)
     check_memory([truth_path, submission_path])
     _all_text(truth_path, sol_delim, id_col)
     _all_text(submission_path, sub_delim, id_col)
