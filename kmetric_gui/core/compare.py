@@ -15,6 +15,10 @@ Two engines hold the sufficient statistics and draw replicates from them:
 The draws, so that a plain loop can reproduce them exactly:
   bootstrap, units  ``rng = default_rng(seed)``; replicate r:
                     ``rng.integers(0, n, size=n)`` (unit indices with replacement)
+  units as cells    (``UnitPairs.cells``: integer statistics merged by distinct row)
+                    bootstrap ``default_rng(seed).multinomial(n, cells / n, size=B)``,
+                    permutations ``rng.binomial(cells, 0.5, size=(P, D))``, splits
+                    ``rng.multivariate_hypergeometric(cells, n_public, size=S)``
   bootstrap, kappa  ``default_rng(seed).multinomial(N, c / N, size=B)`` over the
                     non-empty joint cells c in code order ((t*K + a)*K + b)
   permutations      ``rng = default_rng([seed, 1])``; units: per permutation
@@ -31,6 +35,7 @@ import numpy as np
 from ..errors import InputError
 from .intervals import interval
 from .kappa import weight_matrix
+from .resample import distinct_rows
 
 _BLOCK = 1 << 22      # elements per (replicates x units) block
 _TIE = 1e-12          # |permuted delta| within this of |delta| counts as extreme
@@ -197,19 +202,33 @@ class UnitPairs:
     stats: one (n, m) array per submission (the ``stats`` of core.resample.Units);
     score: sums (R, m) -> (R,) scores, nan where undefined. Columns equal in
     every submission (LwLRAP's positive counts) are gathered once.
+
+    Integer statistics (F-beta) whose rows repeat are merged first: units with
+    the same row in every submission are one cell (core.resample.distinct_rows),
+    and the draws are made over the cells (``cells`` not None), as for kappa.
     """
 
     def __init__(self, stats, score):
-        self.stats = [np.asarray(s, dtype=np.float64).reshape(len(s), -1) for s in stats]
+        stats = [np.asarray(s, dtype=np.float64).reshape(len(s), -1) for s in stats]
         self.score = score
-        self.n = self.stats[0].shape[0]
-        self.m = self.stats[0].shape[1]
-        if any(s.shape != (self.n, self.m) for s in self.stats):
+        self.n = stats[0].shape[0]
+        self.m = stats[0].shape[1]
+        if any(s.shape != (self.n, self.m) for s in stats):
             raise InputError("every submission needs the same units and statistics")
+        self.cells = None
+        found = distinct_rows(np.concatenate(stats, axis=1)) if len(stats) else None
+        if found is not None:
+            rows, self.cells = found
+            stats = [rows[:, k * self.m:(k + 1) * self.m].astype(np.float64)
+                     for k in range(len(stats))]
+        self.stats = stats     # (n, m) per submission, or (cells, m) with ``cells``
         self._boot = {}
 
+    def _total(self, s):
+        return s.sum(axis=0) if self.cells is None else self.cells @ s
+
     def scores(self):
-        return np.array([float(self.score(s.sum(axis=0)[None, :])[0]) for s in self.stats])
+        return np.array([float(self.score(self._total(s)[None, :])[0]) for s in self.stats])
 
     def _columns(self):
         """Distinct columns (q, n) and, per submission, which of them are its m columns."""
@@ -233,10 +252,15 @@ class UnitPairs:
             cols, where = self._columns()
             totals = np.empty((replicates, len(cols)))
             rng = np.random.default_rng(seed)
-            for a, b in _blocks(replicates, self.n):
-                idx = rng.integers(0, self.n, size=(b, self.n))
-                for c, col in enumerate(cols):
-                    totals[a:a + b, c] = np.take(col, idx).sum(axis=1)
+            if self.cells is not None:
+                table = np.stack(cols, axis=1)
+                for a, b in _blocks(replicates, self.cells.size):
+                    totals[a:a + b] = rng.multinomial(self.n, self.cells / self.n, size=b) @ table
+            else:
+                for a, b in _blocks(replicates, self.n):
+                    idx = rng.integers(0, self.n, size=(b, self.n))
+                    for c, col in enumerate(cols):
+                        totals[a:a + b, c] = np.take(col, idx).sum(axis=1)
             self._boot[key] = np.stack([self.score(totals[:, w]) for w in where], axis=1)
         return self._boot[key]
 
@@ -248,32 +272,43 @@ class UnitPairs:
 
     def single_jackknife(self, i):
         s = self.stats[i]
-        return self.score(s.sum(axis=0) - s), None
+        return self.score(self._total(s) - s), self.cells
 
     def pair_jackknife(self, i, j):
+        """Delta (j - i) with each unit left out once (per cell, weighted by its size)."""
         si, sj = self.stats[i], self.stats[j]
-        return self.score(sj.sum(axis=0) - sj) - self.score(si.sum(axis=0) - si), None
+        return self.score(self._total(sj) - sj) - self.score(self._total(si) - si), self.cells
 
     def permutation(self, i, j, permutations, seed):
+        """Delta (j - i) after swapping i's and j's statistics on random units
+        (cells: Binomial(size, 1/2) units of each cell swap)."""
         si, sj = self.stats[i], self.stats[j]
         d = sj - si
-        ti, tj = si.sum(axis=0), sj.sum(axis=0)
+        ti, tj = self._total(si), self._total(sj)
         out = np.empty(permutations)
         rng = np.random.default_rng([seed, 1])
-        for a, b in _blocks(permutations, self.n):
-            move = swap_mask(rng, self.n, b).astype(np.float64) @ d    # i takes j's units
+        width = self.n if self.cells is None else self.cells.size
+        for a, b in _blocks(permutations, width):
+            if self.cells is None:
+                swapped = swap_mask(rng, self.n, b).astype(np.float64)
+            else:
+                swapped = rng.binomial(self.cells, 0.5, size=(b, self.cells.size)).astype(np.float64)
+            move = swapped @ d    # i takes j's units
             out[a:a + b] = self.score(tj - move) - self.score(ti + move)
         return out
 
     def splits(self, i, j, n_public, splits, seed):
         cols = np.concatenate([self.stats[i], self.stats[j]], axis=1)
-        total = cols.sum(axis=0)
+        total = self._total(cols)
         m = self.m
         rng = np.random.default_rng([seed, 2])
-        base = np.arange(self.n) < n_public
         out = np.empty((splits, 4))
-        for a, b in _blocks(splits, self.n):
-            masks = rng.permuted(np.broadcast_to(base, (b, self.n)), axis=1)
+        base = np.arange(self.n) < n_public
+        for a, b in _blocks(splits, self.n if self.cells is None else self.cells.size):
+            if self.cells is None:
+                masks = rng.permuted(np.broadcast_to(base, (b, self.n)), axis=1)
+            else:
+                masks = rng.multivariate_hypergeometric(self.cells, n_public, size=b)
             pub = masks.astype(np.float64) @ cols
             for k, part in enumerate((pub, total - pub)):
                 out[a:a + b, 2 * k] = self.score(part[:, :m])

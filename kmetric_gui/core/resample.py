@@ -9,6 +9,13 @@ the replicate's sums. Two draw forms give the same law:
 * cells of identical units (kappa's K x K cells of O): one multinomial draw
   of N over the cells with p = cells / N per replicate.
 
+Units whose statistics are small integers (F-beta's per-document TP, FP, FN)
+take few distinct values: ``Units.collapsed`` merges identical rows into
+cells, so a replicate costs one number per distinct row instead of one per
+unit. That is exact, not an approximation: a replicate depends on the units
+only through how often each distinct row is drawn, and those counts are
+multinomial(N, count / N) when units are drawn uniformly with replacement.
+
 Draws are made in blocks of at most ``CHUNK`` numbers, so memory stays
 bounded for any B and N; the blocks depend only on (N, B), so the same seed
 gives the same replicates. ``resample_indices`` / ``resample_counts`` expose
@@ -17,6 +24,7 @@ the very draws ``bootstrap`` uses (for checks against plain loops).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Callable
 
 import numpy as np
@@ -25,6 +33,7 @@ from ..errors import Cancelled, InputError
 
 CHUNK = 1 << 18           # random numbers drawn (and gathered) per block
 MAX_REPLICATES = 1_000_000
+COLLAPSE = 16             # merge identical rows when units >= COLLAPSE x distinct rows
 
 
 @dataclass(frozen=True)
@@ -67,18 +76,69 @@ class Units:
             return counts.astype(np.float64)
         return counts.astype(np.float64) @ self.stats
 
+    @cached_property
+    def collapsed(self):
+        """The same units with identical rows of integer statistics merged into cells
+        (stats: the distinct rows, cells: how many units have each), or self when the
+        statistics are not integers or do not repeat enough to pay off."""
+        if self.stats is None or self.cells is not None or self.jackknife_fn is not None:
+            return self
+        found = distinct_rows(self.stats)
+        if found is None:
+            return self
+        return Units(found[0], self.score, found[1], self.kind)
+
     def jackknife(self):
         """Leave-one-unit-out scores: (values, weights or None)."""
         if self.jackknife_fn is not None:
             return self.jackknife_fn()
         if self.stats is None:
             raise InputError("this statistic has no jackknife")
+        if self.collapsed is not self:
+            return self.collapsed.jackknife()   # every unit of a cell leaves the same value
         total = self.total()
         step = max(1, CHUNK // max(self.stats.shape[1], 1))
         out = np.empty(self.stats.shape[0])
         for a in range(0, out.size, step):
             out[a:a + step] = self.score(total[None, :] - self.stats[a:a + step])
         return out, None if self.cells is None else self.cells
+
+
+def distinct_rows(stats):
+    """(distinct rows (D, m), counts (D,)) of integer statistics when units >= COLLAPSE x D,
+    else None. Rows in sorted order, so the result depends only
+    on the multiset of rows."""
+    s = np.asarray(stats)
+    n = s.shape[0] if s.ndim == 2 else 0
+    if n == 0 or s.shape[1] == 0:
+        return None
+    if s.dtype.kind not in "iub":
+        if not (np.isfinite(s).all() and np.array_equal(s, np.round(s))):
+            return None
+    lo = s.min(axis=0).astype(np.int64)
+    span = s.max(axis=0).astype(np.int64) - lo + 1
+    # One int64 key per row (mixed radix over the columns' ranges) when it fits.
+    size = 1
+    for w in span.tolist():
+        size *= int(w)
+    if size >= 2 ** 62:
+        return None
+    key = np.zeros(n, dtype=np.int64)
+    for j in range(s.shape[1]):
+        key *= int(span[j])
+        key += s[:, j].astype(np.int64) - lo[j]
+    if size <= 4 * n + 4096:
+        found = np.bincount(key, minlength=size)
+        codes = np.flatnonzero(found)
+        counts = found[codes]
+    else:
+        codes, counts = np.unique(key, return_counts=True)
+    if n < COLLAPSE * codes.size:
+        return None
+    rows = np.empty((codes.size, s.shape[1]), dtype=np.int64)
+    for j in range(s.shape[1] - 1, -1, -1):
+        codes, rows[:, j] = np.divmod(codes, int(span[j]))
+    return rows + lo, counts.astype(np.int64)
 
 
 def check_replicates(replicates, what="replicates"):
@@ -186,6 +246,7 @@ def bootstrap(units: Units, replicates: int = 2000, seed: int | None = 0,
     rng = rng_of(seed)
     if units.n == 0:
         return np.full(b, np.nan)
+    units = units.collapsed
     if units.cells is not None:
         out = np.empty(b)
         for r0, counts in count_blocks(rng, units.cells, b):

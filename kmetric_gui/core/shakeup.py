@@ -2,7 +2,8 @@
 
 Kaggle puts a random fraction f of the test units in Public and the rest
 in Private. A simulated split draws round(f N) units without replacement:
-for cells of identical units (kappa's cells of O) that is one multivariate
+for cells of identical units (kappa's cells of O, or units with integer
+statistics merged by ``Units.collapsed``) that is one multivariate
 hypergeometric draw over the cells; for single units, a random subset (the
 smaller side is drawn, the other is the total minus it). Both sides are
 scored from their sums; gap = private - public.
@@ -134,6 +135,7 @@ def shakeup(units: Units, fraction: float, splits: int = 2000, seed: int | None 
     s = check_replicates(splits, "splits")
     n = units.n
     k = public_size(n, fraction)
+    units = units.collapsed
     rng = rng_of(seed)
     public = np.empty(s)
     private = np.empty(s)
