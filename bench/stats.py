@@ -1,6 +1,11 @@
 """Benchmark the bootstrap and the shake-up against resampling the rows, same run.
 
     PYTHONPATH=. .venv/bin/python bench/stats.py [--quick]
+    PYTHONPATH=. .venv/bin/python bench/stats.py --fb-docs 1000000
+
+--fb-docs N: F-beta statistics on the bench files of N documents (bench/files.py),
+merged identical documents (core.resample.Units.collapsed, the default) against
+the per-document draws (the same code with merging off), in one run.
 
 Ours: the per-unit-sums forms of kmetric_gui.core (resample, shakeup).
 References resample the units themselves and score each replicate:
@@ -23,6 +28,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from _table import median_time, print_table  # noqa: E402
 
 from kmetric_gui.core import jaccard_fbeta, lwlrap, weighted_kappa  # noqa: E402
+from kmetric_gui.core import resample  # noqa: E402
 from kmetric_gui.core.resample import bootstrap  # noqa: E402
 from kmetric_gui.core.shakeup import shakeup  # noqa: E402
 from kmetric_gui.core.units import (fbeta_units, kappa_units, lwlrap_class_replicates,  # noqa: E402
@@ -125,10 +131,82 @@ def fbeta_case(n, b, ref_calls, rng):
     return ours, ref
 
 
+def second_submission(sub, path):
+    """A second F-beta submission: every third document loses its last prediction."""
+    if not os.path.exists(path):
+        with open(sub) as f, open(path, "w") as g:
+            g.write(f.readline())
+            for i, line in enumerate(f):
+                doc, _, preds = line.rstrip("\n").partition(",")
+                if i % 3 == 0:
+                    preds = "|".join(preds.split("|")[:-1])
+                g.write(f"{doc},{preds}\n")
+    return path
+
+
+def fbeta_files_case(n, calls):
+    """(rows, distinct rows): 2,000 replicates / splits at n documents, merged vs per document."""
+    from files import make_fbeta
+    from kmetric_gui import scoring
+    from kmetric_gui.core.compare import compare_pair
+    from kmetric_gui.core.intervals import acceleration
+    from kmetric_gui.metrics.base import Metric
+    folder = "/tmp/kmetric_bench"
+    os.makedirs(folder, exist_ok=True)
+    sol, sub = make_fbeta(folder, n)
+    sub_b = second_submission(sub, os.path.join(folder, f"f_subB_{n}.csv"))
+    reports = [scoring.score_files(sol, s) for s in (sub, sub_b)]
+    metric = reports[0].definition
+
+    def units():
+        return metric.units(reports[0].result)
+
+    def paired(b):
+        return Metric.paired(metric, reports)
+
+    def timed(fn, b, full):
+        """Seconds of fn(b); a slow side runs b replicates and is scaled to ``full``."""
+        return median_time(lambda: fn(b), repeat=calls if b == full else 1) * full / b
+
+    cases = [
+        ("bootstrap 2k reps", lambda b: bootstrap(units(), b, seed=0), 100),
+        ("BCa jackknife", lambda b: acceleration(*units().jackknife()), None),
+        ("shake-up 2k splits", lambda b: shakeup(units(), 0.3, b, seed=0), 100),
+        ("paired 2k reps", lambda b: paired(b).bootstrap(b, 0), 100),
+        ("paired 2k permutations", lambda b: paired(b).permutation(0, 1, b, 0), 100),
+        ("paired 2k splits", lambda b: paired(b).splits(0, 1, 300_000 * n // 1_000_000, b, 0), 50),
+        ("compare_pair 2k/2k/2k", lambda b: compare_pair(
+            paired(b), 0, 1, replicates=b, permutations=b, n_public=int(0.3 * n), splits=b,
+            method="bca"), 50),
+    ]
+    rows = []
+    for name, fn, few in cases:
+        ours = timed(fn, 2000, 2000)
+        saved = resample.COLLAPSE
+        resample.COLLAPSE = float("inf")          # merging off: the per-document draws
+        try:
+            ref = timed(fn, few or 2000, 2000)
+        finally:
+            resample.COLLAPSE = saved
+        ref_name = "per document" + (f" (extrap. {few})" if few else "")
+        rows.append((f"fbeta {name}", ours, ref_name, ref))
+    merged = units().collapsed
+    return rows, merged.cells.size, paired(1).cells.size
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run)")
+    ap.add_argument("--fb-docs", type=int, default=0,
+                    help="only the F-beta statistics on the bench files of this many documents")
     a = ap.parse_args()
+    if a.fb_docs:
+        rows, d, d2 = fbeta_files_case(a.fb_docs, 3)
+        print(f"F-beta, {a.fb_docs:,} documents; merged: {d} distinct (TP, FP, FN) rows; "
+              f"paired: {d2} distinct 6-tuples; ratio = per document / merged; "
+              f"load average {os.getloadavg()[0]:.1f}\n")
+        print_table(rows)
+        return
     rng = np.random.default_rng(0)
     q = a.quick
     n_kappa = 1_000_000 if q else 10_000_000
