@@ -6,7 +6,7 @@ from ..core.cells import split_cell  # the one splitter (core API, files, edits)
 from .. import core as _core  # names load on first use: a faster start
 from ..tables import Column
 from .base import FieldSpec, Metric, Plan, split_positions, take
-from .fbeta_cells import Cells, code_cells
+from .fbeta_cells import Cells, EditedCells, code_cells
 
 LABEL_COLUMNS = ("cleaned_label", "dataset_label", "labels", "label",
                  "predictionstring", "dataset_title")
@@ -67,9 +67,11 @@ class Fbeta(Metric):
                         truths, preds, usage, layout=layout)
 
     def plan(self, prep, options):
-        if isinstance(prep.truth, Cells) and isinstance(prep.pred, Cells):
-            # Both columns as read: coded once as numbers for every split.
-            return Plan(code_cells(prep.truth, prep.pred, options.clean), None)
+        truth, pred = _as_cells(prep.truth), _as_cells(prep.pred)
+        if truth is not None and pred is not None:
+            # Both columns as read (plus the app's edits): coded once as numbers for
+            # every split.
+            return Plan(code_cells(truth, pred, options.clean), None)
         return Plan(prep.truth, prep.pred)
 
     def score(self, plan, rows, options, cancel):
@@ -160,6 +162,34 @@ class Fbeta(Metric):
 
     def parse(self, spec, text, prep):
         return split_cell(str(text))
+
+
+def _as_cells(values):
+    """``Cells`` of a column as read or edited in the app (None: plain lists).
+
+    Edited documents go in one extra Arrow chunk, their cells '|'-joined again,
+    and the documents point at it: a full rescore of edited data stays on the
+    coded path (Arrow and numpy). The list path holds the GIL in long C calls
+    (sorting millions of strings) and froze the app's event loop for seconds.
+    """
+    if isinstance(values, Cells):
+        return values
+    if not isinstance(values, EditedCells) or not isinstance(values.cells, Cells):
+        return None
+    cells, edits = values.cells, values.edits
+    if not edits:
+        return cells
+    docs = sorted(edits)
+    # Only items that split back to themselves ('|'-free, not blank) can be joined.
+    if not all(isinstance(doc, list) and all(isinstance(x, str) and "|" not in x and x.strip()
+                                             for x in doc) for doc in map(edits.get, docs)):
+        return None
+    import pyarrow as pa
+    index = np.arange(cells.rows, dtype=np.int64) if cells.index is None else cells.index.copy()
+    index[docs] = cells.rows + np.arange(len(docs))
+    kind = cells.chunks[0].type if cells.chunks else pa.string()
+    extra = pa.array(["|".join(edits[d]) for d in docs], type=kind)
+    return Cells(pa.chunked_array(cells.chunks + [extra], type=kind), index)
 
 
 def _document_counts(version, units, options):

@@ -165,3 +165,51 @@ def test_edited_fbeta_data_is_not_a_list_of_every_document(tmp_path, monkeypatch
     assert (res.tp, res.fp, res.fn) == counts and close(res.score, score, 1e-12)
     s.undo(), s.undo(), s.undo()
     assert list(s.data.prepared().pred) == [s.data.base.pred[i] for i in range(n)]
+
+
+def test_a_full_rescore_of_edited_fbeta_data_stays_on_the_coded_path(qtbot, tmp_path,
+                                                                     monkeypatch):
+    """A full rescore of edited data (a paste of over 1,000 documents, or an edit the
+    incremental path refuses) codes the file's columns plus the edited documents with
+    Arrow and numpy. It took the path of Python lists, whose long C calls (sorting
+    every distinct string) hold the GIL: the app's event loop froze 1.7 s at 1M
+    documents although the score ran on a worker."""
+    from kmetric_gui.core.fbeta import table
+    from kmetric_gui.metrics.fbeta import Fbeta
+    monkeypatch.setattr(Fbeta, "rescore_cells", lambda self, *a: None)    # the full path
+    listed = []
+    real = table._Prepared.__init__
+
+    def lists(self, truths, preds, clean):
+        listed.append(len(truths))
+        real(self, truths, preds, clean)
+    monkeypatch.setattr(table._Prepared, "__init__", lists)
+    calls, _, new_score, p = edit_in_app(qtbot, monkeypatch, tmp_path, files(tmp_path, 9),
+                                         "alpha beta|delta")
+    assert calls == [1]                        # the edit was scored from scratch
+    # ... never as lists of documents (the edit's note may match the edited one alone)
+    assert all(k <= 1 for k in listed), listed
+    assert ["alpha beta", "delta"] in [p.pred[i] for i in range(len(p))]
+    rows = np.flatnonzero(p.usage != 2)
+    score, _ = fbeta_ref([p.truth[i] for i in rows], [p.pred[i] for i in rows])
+    assert close(new_score, score, 1e-12)
+
+
+@pytest.mark.parametrize("clean", [False, True])
+def test_edited_fbeta_cells_score_like_their_lists(tmp_path, clean):
+    """The edited columns coded as Arrow cells (an extra chunk of the edited documents)
+    score exactly as the plain-loop reference of the documents as lists."""
+    from kmetric_gui.metrics.fbeta import _as_cells
+    opts = Options(clean=clean, matching="many-to-one")
+    s = Session(opts)
+    s.load(load(*files(tmp_path, 11, n=80, usage=False), opts))
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        field = TRUTH if rng.random() < 0.4 else PRED
+        assert s.edit_text(field, int(rng.integers(0, len(s.data))), cell(rng)) is None
+    prep = s.data.prepared()
+    truths, preds = list(prep.truth), list(prep.pred)
+    assert list(_as_cells(prep.truth)) == truths and list(_as_cells(prep.pred)) == preds
+    res = score_prepared(prep, opts).result
+    score, counts = fbeta_ref(truths, preds, matching="many-to-one", clean=clean)
+    assert (res.tp, res.fp, res.fn) == counts and close(res.score, score, 1e-12)
