@@ -95,6 +95,9 @@ class AppController(QObject):
         truth, sub, opts = s.truth_path, s.sub_path, s.options
         self._rescore_timer.stop()
         self.jobs.cancel("score")
+        # The data shown goes (replaced, or cleared if the files are invalid): its
+        # analysis must not keep a core busy beside the load until the new data lands.
+        self._stop_analysis(ANALYSIS + ("honest",))
 
         def job(progress, cancel):
             try:
@@ -162,6 +165,7 @@ class AppController(QObject):
         """Intervals, shake-up and comparison of the results shown, after the score."""
         s = self.session
         if s.results is None or s.stats_settings is None:
+            self._stop_analysis(ANALYSIS)        # e.g. statistics switched off
             return
         self.compare_jobs.run()
         self.compute_fixes()
@@ -203,6 +207,12 @@ class AppController(QObject):
             return report.definition.honest(report, scored_rows(report.prepared), cancel=cancel)
         self.jobs.submit("honest", job, self.honest_ready.emit, on_error=self._quiet,
                          generation=gen, lane="background")
+
+    def _stop_analysis(self, kinds):
+        """Cancel background jobs of results no longer wanted: a job is otherwise only
+        stopped by a newer one of its kind or by a change of the data or options."""
+        for kind in kinds:
+            self.jobs.cancel(kind)
 
     def _quiet(self, exc):
         self.message.emit(f"Not computed: {exc}", 0)
@@ -305,6 +315,9 @@ class AppController(QObject):
     def cancel(self):
         self.jobs.cancel()
         self.message.emit("Cancelled", 4000)
+
+
+ANALYSIS = ("stats", "fixes", "compare")     # computed after each score, when statistics are on
 
 
 def changed_cells(old, new):
