@@ -51,14 +51,17 @@ def human_lines(rep, d):
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import InputError
-    from ..scoring import report_json, score_files
+    from ..scoring import load, report_json, score_prepared
     ci, shake, problems = stats_options(args)
     for line in problems:
         print(f"kmetric: {line}", file=sys.stderr)
     if problems:
         return 2
     try:
-        rep = score_files(args.truth, args.submission, options_from_args(args))
+        options = options_from_args(args)
+        prep = load(args.truth, args.submission, options)
+        prep.keep_columns = False       # scored once: the text need not outlive the coding
+        rep = score_prepared(prep, options)
         d = report_json(rep)
         lines = human_lines(rep, d)
         if ci or shake:

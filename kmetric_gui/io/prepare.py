@@ -29,6 +29,9 @@ class Prepared:
     usage: "np.ndarray | None" = None   # (n,) codes: 0 public, 1 private, 2 ignored
     classes: list = field(default_factory=list)   # lwlrap class names
     layout: str = ""          # human description of both files' layouts
+    # False: scored once and dropped (`kmetric score`), so a metric may free the
+    # columns' text once coded (F-beta); reading truth/pred afterwards raises.
+    keep_columns: bool = True
 
     @property
     def id_array(self):

@@ -71,7 +71,8 @@ class Fbeta(Metric):
         if truth is not None and pred is not None:
             # Both columns as read (plus the app's edits): coded once as numbers for
             # every split.
-            return Plan(code_cells(truth, pred, options.clean), None)
+            return Plan(code_cells(truth, pred, options.clean,
+                                   release=not getattr(prep, "keep_columns", True)), None)
         return Plan(prep.truth, prep.pred)
 
     def score(self, plan, rows, options, cancel):

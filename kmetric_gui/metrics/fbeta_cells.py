@@ -34,6 +34,7 @@ class Cells:
     """
 
     def __init__(self, column, index=None):
+        self._chunks = None
         chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
         self.chunks = [c if pa.types.is_string(c.type) or pa.types.is_large_string(c.type)
                        else c.cast(pa.string()) for c in chunks if len(c)]
@@ -44,6 +45,23 @@ class Cells:
 
     def __len__(self):
         return self.rows if self.index is None else self.index.size
+
+    @property
+    def chunks(self):
+        if self._chunks is None:
+            raise RuntimeError("this F-beta column was handed over to be coded and is no "
+                               "longer kept (Prepared.keep_columns is False)")
+        return self._chunks
+
+    @chunks.setter
+    def chunks(self, chunks):
+        self._chunks = chunks
+
+    def release(self):
+        """The column's chunks, handed over: this Cells keeps no text from now on
+        (a one-shot score frees each chunk once its items are cut out)."""
+        chunks, self._chunks = self.chunks, None
+        return chunks
 
     def text(self, i):
         """Document i's cell as read (None for a missing value)."""
@@ -237,18 +255,24 @@ def _joined(data, starts, ends):
                                  [None, pa.py_buffer(off), pa.py_buffer(body)])
 
 
-def _items(cells):
-    """(item arrays, items per file row) of a Cells' column, chunk by chunk."""
-    parts = [_split(c) for c in cells.chunks]
+def _items(cells, release=False):
+    """(item arrays, items per file row) of a Cells' column, chunk by chunk; with
+    ``release``, the column is handed over and each chunk freed once split."""
+    # A copy of the list either way: a taken Cells may share it (and then keeps the text).
+    chunks = list(cells.release() if release else cells.chunks)
+    parts = []
+    while chunks:
+        parts.append(_split(chunks.pop(0)))
     arrays = [a for a, _ in parts if len(a)]
     counts = np.concatenate([c for _, c in parts]) if parts else np.zeros(0, np.int64)
     return arrays, counts
 
 
-def code_cells(truth, pred, clean=False):
-    """Both columns as ``core.fbeta.Coded`` (string ids in alphabetical order)."""
+def code_cells(truth, pred, clean=False, release=False):
+    """Both columns as ``core.fbeta.Coded`` (string ids in alphabetical order);
+    ``release``: both Cells hand their text over (see ``Cells.release``)."""
     from .fbeta_codes import code
-    return code(truth, pred, clean)
+    return code(truth, pred, clean, release)
 
 
 def _mixed(arrays):

@@ -26,12 +26,13 @@ SPARSE = 0.5              # distinct share of the sample above which items are s
 SLICE = 1 << 14          # items (sorted path) or strings tokenized at a time
 
 
-def code(truth, pred, clean=False):
-    """``core.fbeta.Coded`` of two ``Cells`` (string ids in alphabetical order)."""
+def code(truth, pred, clean=False, release=False):
+    """``core.fbeta.Coded`` of two ``Cells`` (string ids in alphabetical order);
+    ``release``: each column freed as its items are cut out (``Cells.release``)."""
     from ..core.fbeta.coded import Coded, file_order
     from ..core.fbeta.table import _segments, _sorted_within
-    t_arrays, t_counts = _items(truth)
-    p_arrays, p_counts = _items(pred)
+    t_arrays, t_counts = _items(truth, release)
+    p_arrays, p_counts = _items(pred, release)
     t_counts, p_counts = _narrow(t_counts), _narrow(p_counts)
     t_total = int(t_counts.sum())
     chunks = [a.cast(pa.large_string()) if _mixed(t_arrays + p_arrays) else a

@@ -195,3 +195,45 @@ def test_long_strings_binary_search_against_loop(monkeypatch, bitset):
         for r in (coded_fbeta(coded, threshold=threshold),
                   jaccard_fbeta(truths, preds, threshold=threshold)):
             assert (r.tp, r.fp, r.fn) == counts
+
+
+def test_released_cells_are_coded_the_same_and_keep_no_text():
+    """A one-shot score hands the columns over (Cells.release): same codes, then no
+    silent empty column: reading it raises; a Cells taken before keeps its text."""
+    t_text = ["a b|c", "", "x|y z", "c"]
+    p_text = ["a b", "q", "y z|x", "c|a b"]
+    kept = code_cells(Cells(pa.array(t_text)), Cells(pa.array(p_text)))
+    truth, pred = Cells(pa.chunked_array([pa.array(t_text[:2]), pa.array(t_text[2:])])), \
+        Cells(pa.array(p_text))
+    part = truth.take(np.array([2, 0]))
+    released = code_cells(truth, pred, release=True)
+    assert kept.t_sid.tolist() == released.t_sid.tolist()
+    assert kept.p_sid.tolist() == released.p_sid.tolist()
+    assert coded_fbeta(kept).per_document.tolist() == coded_fbeta(released).per_document.tolist()
+    with pytest.raises(RuntimeError, match="no longer kept"):
+        truth[0]
+    with pytest.raises(RuntimeError, match="no longer kept"):
+        pred.counts()
+    assert part[0] == ["x", "y z"] and part[1] == ["a b", "c"]
+
+
+def test_kmetric_score_frees_the_columns_and_prints_what_the_api_scores(tmp_path, capsys):
+    import json
+    from kmetric_gui.cli import main
+    from kmetric_gui.scoring import report_json
+    rng = np.random.default_rng(8)
+    words = ["survey", "census", "of", "study"]
+    ids = [f"d{i}" for i in range(40)]
+    sol = _write(tmp_path / "sol.csv", [["Id", "PredictionString", "Usage"]] + [
+        [i, "|".join(" ".join(rng.choice(words, 2)) for _ in range(rng.integers(0, 3))),
+         "Public" if k % 3 else "Private"] for k, i in enumerate(ids)])
+    sub = _write(tmp_path / "sub.csv", [["Id", "PredictionString"]] + [
+        [i, "|".join(" ".join(rng.choice(words, 2)) for _ in range(rng.integers(0, 3)))]
+        for i in rng.permutation(ids)])
+    want = score_files(sol, sub)
+    assert want.prepared.keep_columns and want.prepared.truth[0] is not None
+    assert main(["score", str(sol), str(sub), "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got == json.loads(json.dumps(report_json(want)))
+    _, counts = fbeta_ref(list(want.prepared.truth), list(want.prepared.pred))
+    assert (got["tp"], got["fp"], got["fn"]) == counts
