@@ -91,15 +91,19 @@ class _Keyer:
 
 
 def _ratings(col):
-    """int64 values of a rating column (no nulls), range-checked, as one new array."""
+    """int64 values of a rating column (no nulls), range-checked, as one new array,
+    and their (min, max) (None, None when empty): one pass serves every check."""
     if col.null_count or not pa.types.is_int64(col.type):
         raise Off
     parts = [np.frombuffer(c.buffers()[1], dtype=np.int64)[c.offset:c.offset + len(c)]
              for c in col.chunks]
     v = np.concatenate(parts) if parts else np.zeros(0, np.int64)
-    if v.size and (v.min() <= -_VALUE_LIMIT or v.max() >= _VALUE_LIMIT):
+    if not v.size:
+        return v, None, None
+    lo, hi = int(v.min()), int(v.max())
+    if lo <= -_VALUE_LIMIT or hi >= _VALUE_LIMIT:
         raise Off
-    return v
+    return v, lo, hi
 
 
 def _usage_codes(arr):
@@ -157,7 +161,7 @@ def _read_solution(path, delim, head, cols, keyer, progress, cancel):
         if expect is None:      # rows in the file, from the first piece (a piece's bytes or all)
             expect = m * size / min(pieces.PIECE, size) * 1.02 + 1024
         keys.add(keyer.keys(batch.column(id_col)), expect)
-        truth.add(_ratings(batch.column(target)), expect)
+        truth.add(_ratings(batch.column(target))[0], expect)
         if usage:
             codes.add(_usage_codes(batch.column(usage)), expect)
     if not keys.n:
@@ -181,10 +185,10 @@ def _read_submission(src, delim, head, cols, keyer, n, base, vbits, progress, ca
         m = batch.num_rows
         if at + m > n:
             raise Off
-        v = _ratings(batch.column(target))
+        v, b_lo, b_hi = _ratings(batch.column(target))
         v -= base
         if v.size:
-            b_lo, b_hi = int(v.min()), int(v.max())
+            b_lo, b_hi = b_lo - base, b_hi - base
             if b_lo < 0 or b_hi > top:
                 raise Off
             lo = b_lo if lo is None else min(lo, b_lo)
