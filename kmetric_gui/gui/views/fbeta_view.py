@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QFrame, QGroup
                                QSplitter, QTableView, QVBoxLayout, QWidget)
 
 from ...core import document_matrices, shared_tokens
-from ..models.table import Column, ColumnsModel
+from ..models.table import Column, ColumnsModel, fit_columns
 from ..widgets.export import ExportButton, columns_csv
 from ..widgets.heatmap import Heatmap
 from ..widgets.reflow import ReflowGrid
@@ -101,7 +101,6 @@ class FbetaView(QWidget):
         self.docs.setSelectionMode(QTableView.SingleSelection)
         self.docs.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
         self.docs.verticalHeader().setDefaultSectionSize(20)
-        self.docs.horizontalHeader().setResizeContentsPrecision(200)   # rows sampled to fit
         ll.addWidget(self.docs)
         right = QWidget()
         rl = QVBoxLayout(right)
@@ -241,7 +240,7 @@ class FbetaView(QWidget):
             return
         keep = self.doc
         self.docs_model.set_columns(cols, len(order))
-        self.docs.resizeColumnsToContents()     # right-aligned counts were cut off at 100 px
+        fit_columns(self.docs)          # right-aligned counts were cut off at 100 px
         self.docs.setColumnWidth(0, min(self.docs.columnWidth(0), 140))   # long ids elide
         self._order = order
         self._add_gain_columns()

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QHeaderView, QLabel, QSpl
                                QTableView, QTabWidget, QVBoxLayout, QWidget)
 
 from ...core import sample_ranking
-from ..models.table import Column, ColumnsModel, sorted_rows
+from ..models.table import Column, ColumnsModel, fit_columns, sorted_rows
 from ..widgets.export import ExportButton, columns_csv
 from ..widgets.heatmap import Heatmap
 from ..widgets.whiskers import add_whiskers
@@ -70,7 +70,6 @@ class LwlrapView(QWidget):
         self.samples.setSelectionMode(QTableView.SingleSelection)
         self.samples.verticalHeader().setDefaultSectionSize(20)
         self.samples.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
-        self.samples.horizontalHeader().setResizeContentsPrecision(200)   # rows sampled to fit
         detail = QWidget()
         dl = QVBoxLayout(detail)
         self.sample_title = QLabel("Pick a sample on the left")
@@ -148,7 +147,7 @@ class LwlrapView(QWidget):
         self.sample_order = order
         self.samples_model.set_columns(cols, len(order))
         self.samples_model.set_rows(order)
-        self.samples.resizeColumnsToContents()  # right-aligned counts were cut off at 100 px
+        fit_columns(self.samples)       # right-aligned counts were cut off at 100 px
         self._draw_overview()
         if len(order):
             self.samples.selectRow(0)

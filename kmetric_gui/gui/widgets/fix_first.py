@@ -13,6 +13,8 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QSlider,
                                QSpinBox, QTableView, QVBoxLayout, QWidget)
 
+from ..models.table import fit_columns
+
 _PLURAL = {"row": "rows", "sample": "samples", "document": "documents"}
 _FIX = {"row": "rating set to the truth", "sample": "true labels ranked first",
         "document": "predictions equal to the truths"}
@@ -100,9 +102,6 @@ class FixFirstPanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
         head = self.table.horizontalHeader()
-        # Widths from the first rows only: measuring all 1,000 on every change froze the
-        # window for a second after each edit.
-        head.setResizeContentsPrecision(50)
         for c in range(5):      # fitted once per list (set_fixes), not on every repaint
             head.setSectionResizeMode(c, QHeaderView.Stretch if c == 1 else QHeaderView.Interactive)
         self.plot = pg.PlotWidget(background="w")
@@ -158,8 +157,9 @@ class FixFirstPanel(QWidget):
             w.blockSignals(False)
         self.setEnabled(True)
         self._update_top(self.slider.value(), emit=False)
-        for c in (0, 2, 3, 4):
-            self.table.resizeColumnToContents(c)
+        # Widths from the first rows only: measuring all 1,000 on every change froze the
+        # window for a second after each edit (Qt's own fit walks a hidden table's rows).
+        fit_columns(self.table, (0, 2, 3, 4))
 
     def clear(self, message="Nothing to fix yet"):
         from ...core.attribution import empty_fixes
