@@ -160,6 +160,7 @@ def sorted_rows(values, rows, descending, key=None):
     return rows[order]
 
 
+
 FIT_ROWS = 30      # rows measured to fit a column: about what a table shows at once
 
 
@@ -168,13 +169,20 @@ def fit_columns(table, columns=None, rows=FIT_ROWS):
 
     Not Qt's resizeColumnsToContents: it asks data() ~8 roles a cell, over
     resizeContentsPrecision rows (all rows of a hidden table when that is 0),
-    which froze the window 80-250 ms when a big table arrived.
+    which froze the window 80-250 ms when a big table arrived. Each of those
+    calls is a Python callback that also waits for the GIL while a worker runs
+    Python, so here the texts are read in Python and only the longest few of a
+    column are measured (plus one cell for the delegate's margins).
     """
     model, head = table.model(), table.horizontalHeader()
     n = min(model.rowCount(), rows)
+    fm = table.fontMetrics()
     grid = 1 if table.showGrid() else 0
     for c in range(model.columnCount()) if columns is None else columns:
         width = head.sectionSizeHint(c)
-        for r in range(n):
-            width = max(width, table.sizeHintForIndex(model.index(r, c)).width() + grid)
+        if n:
+            texts = [str(model.data(model.index(r, c)) or "") for r in range(n)]
+            margin = table.sizeHintForIndex(model.index(0, c)).width() - fm.horizontalAdvance(texts[0])
+            longest = sorted(set(texts), key=len)[-3:]          # proportional fonts: a few
+            width = max(width, max(fm.horizontalAdvance(t) for t in longest) + margin + grid)
         table.setColumnWidth(c, width)
