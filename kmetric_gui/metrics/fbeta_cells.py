@@ -121,7 +121,7 @@ class Cells:
 
     def counts(self):
         """Items of each document (numpy), without splitting into Python lists."""
-        counts = np.concatenate([_split(c)[1] for c in self.chunks]) if self.chunks else \
+        counts = np.concatenate([_split(c, items=False)[1] for c in self.chunks]) if self.chunks else \
             np.zeros(0, np.int64)
         return counts if self.index is None else counts[self.index]
 
@@ -213,8 +213,9 @@ def _any(mask, starts, ends):
     return out & (ends > starts)
 
 
-def _split(arr):
-    """One chunk's items: (Arrow string array of the kept items, items per row).
+def _split(arr, items=True):
+    """One chunk's items: (Arrow string array of the kept items, items per row);
+    with ``items`` False only the counts (None for the array: no copy of the text).
 
     '|' splits a cell; an item that is empty or all whitespace (Python's
     ``str.strip``) is dropped; a missing cell has no items (``split_cell``).
@@ -236,7 +237,7 @@ def _split(arr):
     first = np.concatenate(([0], np.cumsum(per_row)))
     kept = np.concatenate(([0], np.cumsum(keep)))
     counts = kept[first[1:]] - kept[first[:-1]]
-    return _joined(data, starts[keep], ends[keep]), counts
+    return (_joined(data, starts[keep], ends[keep]) if items else None), counts
 
 
 def _joined(data, starts, ends):
