@@ -45,7 +45,7 @@ def test_clicking_an_o_cell_filters_the_table(qtbot, window):
 def test_cell_hit_testing_maps_scene_to_cell(qtbot, window):
     wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
     heat = window.tabs.view("qwk").maps["observed"]
-    vb = heat.plot.getPlotItem().vb
+    vb = heat.vb
     for i, j in ((0, 0), (3, 1), (4, 4)):
         assert heat.cell_at(vb.mapViewToScene(QPointF(j + 0.2, i - 0.2))) == (i, j)
 

@@ -37,20 +37,20 @@ class Heatmap(QWidget):
         self.cell_colors = np.zeros((0, 0, 3), np.uint8)
         self.current = None
         self._layout, self._margins, self._tip = None, None, None
-        self.plot = pg.PlotWidget()
+        # A bare ViewBox in a layout, not a PlotWidget: the texts, axes and menu are ours, and a
+        # PlotItem (its axes, buttons and context menu) costs ~8 ms a heatmap to build, the
+        # kappa view has seven of them.
+        self.plot = pg.GraphicsLayoutWidget()
         self.plot.setFocusPolicy(Qt.NoFocus)          # the heatmap itself takes focus and keys
-        self.plot.setMenuEnabled(False)
-        self.plot.hideButtons()
-        pi = self.plot.getPlotItem()
-        pi.hideAxis("left")
-        pi.hideAxis("bottom")
-        pi.invertY(True)
-        self.vb = pi.getViewBox()
+        self.grid = self.plot.ci.layout
+        self.grid.setContentsMargins(0, 0, 0, 0)
+        self.grid.setSpacing(0)
+        self.vb = pg.ViewBox(enableMenu=False, invertY=True, defaultPadding=0)
+        self.plot.ci.addItem(self.vb)
         self.vb.setMouseEnabled(False, False)
-        self.vb.setDefaultPadding(0)
         self.vb.disableAutoRange()
         self.image = pg.ImageItem(axisOrder="row-major")
-        pi.addItem(self.image)
+        self.vb.addItem(self.image)
         self.text = Overlay(self)
         self.plot.scene().addItem(self.text)
         lay = QVBoxLayout(self)
@@ -164,9 +164,8 @@ class Heatmap(QWidget):
             m = tuple(round(x, 2) for x in self._layout.margins)
             if m != self._margins:          # reserve the bands around the image
                 self._margins = m
-                grid = self.plot.getPlotItem().layout
-                grid.setContentsMargins(*m)
-                grid.activate()             # now, so that hit tests agree with what is painted
+                self.grid.setContentsMargins(*m)
+                self.grid.activate()             # now, so that hit tests agree with what is painted
             self._place_reset(self._layout)
         return self._layout
 
@@ -217,7 +216,7 @@ class Heatmap(QWidget):
 
     # -- pointer ---------------------------------------------------------------
     def cell_at(self, scene_pos):
-        if not self.plot.sceneBoundingRect().contains(scene_pos) or self.nr == 0:
+        if not self.plot.ci.sceneBoundingRect().contains(scene_pos) or self.nr == 0:
             return None
         if not self.vb.sceneBoundingRect().contains(scene_pos):
             return None
