@@ -32,13 +32,25 @@ class CutsTab(QWidget):
         row.addWidget(self.optimise_button)
         row.addWidget(self.apply_button)
         lay.addLayout(row)
-        self.dist = pg.PlotWidget(background="w", title="Predictions per true class, with cut points")
-        self.dist.addLegend(offset=(10, 10))
-        self.dist.setLabel("bottom", "prediction")
-        self.dist.setLabel("left", "rows")
-        lay.addWidget(self.dist, 1)
+        self._dist = None               # the chart, made when the tab is first shown
+        self.drawn = None               # (bins, histograms, cut points) it shows
         self.optimise_button.clicked.connect(self.optimise)
         self.apply_button.clicked.connect(self._apply)
+
+    @property
+    def dist(self):
+        if self._dist is None:
+            from ..widgets.theme import style_plot
+            p = self._dist = pg.PlotWidget(background="w",
+                                           title="Predictions per true class, with cut points")
+            p.addLegend(offset=(10, 10))
+            p.setLabel("bottom", "prediction")
+            p.setLabel("left", "rows")
+            style_plot(p)
+            self._paint()           # before the layout sizes it, as when it was made eagerly
+            self.layout().addWidget(p, 1)
+            p.show()                # now, not queued: the tab is painted with it
+        return self._dist
 
     def set_report(self, report, new_data=False):
         self.report, self.prep = report, report.prepared
@@ -77,17 +89,24 @@ class CutsTab(QWidget):
             return bins, [(c, np.histogram(pred[truth == c], bins=bins)[0]) for c in classes]
 
         def draw(result):
-            bins, hists = result
-            p = self.dist
-            p.clear()
-            centers = (bins[1:] + bins[:-1]) / 2
-            for n, (c, h) in enumerate(hists):
-                p.plot(centers, h, pen=pg.mkPen(pg.intColor(n, len(hists)), width=2),
-                       name=f"true {c}")
-            for c in cuts:
-                p.addItem(pg.InfiniteLine(pos=float(c), angle=90,
-                                          pen=pg.mkPen((0, 0, 0), width=2, style=Qt.DashLine)))
+            self.drawn = result + (cuts,)
+            if self._dist is not None:
+                self._paint()
         self.jobs.submit("kappa-dist", job, draw, generation=self._generation())
+
+    def _paint(self):
+        if self.drawn is None:
+            return
+        bins, hists, cuts = self.drawn
+        p = self._dist
+        p.clear()
+        centers = (bins[1:] + bins[:-1]) / 2
+        for n, (c, h) in enumerate(hists):
+            p.plot(centers, h, pen=pg.mkPen(pg.intColor(n, len(hists)), width=2),
+                   name=f"true {c}")
+        for c in cuts:
+            p.addItem(pg.InfiniteLine(pos=float(c), angle=90,
+                                      pen=pg.mkPen((0, 0, 0), width=2, style=Qt.DashLine)))
 
     def optimise(self):
         rep = self.report

@@ -14,6 +14,7 @@ from ...core import apply_cuts, kappa_from_confusion
 from .kappa_cuts import CutsTab
 from ..widgets.export import ExportButton
 from ..widgets.heatmap import Heatmap
+from ..widgets.lazy import LazyPages
 from ..widgets.reflow import ReflowGrid
 from .kappa_presets import PRESETS, agreement_band
 
@@ -94,25 +95,18 @@ class KappaView(QWidget):
         self.maps["observed"].setToolTip("Click a cell to list its rows in the table")
         self.tabs.addTab(grid, "Matrices")
 
-        bal = QWidget()
-        bl = QHBoxLayout(bal)
-        self.balance = pg.PlotWidget(background="w", title="Class balance: truth vs prediction")
-        self.balance.addLegend(offset=(10, 10))
-        self.balance.setMouseEnabled(False, False)
-        cost_box = QWidget()
-        cl = QVBoxLayout(cost_box)
+        # The charts of the other tabs are made when a tab is first shown (~8 ms a chart).
+        self.lazy = LazyPages(self.tabs)
+        bal = self.balance_page = QWidget()
+        QHBoxLayout(bal)
+        self.cost_box = QWidget()
+        cl = QVBoxLayout(self.cost_box)
         row = QHBoxLayout()
         row.addWidget(QLabel("Distance cost for true class"))
         self.cost_class = QComboBox()
         row.addWidget(self.cost_class, 1)
         cl.addLayout(row)
-        self.cost = pg.PlotWidget(background="w", title="Weight of each predicted class")
-        self.cost.setMouseEnabled(False, False)
-        self.cost.setLabel("bottom", "predicted class")
-        self.cost.setLabel("left", "error weight")
-        cl.addWidget(self.cost)
-        bl.addWidget(self.balance, 1)
-        bl.addWidget(cost_box, 1)
+        self._balance = self._cost = None
         self.tabs.addTab(bal, "Balance && cost")
 
         what = QWidget()
@@ -133,6 +127,8 @@ class KappaView(QWidget):
         self.cuts_tab = self.tabs.addTab(self.cuts, "Cut points")
         self.tabs.setTabVisible(self.cuts_tab, False)
         lay.addWidget(self.tabs, 1)
+        self.lazy.add(bal, self._make_balance)
+        self.lazy.add(self.cuts, lambda: self.cuts.dist)
 
         self.source.currentIndexChanged.connect(self._source_changed)
         self.weights.currentTextChanged.connect(self._weights_changed)
@@ -141,8 +137,40 @@ class KappaView(QWidget):
         self.cost_class.currentIndexChanged.connect(self._draw_cost)
         self.editor.itemChanged.connect(self._editor_changed)
         self.k_spin.valueChanged.connect(self._k_changed)
-        export.add_plot("class balance", self.balance).add_plot("distance cost", self.cost)
-        export.add_plot("cut points", self.cuts.dist)
+        drawn = lambda: self.result is not None
+        export.add_plot("class balance", lambda: self.balance, drawn)
+        export.add_plot("distance cost", lambda: self.cost, drawn)
+        export.add_plot("cut points", lambda: self.cuts.dist, lambda: self.cuts.drawn is not None)
+
+    def _make_balance(self):
+        from ..widgets.theme import style_plot
+        self._balance = pg.PlotWidget(background="w", title="Class balance: truth vs prediction")
+        self._balance.addLegend(offset=(10, 10))
+        self._balance.setMouseEnabled(False, False)
+        self._cost = pg.PlotWidget(background="w", title="Weight of each predicted class")
+        self._cost.setMouseEnabled(False, False)
+        self._cost.setLabel("bottom", "predicted class")
+        self._cost.setLabel("left", "error weight")
+        for p in (self._balance, self._cost):
+            style_plot(p)
+        if self.result is not None:     # before the layout sizes them, as when they were made eagerly
+            self._draw_balance(self.result, self.labels(self.result))    # (the ranges' padding
+            self._draw_cost()                                            # depends on the size)
+        self.cost_box.layout().addWidget(self._cost)
+        self.balance_page.layout().addWidget(self._balance, 1)
+        self.balance_page.layout().addWidget(self.cost_box, 1)
+        for w in (self._balance, self.cost_box, self._cost):
+            w.show()                # now, not queued: the page is painted with them
+
+    @property
+    def balance(self):
+        self.lazy.ensure(self.balance_page)
+        return self._balance
+
+    @property
+    def cost(self):
+        self.lazy.ensure(self.balance_page)
+        return self._cost
 
     # -- inputs ----------------------------------------------------------------------
     def set_report(self, report, new_data=False):
@@ -223,7 +251,9 @@ class KappaView(QWidget):
             "properties of the metric.</span>")
 
     def _draw_balance(self, r, labels):
-        p = self.balance
+        p = self._balance
+        if p is None:
+            return
         p.clear()
         x = np.arange(len(labels))
         p.addItem(pg.BarGraphItem(x=x - 0.2, height=r.hist_true, width=0.38,
@@ -235,13 +265,12 @@ class KappaView(QWidget):
         p.setYRange(0, top * 1.5, padding=0)      # headroom: the legend never covers a bar
 
     def _draw_cost(self):
-        r = self.result
-        if r is None:
+        r, p = self.result, self._cost
+        if r is None or p is None:
             return
         i = max(self.cost_class.currentIndex(), 0)
         w = r.weights[i]
         x = np.arange(w.size)
-        p = self.cost
         p.clear()
         p.plot(x, w, pen=pg.mkPen((200, 60, 40), width=3), symbol="o", symbolSize=7,
                symbolBrush=(200, 60, 40))

@@ -14,7 +14,7 @@ import re
 
 import pyqtgraph as pg
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMenu, QToolButton
+from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMenu, QToolButton, QWidget
 
 from ...saving import save_atomic, spreadsheet_safe
 from . import render
@@ -71,8 +71,10 @@ class ExportButton(QToolButton):
 
     # -- what the view offers -------------------------------------------------------
     def add_plot(self, title, widget, available=None):
-        """PNG (and SVG) of a plot, heatmap or any widget; `available()` says whether it shows data now."""
-        self.entries.append([title, "plot", widget, available or (lambda: has_content(widget))])
+        """PNG (and SVG) of a plot, heatmap or any widget; `available()` says whether it shows data now.
+        ``widget`` may be a function returning the widget, for a chart made on first use."""
+        get = widget if callable(widget) and not isinstance(widget, QWidget) else (lambda: widget)
+        self.entries.append([title, "plot", get, available or (lambda: has_content(get()))])
         return self
 
     def add_table(self, title, to_csv, available=None, rows=None):
@@ -114,11 +116,11 @@ class ExportButton(QToolButton):
                 if t != title or not ok():
                     continue
                 if kind == "plot":
-                    sub.addAction("Save PNG (2x)…", lambda w=payload, t=t: self.save_png(w, t))
+                    sub.addAction("Save PNG (2x)…", lambda w=payload, t=t: self.save_png(w(), t))
                     sub.addAction("Save PNG at a chosen width…",
-                                  lambda w=payload, t=t: self.save_png_sized(w, t))
+                                  lambda w=payload, t=t: self.save_png_sized(w(), t))
                     if render.svg_available():
-                        sub.addAction("Save SVG…", lambda w=payload, t=t: self.save_svg(w, t))
+                        sub.addAction("Save SVG…", lambda w=payload, t=t: self.save_svg(w(), t))
                 else:
                     to_csv, rows = payload
                     sub.addAction("Save CSV…", lambda f=to_csv, t=t: self.save_csv(f, t))
