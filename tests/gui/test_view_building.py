@@ -63,3 +63,50 @@ def test_views_are_made_once_and_reused_for_new_files(qtbot, window, tmp_path):
     wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
     assert window.tabs.view("qwk") is view and view.maps == maps
     assert len(view.findChildren(Heatmap)) == n_heatmaps
+
+
+def test_status_progress_is_shown_once_per_open_not_once_per_job(qtbot, window):
+    from PySide6.QtCore import QEvent, QObject
+    bar = window.status_progress.bar
+
+    class Count(QObject):
+        shows = hides = 0
+
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Show:
+                self.shows += 1
+            elif event.type() == QEvent.Hide:
+                self.hides += 1
+            return False
+    count = Count()
+    bar.installEventFilter(count)
+    jobs = []
+    window.jobs.delivered.connect(jobs.append)
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("lwlrap")))
+    qtbot.waitUntil(lambda: not window.jobs.busy and not bar.isVisible(), timeout=20000)
+    assert len(jobs) > 3                      # an open runs several jobs, one after another ...
+    assert (count.shows, count.hides) == (1, 1)   # ... under one showing of the progress bar
+
+
+def test_lwlrap_ranking_chart_is_made_when_the_samples_tab_is_first_shown(qtbot, window):
+    import numpy as np
+    view = window.tabs.view("lwlrap")
+    with qtbot.waitSignal(window.jobs.delivered, timeout=20000,
+                          check_params_cb=lambda kind: kind == "lwlrap-samples"):
+        wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("lwlrap")))
+    assert view.current_sample is not None          # the worst sample is picked ...
+    assert _plots(view) == [view.class_plot]        # ... but its chart waits for its tab
+    view.tabs.setCurrentWidget(view.samples_page)
+    assert len(_plots(view)) == 2 and view.rank_plot.isVisible()
+    i = view.current_sample
+    scores = view.prep.pred[i]
+    bars = [it for it in view.rank_plot.getPlotItem().items if isinstance(it, pg.BarGraphItem)]
+    want = np.sort(scores)[::-1][:25]                # classes by score, highest first
+    np.testing.assert_allclose(np.sort(bars[0].opts["height"])[::-1], want)
+
+
+def test_fix_first_curve_charts_wait_for_a_curve(qtbot, window):
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("fbeta")))
+    qtbot.waitUntil(lambda: getattr(window.tabs, "fixes", None) is not None, timeout=20000)
+    page = window.tabs.fixes
+    assert page.curves.findChildren(pg.PlotWidget) == []

@@ -64,18 +64,25 @@ class CurvePlots(QWidget):
         super().__init__(parent)
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
+        self.threshold = self.beta = None       # made with the first curve (~8 ms a chart)
+
+    def _make_plots(self):
+        from ..widgets.theme import style_plot
         self.threshold = pg.PlotWidget(background="w", title="Score vs Jaccard threshold")
         self.beta = pg.PlotWidget(background="w", title="Score vs β")
         for p, x in ((self.threshold, "threshold"), (self.beta, "β")):
             p.setLabel("bottom", x)
             p.setLabel("left", "score")
             p.addLegend(offset=(10, 10))
-            lay.addWidget(p)
+            style_plot(p)
+            self.layout().addWidget(p)
 
     def show_curve(self, curve):
         if not curve or "thresholds" not in curve:
             self.setVisible(False)
             return
+        if self.threshold is None:
+            self._make_plots()
         self.setVisible(True)
         self._draw(self.threshold, curve["thresholds"], curve["score"], curve["low"], curve["high"],
                    {k: v for k, v in curve.items() if k not in _KEYS})

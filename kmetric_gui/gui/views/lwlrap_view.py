@@ -13,6 +13,7 @@ from ...core import sample_ranking
 from ..models.table import Column, ColumnsModel, fit_columns, sorted_rows
 from ..widgets.export import ExportButton, columns_csv
 from ..widgets.heatmap import Heatmap
+from ..widgets.lazy import LazyPages
 from ..widgets.whiskers import add_whiskers
 
 OVERVIEW_SAMPLES = 60     # rows of the precision overview (the worst samples)
@@ -70,32 +71,33 @@ class LwlrapView(QWidget):
         self.samples.setSelectionMode(QTableView.SingleSelection)
         self.samples.verticalHeader().setDefaultSectionSize(20)
         self.samples.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
-        detail = QWidget()
+        detail = self.detail = QWidget()
         dl = QVBoxLayout(detail)
         self.sample_title = QLabel("Pick a sample on the left")
         self.sample_title.setWordWrap(True)
-        self.rank_plot = pg.PlotWidget(background="w", title="Classes ranked by score")
-        self.rank_plot.setMouseEnabled(False, False)
-        self.rank_plot.setLabel("left", "score")
+        self._rank_plot = None          # made when the Samples tab is first shown (~8 ms)
+        self.current_sample = None
         self.steps = QLabel("")
         self.steps.setWordWrap(True)
         self.steps.setTextInteractionFlags(Qt.TextSelectableByMouse)
         dl.addWidget(self.sample_title)
-        dl.addWidget(self.rank_plot, 1)
         dl.addWidget(self.steps)
         smp.addWidget(self.samples)
         smp.addWidget(detail)
         smp.setSizes([380, 620])
         self.tabs.addTab(smp, "Samples")
+        self.samples_page = smp
 
         self.overview = Heatmap("Precision of each positive label (worst samples)",
                                 totals=False, row_axis="sample", col_axis="class")
         self.tabs.addTab(self.overview, "Overview")
         lay.addWidget(self.tabs, 1)
+        self.lazy = LazyPages(self.tabs)
+        self.lazy.add(smp, self._make_rank_plot)
         (self.export.add_plot("per-class chart", self.class_plot)
          .add_table("per-class table", lambda: columns_csv(self.class_model))
          .add_table("samples table", lambda: columns_csv(self.samples_model))
-         .add_plot("sample ranking", self.rank_plot)
+         .add_plot("sample ranking", lambda: self.rank_plot, lambda: self.current_sample is not None)
          .add_plot("precision overview", self.overview)
          .add_table("precision overview", self.overview.to_csv))
 
@@ -104,6 +106,22 @@ class LwlrapView(QWidget):
         self.samples.selectionModel().currentRowChanged.connect(
             lambda cur, _: cur.isValid() and self.show_sample(int(self.samples_model.rows[cur.row()])))
         self.overview.cell_clicked.connect(self._overview_clicked)
+
+    def _make_rank_plot(self):
+        from ..widgets.theme import style_plot
+        p = self._rank_plot = pg.PlotWidget(background="w", title="Classes ranked by score")
+        p.setMouseEnabled(False, False)
+        p.setLabel("left", "score")
+        style_plot(p)
+        if self.current_sample is not None:     # before the layout sizes it, as when made eagerly
+            self._draw_ranking()
+        self.detail.layout().insertWidget(1, p, 1)     # between the title and the steps
+        p.show()                                # now, not queued: the tab is painted with it
+
+    @property
+    def rank_plot(self):
+        self.lazy.ensure(self.samples_page)
+        return self._rank_plot
 
     def _sort_classes(self, col, order):
         m = self.class_model
@@ -127,12 +145,12 @@ class LwlrapView(QWidget):
         self.summary.setText(text)
         self._draw_classes()
         if self.jobs is not None:
-            scores, ids = r.sample_scores, self.prep.ids
-            contrib, prep = r.sample_contributions, self.prep
+            scores, ids, prep = r.sample_scores, self.prep.ids, self.prep
 
             def job(progress, cancel):
-                # After an incremental rescore the edited truth is made here, not on the UI thread.
-                n_lab = prep.truth.sum(axis=1)
+                # After an incremental rescore the edited truth is made here, not on the UI thread;
+                # the contributions too (a bincount over every positive label).
+                n_lab, contrib = prep.truth.sum(axis=1), r.sample_contributions
                 key = np.where(np.isnan(scores), np.inf, scores)
                 order = np.argsort(key, kind="stable")          # worst first
                 return order, [
@@ -247,11 +265,24 @@ class LwlrapView(QWidget):
         contrib = np.nansum(prec) / r.n_positives if r.n_positives else 0.0
         self.current_sample = i
         self.sample_precisions = prec
+        self._ranking = (truth, scores, order, ranks, hits)
         self.sample_title.setText(
             f"<b>{prep.ids[i]}</b>: {n_pos} true label(s) "
             f"({', '.join(names[j] for j in np.flatnonzero(truth)) or 'none'}); sample lwlrap "
             f"{_f4(r.sample_scores[i])}, contribution {contrib:.3e} of the score")
-        p = self.rank_plot
+        if self._rank_plot is not None:
+            self._draw_ranking()
+        lines = [f"{names[j]}: rank {ranks[j]}, {hits[j]} true label(s) at or above it → "
+                 f"precision {hits[j]}/{ranks[j]} = {prec[j]:.4f}"
+                 for j in order if truth[j]]
+        self.steps.setText("<br>".join(lines) + (
+            f"<br>Sample lwlrap = mean of these = {_f4(r.sample_scores[i])}" if lines else
+            "No true labels: this sample adds nothing to the score."))
+
+    def _draw_ranking(self):
+        truth, scores, order, ranks, hits = self._ranking
+        names = self.prep.classes
+        p = self._rank_plot
         p.clear()
         shown = order[:min(len(order), 25)]
         x = np.arange(len(shown))
@@ -265,12 +296,6 @@ class LwlrapView(QWidget):
                 t = pg.TextItem(f"{hits[j]}/{ranks[j]}", color=(20, 100, 20), anchor=(0.5, 1))
                 t.setPos(k, scores[j])
                 p.addItem(t)
-        lines = [f"{names[j]}: rank {ranks[j]}, {hits[j]} true label(s) at or above it → "
-                 f"precision {hits[j]}/{ranks[j]} = {prec[j]:.4f}"
-                 for j in order if truth[j]]
-        self.steps.setText("<br>".join(lines) + (
-            f"<br>Sample lwlrap = mean of these = {_f4(r.sample_scores[i])}" if lines else
-            "No true labels: this sample adds nothing to the score."))
 
 
 def _fit(name, pixels):
