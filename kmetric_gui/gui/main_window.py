@@ -268,7 +268,9 @@ class MainWindow(FileActions, QMainWindow):
         self.setWindowTitle(f"kmetric — {name}{star}" if name else APP_TITLE)
 
     def _problems_changed(self, problems):
-        self.problems.set_problems(problems)
+        notes = self.session.data is not None      # problems of valid data: notes, not errors
+        self.problems.set_problems(problems, title=(
+            f"<b>Scored, with {len(problems)} note(s):</b>" if notes and problems else None))
         if problems:
             self.problems_dock.show()
             self.problems_dock.raise_()

@@ -60,13 +60,11 @@ def join_ids(sol, sub, sol_name, sub_name, id_col, col, allow_sol_dups=False):
         return None, sol_ids
     al = align(sol_ids, sub_ids)
     if al.sol_duplicates.size and not allow_sol_dups:
-        col.add(sol_name, f"{al.sol_duplicates.size} duplicate id(s): "
-                f"{quote(sol_ids.take(arrow_ints(al.sol_duplicates[:SHOW])).to_pylist())}",
-                al.sol_duplicates)
+        col.add(sol_name, f"{al.sol_duplicates.size} duplicate id(s) in column '{id_col}': "
+                f"{_duplicates(sol_ids, al.sol_duplicates)}", al.sol_duplicates)
     if al.sub_duplicates.size:
-        col.add(sub_name, f"{al.sub_duplicates.size} duplicate id(s): "
-                f"{quote(sub_ids.take(arrow_ints(al.sub_duplicates[:SHOW])).to_pylist())}",
-                al.sub_duplicates)
+        col.add(sub_name, f"{al.sub_duplicates.size} duplicate id(s) in column '{id_col}': "
+                f"{_duplicates(sub_ids, al.sub_duplicates)}", al.sub_duplicates)
     if al.missing.size:
         col.add(sub_name, f"{al.missing.size} id(s) of the solution are missing: "
                 f"{quote(sol_ids.take(arrow_ints(al.missing[:SHOW])).to_pylist())}",
@@ -75,6 +73,23 @@ def join_ids(sol, sub, sol_name, sub_name, id_col, col, allow_sol_dups=False):
         col.add(sub_name, f"{al.extra.size} id(s) are not in the solution: "
                 f"{quote(sub_ids.take(arrow_ints(al.extra[:SHOW])).to_pylist())}", al.extra)
     return al, sol_ids
+
+
+def _duplicates(ids, dup_rows):
+    """The first duplicated ids, each with every row holding it: 'a' (rows 3, 9)."""
+    import pyarrow.compute as pc
+    from ..numbers import arrow_texts
+    first = list(dict.fromkeys(ids.take(arrow_ints(dup_rows[:SHOW])).to_pylist()))
+    hits = np.flatnonzero(bool_array(pc.is_in(ids, value_set=arrow_texts(first))))
+    found = ids.take(arrow_ints(hits)).to_pylist()
+    parts, repeats = [], 0
+    for v in first:
+        rows = [r + 1 for r, x in zip(hits.tolist(), found) if x == v]
+        repeats += len(rows) - 1
+        more = ", ..." if len(rows) > SHOW else ""
+        parts.append(f"{quote([v])} (rows {', '.join(map(str, rows[:SHOW]))}{more})")
+    # dup_rows holds every repeat: more than these ids' repeats means more ids.
+    return ", ".join(parts) + (", ..." if dup_rows.size > repeats else "")
 
 
 def target_column(sol, sub, sol_name, sub_name, id_col, options, col):
@@ -121,6 +136,26 @@ def numbers(table, name, fname, ids, col, integer):
                 "continuous predictions need cut points (round them, or use the "
                 "threshold optimizer in the app)", cv.fraction)
     return cv.values if cv.ok else None
+
+
+def fraction_note(vals, fname, name, ids, sub_index):
+    """A note (io.Problem that does not stop scoring) on non-integer predictions the
+    app accepts for cut points: Kaggle's scorer and `kmetric score` refuse them.
+
+    The message names the submission's rows; the note's rows are the aligned
+    table's (solution order: ``sub_index[i]`` is solution row i's submission row),
+    so activating it selects the documents shown."""
+    from .problems import Problem
+    rows = np.flatnonzero(vals != np.floor(vals))
+    if not rows.size:
+        return None
+    listed = ", ".join(f"{_row(r, ids)}: {vals[r]:g}" for r in rows[:SHOW])
+    at = np.empty(sub_index.size, np.int64)
+    at[sub_index] = np.arange(sub_index.size)
+    return Problem(fname, f"column '{name}': {rows.size} non-integer rating(s): {listed}; "
+                   "scored through cut points (rounding half up unless set in the Cut points "
+                   "tab) — Kaggle's scorer and `kmetric score` refuse this file",
+                   tuple(int(r) for r in at[rows[:SHOW]]), "")
 
 
 def check_range(vals, options, fname, name, ids, col):

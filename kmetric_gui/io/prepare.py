@@ -32,6 +32,9 @@ class Prepared:
     # False: scored once and dropped (`kmetric score`), so a metric may free the
     # columns' text once coded (F-beta); reading truth/pred afterwards raises.
     keep_columns: bool = True
+    # io.Problem objects that do not stop scoring (the app's continuous kappa predictions):
+    # shown with the validation report, rows selectable.
+    notes: list = field(default_factory=list)
 
     @property
     def id_array(self):

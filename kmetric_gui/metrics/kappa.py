@@ -21,8 +21,8 @@ class Kappa(Metric):
 
     def build(self, ctx):
         from ..core.kappa import MAX_CLASSES
-        from ..io.columns import (Lazy, check_range, check_span, join_ids, numbers, string_ids,
-                                  target_column)
+        from ..io.columns import (Lazy, check_range, check_span, fraction_note, join_ids, numbers,
+                                  string_ids, target_column)
         from ..io.prepare import Prepared
         from ..io.problems import ValidationFailed
         sol, sub, sol_name, sub_name, col = ctx.sol, ctx.sub, ctx.sol_name, ctx.sub_name, ctx.col
@@ -37,20 +37,23 @@ class Kappa(Metric):
         allow = ctx.options.allow_continuous
         pred = numbers(sub, name, sub_name, sub_id, col, integer=not allow)
         checks = ((sol_name, truth, sid), (sub_name, pred, sub_id))
+        notes = []
         if allow and pred is not None and pred.dtype.kind == "f":
             if not is_continuous(pred):
                 pred = pred.astype(np.int64)
             else:
                 checks = checks[:1]
+                notes.append(fraction_note(pred, sub_name, name, sub_id, al.sub_index))
         for fname, vals, vid in checks:
             if vals is not None:
                 check_range(vals, ctx.options, fname, name, vid, col)
         if not col.problems:
             check_span(checks, name, col, MAX_CLASSES)
         col.raise_if_any()
-        layout = f"id '{ctx.id_col}' + integer rating column '{name}'"
+        layout = f"id '{ctx.id_col}' + " + ("integer rating column" if not notes else
+                                             "rating column (continuous predictions)") + f" '{name}'"
         return Prepared("qwk", ctx.reason, ctx.id_col, [name], sol_ids, truth, pred[al.sub_index],
-                        ctx.usage, layout=layout)
+                        ctx.usage, layout=layout, notes=notes)
 
     def plan(self, prep, options):
         # One rating range for every split: weights never change between them.

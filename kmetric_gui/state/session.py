@@ -115,7 +115,7 @@ class Session:
         self._states, self._labels, self._index, self._saved = [self.data], [""], 0, 0
         self._changes = [None]
         self.results = None
-        self.set_problems([])
+        self.set_problems(list(getattr(prep, "notes", ())))     # notes: scored, but said
         self.data_changed.emit(self.data)
         self.history_changed.emit()
 

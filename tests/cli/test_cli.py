@@ -65,7 +65,7 @@ def test_undefined_score_is_null_and_exit_0(tmp_path):
 
 
 @pytest.mark.parametrize("sub,needle", [
-    ("id,y\na,1\na,2\nb,0\n", "duplicate id(s): 'a'"),
+    ("id,y\na,1\na,2\nb,0\n", "duplicate id(s) in column 'id': 'a' (rows 1, 2)"),
     ("id,y\na,1\n", "missing: 'b'"),
     ("id,y\na,1\nb,x\n", "'x'"),
     ("", "file is empty"),

@@ -318,3 +318,36 @@ def test_solution_edits_are_never_lost_without_a_word(qtbot, window, tmp_path, m
     wait_scored(qtbot, window, s.undo)           # back to the file's solution: nothing to lose
     assert not s.truth_edited
     window.ask_unsaved = lambda: QMessageBox.Discard
+
+
+def test_a_non_integer_rating_is_scored_through_cut_points_and_said(qtbot, window, tmp_path):
+    """The app accepts continuous kappa predictions (it offers cut points), but a file
+    Kaggle refuses is never shown as 'No problems': a note names row, id and value."""
+    import numpy as np
+    from sklearn.metrics import cohen_kappa_score
+    truth, sub = demo_paths("qwk")
+    lines = Path(sub).read_text().splitlines()
+    rid = lines[11].split(",")[0]
+    lines[11] = f"{rid},2.5"
+    odd = tmp_path / "sub_odd.csv"
+    odd.write_text("\n".join(lines) + "\n")
+    wait_scored(qtbot, window, lambda: window.open_files(truth, str(odd)))
+    assert window.problems.list.count() == 1
+    note = window.problems.list.item(0).text()
+    assert f"row 11 (id '{rid}'): 2.5" in note and "cut points" in note and "refuse" in note
+    assert "note" in window.problems.header.text() and "nothing was scored" not in \
+        window.problems.header.text()
+    # Scored with rounding half up: 2.5 counts as 3 (a plain reference: sklearn).
+    sol = dict(r.split(",")[:2] for r in Path(truth).read_text().splitlines()[1:])
+    pred = dict(r.split(",") for r in lines[1:])
+    ids = list(sol)
+    t = np.array([int(sol[i]) for i in ids])
+    p = np.array([int(np.floor(float(pred[i]) + 0.5)) for i in ids])
+    want = cohen_kappa_score(t, p, weights="quadratic", labels=list(range(t.min(), t.max() + 1)))
+    assert window.session.results.report.result.score == pytest.approx(want)
+    window.problems.list.itemClicked.emit(window.problems.list.item(0))     # selects its row
+    tp = window.table_panel
+    sel = tp.table.selectionModel().selectedRows()
+    assert [window.session.data.base.ids[tp.model.rows[s.row()]] for s in sel] == [rid]
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    assert window.problems.list.count() == 0 and window.problems.header.text() == "No problems"

@@ -145,7 +145,7 @@ GOOD_SUB = csv([["id", "y"]] + list(zip(IDS, P)))
     ("", "submission sub.csv: file is empty"),
     ("id,y\n", "submission sub.csv: has a header but no data rows"),
     ("id;y\n000a;0\n", "is the delimiter ';'"),
-    (GOOD_SUB + "000a,1\n", "1 duplicate id(s): '000a'"),
+    (GOOD_SUB + "000a,1\n", "1 duplicate id(s) in column 'id': '000a' (rows 1, 9)"),
     (csv([["id", "y"]] + list(zip(IDS, P))[:-1]), "1 id(s) of the solution are missing: 'ffee'"),
     (GOOD_SUB + "zzzz,1\n", "1 id(s) are not in the solution: 'zzzz'"),
     (GOOD_SUB.replace("0b1c,2", "0b1c,two"), "row 2 (id '0b1c'): 'two'"),
@@ -217,3 +217,23 @@ def test_input_files_never_modified(tmp_path):
     before = (a.read_bytes(), b.read_bytes(), a.stat().st_mtime_ns)
     score_files(a, b)
     assert (a.read_bytes(), b.read_bytes(), a.stat().st_mtime_ns) == before
+
+
+def test_duplicate_ids_are_listed_with_every_row(tmp_path):
+    """Each duplicated id with all its rows (file, column, row and id named), the ids
+    after the first five said to exist ('...'); counted from the text by hand."""
+    ids = [f"k{i}" for i in range(12)]
+    rows = ids + ["k3", "k3", "k0"] + [f"k{i}" for i in range(5, 11)]    # 7 ids repeat
+    sol = write(tmp_path / "sol.csv", csv([["id", "y"]] + [[i, 1] for i in ids]))
+    sub = write(tmp_path / "sub.csv", csv([["id", "y"]] + [[i, 1] for i in rows]))
+    with pytest.raises(InputError) as e:
+        score_files(sol, sub)
+    msg = next(str(p) for p in e.value.report if "duplicate" in str(p))
+    want = {i: [r + 1 for r, x in enumerate(rows) if x == i] for i in dict.fromkeys(rows)
+            if rows.count(i) > 1}
+    assert msg.startswith(f"submission sub.csv: {len(rows) - len(ids)} duplicate id(s) in column 'id': ")
+    listed = msg.split(": ", 2)[2]
+    repeats = [r for r, x in enumerate(rows) if rows.index(x) < r]     # 2nd+ occurrences
+    shown = list(dict.fromkeys(rows[r] for r in repeats[:5]))          # ids of the first five
+    assert shown == ["k3", "k0", "k5", "k6"]
+    assert listed == ", ".join(f"'{i}' (rows {', '.join(map(str, want[i]))})" for i in shown) + ", ..."
