@@ -282,13 +282,13 @@ class AppController(QObject):
             self.message.emit("Refusing to overwrite the solution file", 0)
             return False
         version, index = s.data, s.history_index
-        metric = s.metric
+        metric, source = s.metric, s.sub_path
 
         def job(progress, cancel):
             from ..saving import formula_ids, save_atomic
             prep = version.prepared()
             header, rows = metric.submission_rows(prep)
-            save_atomic(path, _csv(header, rows))
+            save_atomic(path, _csv(header, rows, _line_end(source)))
             count, first = formula_ids(prep.id_array)
             return Saved(str(path), index, tuple(first) if count else ())
 
@@ -339,11 +339,23 @@ def _equal(a, b):
     return a == b
 
 
-def _csv(header, rows):
+def _line_end(path):
+    """'\r\n' when the file read ends its first line so (a Windows-made submission
+    keeps its line endings when saved), else '\n'."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(1 << 16)
+    except (OSError, TypeError):
+        return "\n"
+    cut = head.find(b"\n")
+    return "\r\n" if cut > 0 and head[cut - 1:cut] == b"\r" else "\n"
+
+
+def _csv(header, rows, end="\n"):
     import csv
     import io
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = csv.writer(buf, lineterminator=end)
     w.writerow(header)
     w.writerows(rows)
     return buf.getvalue()

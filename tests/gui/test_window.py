@@ -136,6 +136,21 @@ def test_save_as_is_valid_and_input_untouched(qtbot, window, tmp_path):
     assert score_files(truth, out).score == pytest.approx(rep.score)
     assert not list(tmp_path.glob(".kmetric-*"))           # no temp file left behind
     assert window.save_to(truth) is False                  # never over the solution
+    # The demo submission ends its lines with CRLF: so does its saved copy, every line.
+    saved = out.read_bytes()
+    assert original.count(b"\r\n") == original.count(b"\n") > 0
+    assert saved.count(b"\r\n") == saved.count(b"\n") == original.count(b"\n")
+
+
+def test_a_submission_with_lf_endings_is_saved_with_lf(qtbot, window, tmp_path):
+    truth, sub = demo_paths("qwk")
+    lf = tmp_path / "sub_lf.csv"
+    lf.write_bytes(Path(sub).read_bytes().replace(b"\r\n", b"\n"))
+    wait_scored(qtbot, window, lambda: window.open_files(truth, str(lf)))
+    out = tmp_path / "saved.csv"
+    wait_saved(qtbot, window, lambda: window.save_to(str(out)))
+    saved = out.read_bytes()
+    assert b"\r" not in saved and saved.count(b"\n") == lf.read_bytes().count(b"\n")
 
 
 def test_close_with_unsaved_edits_asks(qtbot, window):
