@@ -259,6 +259,19 @@ class AppController(QObject):
             self.message.emit(note or f"Edited row {int(unit) + 1}", 0 if note else 4000)
         return why
 
+    def paste(self, cells):
+        """Typed cells ``(spec, unit, text)`` as one edit (one undo step), or none of
+        them; returns the first refusal in words, else None."""
+        refused = self.session.edit_texts(cells, f"Paste {len(cells)} cell(s)")
+        if refused:
+            spec, unit, why = refused[0]
+            where = f"{spec.name} of row {int(unit) + 1}: " if spec is not None else ""
+            more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
+            self.message.emit(f"Paste refused, nothing changed — {where}{why}{more}", 0)
+            return f"{where}{why}"
+        self.message.emit(f"Pasted {len(cells)} cell(s)", 4000)
+        return None
+
     def transform(self, label, fn, disables=()):
         """A whole-field change computed on the worker (e.g. apply cut points)."""
         snap = self.session.snapshot()

@@ -1,4 +1,5 @@
 """The window's menus: every action has a shortcut, shown in the menu."""
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 
 from .project import add_menu_entries
@@ -40,6 +41,13 @@ def build_menus(win):
     acts["undo"] = _action(e, "&Undo", win.session.undo, "Ctrl+Z")
     acts["redo"] = _action(e, "&Redo", win.session.redo, ["Ctrl+Shift+Z", "Ctrl+Y"])
     e.addSeparator()
+    from . import table_clipboard
+    for text, fn, keys in (("&Copy selected rows", table_clipboard.copy_rows, "Ctrl+C"),
+                           ("&Paste into the table", table_clipboard.paste, "Ctrl+V")):
+        a = _action(e, text, lambda fn=fn: fn(win.table_panel), keys)
+        # The keys act in the table (its own actions): shown here, not window-wide,
+        # so Ctrl+C / Ctrl+V elsewhere (the filter box, a chart) keep their meaning.
+        a.setShortcutContext(Qt.WidgetShortcut)
     _action(e, "&Filter rows", lambda: win.table_panel.filter.setFocus(), "Ctrl+F")
     _action(e, "Show &all rows", win.table_panel.clear_filters, "Ctrl+Shift+A")
     s = bar.addMenu("&Score")

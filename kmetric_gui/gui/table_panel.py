@@ -80,6 +80,8 @@ class TablePanel(QWidget):
         self.filter.textChanged.connect(lambda: QTimer.singleShot(0, self, self.refresh_rows))
         self.show_all.clicked.connect(self.clear_filters)
         self.model.edit_rejected.connect(lambda m: controller.message.emit(f"Edit refused — {m}", 0))
+        from . import table_clipboard
+        table_clipboard.install(self)        # Ctrl+C rows, Ctrl+V a block (one undo step)
         session.data_changed.connect(self._data_changed)
         session.results_changed.connect(self._results_changed)
         controller.raw_tables.connect(self._show_failed)

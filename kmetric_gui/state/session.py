@@ -144,6 +144,26 @@ class Session:
         self.edit_value(spec, unit, value)
         return None
 
+    def edit_texts(self, cells, label):
+        """Typed cells ``(spec, unit, text)`` applied as one step (one undo), or none of
+        them: the refusals ``(spec, unit, reason)`` are returned instead."""
+        from .data import Change
+        if self.data is None:
+            return [(None, None, "no data to edit")]
+        parsed, refused = [], []
+        for spec, unit, text in cells:
+            try:
+                parsed.append((spec, int(unit), self.metric.parse(spec, text, self.data.base)))
+            except ValueError as e:
+                refused.append((spec, unit, str(e)))
+        if refused:
+            return refused
+        pairs = tuple(((spec.name, unit, spec.part), value) for spec, unit, value in parsed
+                      if cell_change(self.data, spec, unit, value, label) is not None)
+        if pairs:
+            self._push(Change(label, pairs))
+        return []
+
     def edit_value(self, spec, unit, value, label=None):
         label = label or f"Edit {spec.name} of row {int(unit) + 1}"
         change = cell_change(self.data, spec, unit, value, label)
