@@ -3,6 +3,7 @@
 Every way in goes through ``request_discard`` first: unsaved edits are saved
 or discarded, never lost.
 """
+import os
 from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog
@@ -29,7 +30,32 @@ def guess_roles(paths):
     return a, b
 
 
+def _ours(folder):
+    """Whether ``folder`` is inside the app's own files (the demos): never a place to
+    save into or to start the next file dialog from (read-only once installed)."""
+    try:
+        Path(folder).resolve().relative_to(resources_dir().resolve())
+        return True
+    except ValueError:
+        return False
+
+
+def save_start(sub_path, last_folder):
+    """Where the Save dialog starts: beside the submission, unless that folder is the
+    app's own or not writable; then the last folder used, else the home folder."""
+    name = Path(sub_path or "submission.csv").stem + "_edited.csv"
+    folder = Path(sub_path).parent if sub_path else None
+    if folder is None or _ours(folder) or not os.access(folder, os.W_OK):
+        folder = Path(last_folder) if last_folder and Path(last_folder).is_dir() and \
+            not _ours(last_folder) else Path.home()
+    return str(folder / name)
+
+
 class FileActions:
+    def remember_folder(self, path):
+        if not _ours(Path(path).parent):
+            self.settings.setValue("last_folder", str(Path(path).parent))
+
     def browse(self, role):
         start = self.settings.value("last_folder", str(Path.home()))
         path, _ = QFileDialog.getOpenFileName(self, f"Open {role} file", start, FILE_FILTER)
@@ -44,7 +70,7 @@ class FileActions:
 
     def set_file(self, role, path):
         def go():
-            self.settings.setValue("last_folder", str(Path(path).parent))
+            self.remember_folder(path)
             self.controller.open_files(**{"truth" if role == "truth" else "submission": path})
             self._hint_next()
         self.request_discard(go)
@@ -52,7 +78,7 @@ class FileActions:
     def open_files(self, truth, submission):
         """Open both files at once (command line, demo, recent, two dropped files)."""
         def go():
-            self.settings.setValue("last_folder", str(Path(submission).parent))
+            self.remember_folder(submission)
             self.controller.open_files(str(truth), str(submission))
         return self.request_discard(go)
 

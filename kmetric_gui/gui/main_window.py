@@ -14,7 +14,7 @@ from ..scoring import Options
 from ..state import Session
 from . import dialogs
 from .controller import AppController
-from .file_actions import FILE_FILTER, FileActions, demo_paths, guess_roles  # noqa: F401
+from .file_actions import FILE_FILTER, FileActions, demo_paths, guess_roles, save_start  # noqa: F401
 from .jobs import JobController
 from .menus import build_menus
 from .table_panel import TablePanel
@@ -200,8 +200,7 @@ class MainWindow(FileActions, QMainWindow):
                                     QMessageBox.Save)
 
     def ask_save_path(self):
-        sub = self.session.sub_path or "submission.csv"
-        start = str(Path(sub).with_name(Path(sub).stem + "_edited.csv"))
+        start = save_start(self.session.sub_path, self.settings.value("last_folder", ""))
         return QFileDialog.getSaveFileName(self, "Save submission as", start, "CSV (*.csv)")[0]
 
     def save_as(self):

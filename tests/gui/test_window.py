@@ -366,3 +366,27 @@ def test_a_non_integer_rating_is_scored_through_cut_points_and_said(qtbot, windo
     assert [window.session.data.base.ids[tp.model.rows[s.row()]] for s in sel] == [rid]
     wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
     assert window.problems.list.count() == 0 and window.problems.header.text() == "No problems"
+
+
+def test_save_dialog_never_starts_in_the_apps_own_folder(qtbot, window, tmp_path):
+    """The demos live in the app's files (read-only once installed): the Save dialog
+    starts beside a user's submission, else in the last folder used, else home."""
+    import os
+    from kmetric_gui.gui.file_actions import save_start
+    truth, sub = demo_paths("qwk")
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    assert save_start(str(mine / "s.csv"), "") == str(mine / "s_edited.csv")
+    assert save_start(sub, str(mine)) == str(mine / "qwk_submission_edited.csv")
+    assert save_start(sub, str(Path(sub).parent)) == str(Path.home() / "qwk_submission_edited.csv")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        if not os.access(locked, os.W_OK):             # root may write anywhere
+            assert save_start(str(locked / "s.csv"), str(mine)) == str(mine / "s_edited.csv")
+    finally:
+        locked.chmod(0o700)
+    window.settings.setValue("last_folder", str(mine))
+    wait_scored(qtbot, window, lambda: window.open_files(truth, sub))
+    assert window.settings.value("last_folder") == str(mine)   # the demo's folder is not kept
