@@ -112,6 +112,9 @@ class LwlrapView(QWidget):
         p = self._rank_plot = pg.PlotWidget(background="w", title="Classes ranked by score")
         p.setMouseEnabled(False, False)
         p.setLabel("left", "score")
+        # Once, now, while the range is 0..1: pyqtgraph 0.14 works the prefix out from the range
+        # at this call even when turning it off, so after a 0..0.6 sample it read 0..600.
+        p.getAxis("left").enableAutoSIPrefix(False)
         style_plot(p)
         if self.current_sample is not None:     # before the layout sizes it, as when made eagerly
             self._draw_ranking()
@@ -167,8 +170,23 @@ class LwlrapView(QWidget):
         self.samples_model.set_rows(order)
         fit_columns(self.samples)       # right-aligned counts were cut off at 100 px
         self._draw_overview()
-        if len(order):
-            self.samples.selectRow(0)
+        keep = self._same_sample()
+        if keep is None and len(order):
+            keep = int(order[0])                # the worst sample, on new data
+        self.current_sample = None              # what is shown is from the data before
+        if keep is not None:
+            self.select_sample(keep)
+
+    def _same_sample(self):
+        """The source row of the sample picked before (same id), after an edit or a rescore."""
+        old = getattr(self, "_shown_id", None)
+        if old is None:
+            return None
+        ids, i = self.prep.ids, self._shown_row
+        if i < len(ids) and ids[i] == old:      # rows keep their place under edits: no search
+            return i
+        hit = np.flatnonzero(np.asarray(ids) == old)
+        return int(hit[0]) if hit.size else None
 
     # -- drawing ----------------------------------------------------------------------
     def _draw_classes(self):
@@ -253,8 +271,10 @@ class LwlrapView(QWidget):
     def select_sample(self, source_row):
         r = self.samples_model.view_row(source_row)
         if r >= 0:
-            self.samples.selectRow(r)
-        self.show_sample(source_row)
+            self.samples.selectRow(r)           # shows it (currentRowChanged) unless current
+            self.samples.scrollTo(self.samples_model.index(r, 0))
+        if self.current_sample != source_row:
+            self.show_sample(source_row)
 
     def show_sample(self, i):
         prep, r = self.prep, self.result
@@ -264,6 +284,7 @@ class LwlrapView(QWidget):
         n_pos = int(truth.sum())
         contrib = np.nansum(prec) / r.n_positives if r.n_positives else 0.0
         self.current_sample = i
+        self._shown_id, self._shown_row = prep.ids[i], i
         self.sample_precisions = prec
         self._ranking = (truth, scores, order, ranks, hits)
         self.sample_title.setText(
@@ -288,7 +309,6 @@ class LwlrapView(QWidget):
         x = np.arange(len(shown))
         brushes = [pg.mkBrush((44, 160, 44) if truth[j] else (170, 170, 170)) for j in shown]
         p.addItem(pg.BarGraphItem(x=x, height=scores[shown], width=0.8, brushes=brushes))
-        p.getAxis("left").enableAutoSIPrefix(False)
         px = max(p.width() - 80, 300) / max(len(shown), 1)
         p.getAxis("bottom").setTicks([[(k, _fit(names[j], px)) for k, j in enumerate(shown)]])
         for k, j in enumerate(shown):

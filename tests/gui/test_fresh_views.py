@@ -1,0 +1,64 @@
+"""What a view shows after a new sample, an edit or a new file belongs to the data now shown."""
+import numpy as np
+
+from conftest import column, set_cell, wait_scored
+from kmetric_gui.gui.main_window import demo_paths
+
+
+def open_lwlrap(qtbot, window, action=None):
+    action = action or (lambda: window.open_files(*demo_paths("lwlrap")))
+    with qtbot.waitSignal(window.jobs.delivered, timeout=20000,
+                          check_params_cb=lambda kind: kind == "lwlrap-samples"):
+        rep = wait_scored(qtbot, window, action)
+    return rep
+
+
+def edit_lwlrap_score(qtbot, window, view_row=0, class_index=0, value="0.5"):
+    col = column(window, "pred", class_index)
+    return open_lwlrap(qtbot, window, lambda: set_cell(window, view_row, col, value))
+
+
+def rank_axis_ticks(qtbot, view):
+    """The ranking chart's left axis: its value scale and the numbers it draws."""
+    qtbot.wait(50)                      # the view box's auto range reaches the axis
+    ax = view.rank_plot.getAxis("left")
+    lo, hi = ax.range
+    values = [v for _, vs in ax.tickValues(lo, hi, 200) for v in vs]
+    return ax.autoSIPrefixScale * ax.scale, ax.tickStrings(values, ax.autoSIPrefixScale * ax.scale, 0.1)
+
+
+def test_ranking_axis_reads_scores_after_another_sample_and_an_edit(qtbot, window):
+    rep = open_lwlrap(qtbot, window)
+    view = window.tabs.view("lwlrap")
+    view.tabs.setCurrentIndex(1)
+    view.samples.selectRow(0)
+    for row in (3, 7):                  # after the first sample the range is the scores'
+        view.samples.selectRow(row)
+        i = view.current_sample
+        scale, ticks = rank_axis_ticks(qtbot, view)
+        assert scale == 1.0
+        top = float(np.max(rep.prepared.pred[i]))
+        assert max(float(t) for t in ticks) <= top * 1.2 + 0.2       # scores, not thousandths
+    edit_lwlrap_score(qtbot, window)
+    scale, ticks = rank_axis_ticks(qtbot, view)
+    assert scale == 1.0
+    assert max(float(t) for t in ticks) <= 1.2
+
+
+def test_sample_selection_is_kept_across_an_edit(qtbot, window):
+    open_lwlrap(qtbot, window)
+    view = window.tabs.view("lwlrap")
+    view.samples.selectRow(5)
+    chosen = view.current_sample
+    chosen_id = str(view.prep.ids[chosen])
+    # edit another sample's score: the one picked stays picked (and drawn from the new data)
+    other = next(r for r in range(window.table_panel.model.rowCount())
+                 if int(window.table_panel.model.rows[r]) != chosen)
+    rep = edit_lwlrap_score(qtbot, window, view_row=other)
+    assert str(view.prep.ids[view.current_sample]) == chosen_id
+    row = view.samples.selectionModel().currentIndex().row()
+    assert int(view.samples_model.rows[row]) == view.current_sample
+    assert f"{rep.result.sample_scores[view.current_sample]:.4f}" in view.sample_title.text()
+    # the ties switch rescoring keeps it too
+    open_lwlrap(qtbot, window, lambda: view.ties.setCurrentIndex(1))
+    assert str(view.prep.ids[view.current_sample]) == chosen_id
