@@ -62,3 +62,47 @@ def test_sample_selection_is_kept_across_an_edit(qtbot, window):
     # the ties switch rescoring keeps it too
     open_lwlrap(qtbot, window, lambda: view.ties.setCurrentIndex(1))
     assert str(view.prep.ids[view.current_sample]) == chosen_id
+
+
+def open_fbeta(qtbot, window, action=None):
+    action = action or (lambda: window.open_files(*demo_paths("fbeta")))
+    with qtbot.waitSignal(window.jobs.delivered, timeout=20000,
+                          check_params_cb=lambda kind: kind == "fbeta-docs"):
+        rep = wait_scored(qtbot, window, action)
+    return rep
+
+
+def pair_line_is_current(view, t, p):
+    """The word-pair line describes cell (t, p) of the document shown now, or nothing."""
+    text, d = view.pair.text(), view.doc_match
+    if f"t{t + 1} × p{p + 1}:" not in text:
+        return "shared words:" not in text
+    return (t < d.jaccard.shape[0] and p < d.jaccard.shape[1]
+            and f"Jaccard {d.jaccard[t, p]:.4f}" in text
+            and text.endswith("matched") == bool(d.match[t, p]))
+
+
+def test_fbeta_pair_line_follows_an_edit_and_a_new_beta(qtbot, window):
+    open_fbeta(qtbot, window)
+    view = window.tabs.view("fbeta")
+    per = view.result.per_document
+    # a document with a matched pair and one more prediction than its matches
+    i = next(int(r) for r in view.docs_model.rows if per[r, 0] > 0 and per[r, 1] > 0)
+    view.select_document(i)
+    t, p = map(int, np.argwhere(view.doc_match.match)[-1])
+    view.jac_map.cell_clicked.emit(t, p)
+    assert "matched" in view.pair.text()
+    # predict exactly its ground truths: the sorted predictions move, so (t, p) changes
+    tm = window.table_panel.model
+    row = tm.view_row(i)
+    truths = tm.data(tm.index(row, column(window, "truth")))
+    open_fbeta(qtbot, window, lambda: set_cell(window, row, column(window, "pred"), truths))
+    assert view.doc == i
+    assert view.doc_match.fp == 0
+    assert pair_line_is_current(view, t, p), view.pair.text()
+    open_fbeta(qtbot, window, lambda: view.beta.setValue(100))
+    assert pair_line_is_current(view, t, p), view.pair.text()
+    # another document: the pair of the first is not described as this one's
+    other = next(int(r) for r in view.docs_model.rows if int(r) != i)
+    view.select_document(other)
+    assert "shared words:" not in view.pair.text()

@@ -25,6 +25,8 @@ EXPLAIN = (
     "'education longitudinal study', 'xyz') scores 0.714286 many-to-one (TP 3, FP 1, FN 2) "
     "and 0.588235 one-to-one (TP 2, FP 1, FN 3).")
 
+PAIR_HINT = "Click a Jaccard cell to see the shared words."
+
 
 class FbetaView(QWidget):
     option_changed = Signal(str, object)     # name, value (threshold, beta, matching, clean)
@@ -117,7 +119,8 @@ class FbetaView(QWidget):
         self.strings = QLabel("")
         self.strings.setWordWrap(True)
         self.strings.setTextInteractionFlags(Qt.TextSelectableByMouse)
-        self.pair = QLabel("Click a Jaccard cell to see the shared words.")
+        self.pair = QLabel(PAIR_HINT)
+        self.pair_cell = None                 # (document, t, p) the pair line describes
         self.pair.setWordWrap(True)
         # The strings scroll in a short box of their own: on a short screen
         # wrapped text would otherwise be laid over the maps.
@@ -296,11 +299,19 @@ class FbetaView(QWidget):
                                         or "none") +
             "<br><b>Predictions</b> (sorted): " +
             ("; ".join(f"p{k + 1} = {s}" for k, s in enumerate(d.predictions)) or "none"))
+        # The pair line is redone from these matrices (same cell, same document) or cleared:
+        # after an edit or a new option the old words no longer belong to the cell shown.
+        cell, self.pair_cell = self.pair_cell, None
+        self.pair.setText(PAIR_HINT)
+        if cell is not None and cell[0] == i and cell[1] < d.jaccard.shape[0] \
+                and cell[2] < d.jaccard.shape[1]:
+            self._pair_clicked(cell[1], cell[2])
 
     def _pair_clicked(self, i, j):
         d = self.doc_match
-        if d is None:
+        if d is None or not (0 <= i < d.jaccard.shape[0] and 0 <= j < d.jaccard.shape[1]):
             return
+        self.pair_cell = (self.doc, i, j)
         words = shared_tokens(d.truths[i], d.predictions[j], clean=self.report.options.clean)
         self.pair.setText(f"t{i + 1} × p{j + 1}: Jaccard {d.jaccard[i, j]:.4f}; shared words: "
                           f"{', '.join(words) or 'none'}"
