@@ -77,6 +77,7 @@ class AppController(QObject):
         session.data_changed.connect(self._data_changed)
         self._warned_formulas = False
         self._shown_version = None       # the data version of the report shown
+        self._problem_shown = False      # the status bar says why the data was not scored
         self.compare_jobs = CompareJobs(session, jobs, self.message)
 
     # -- loading and scoring ---------------------------------------------------------
@@ -115,6 +116,8 @@ class AppController(QObject):
     def _loaded(self, result):
         s = self.session
         s.load(result.prep)
+        self._problem_shown = False
+        self.message.emit("", 0)             # the status of the data before (its problems) goes
         report = result.report
         if report.options != s.options:      # options changed while loading: score again
             self.rescore()
@@ -128,6 +131,7 @@ class AppController(QObject):
         problems = getattr(exc, "report", None) or getattr(exc, "problems", None) or [str(exc)]
         self.session.clear(problems)
         self.raw_tables.emit(getattr(exc, "raw", None) or {})
+        self._problem_shown = True
         self.message.emit(str(problems[0]), 0)
         self.failed.emit(str(problems[0]))
 
@@ -156,6 +160,9 @@ class AppController(QObject):
         def done(result):
             if s.accept(Results(snap.generation, result.report)):
                 self._shown_version = snap.data
+                if self._problem_shown:      # "Not scored: ..." of the data before
+                    self._problem_shown = False
+                    self.message.emit("", 0)
                 self.scored.emit(result.report)
                 self.compute_stats()
         self.jobs.submit("score", job, done, on_error=self._score_failed,
@@ -224,6 +231,7 @@ class AppController(QObject):
     def _score_failed(self, exc):
         if isinstance(exc, InputError):
             self.session.set_problems(getattr(exc, "problems", [str(exc)]))
+            self._problem_shown = True
             self.message.emit(f"Not scored: {exc}", 0)
             self.failed.emit(str(exc))
             return

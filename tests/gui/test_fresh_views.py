@@ -106,3 +106,17 @@ def test_fbeta_pair_line_follows_an_edit_and_a_new_beta(qtbot, window):
     other = next(int(r) for r in view.docs_model.rows if int(r) != i)
     view.select_document(other)
     assert "shared words:" not in view.pair.text()
+
+
+def test_status_bar_drops_the_previous_files_problem(qtbot, window, tmp_path):
+    from pathlib import Path
+    truth, sub = demo_paths("qwk")
+    lines = Path(sub).read_text().splitlines()
+    bad = tmp_path / "bad_dup.csv"
+    bad.write_text("\n".join(lines + [lines[1]]) + "\n")        # one id twice
+    with qtbot.waitSignal(window.failed, timeout=10000) as b:
+        window.open_files(truth, str(bad))
+    assert "bad_dup.csv" in window.statusBar().currentMessage()
+    wait_scored(qtbot, window, lambda: window.open_files(truth, sub))
+    assert b.args[0] not in window.statusBar().currentMessage()
+    assert "bad_dup.csv" not in window.statusBar().currentMessage()
