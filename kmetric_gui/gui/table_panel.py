@@ -6,7 +6,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPus
                                QTableView, QVBoxLayout, QWidget)
 
 from ..tables import Column
-from .models.table import ColumnsModel, sorted_rows
+from .models.table import ColumnsModel, SpareWidth, fit_columns, sorted_rows
 
 USAGE_NAMES = ("Public", "Private", "Ignored")
 
@@ -59,7 +59,8 @@ class TablePanel(QWidget):
         vh.setDefaultSectionSize(22)
         hh = self.table.horizontalHeader()
         hh.setDefaultSectionSize(150)
-        hh.setStretchLastSection(True)
+        self.spare = SpareWidth(self.table)         # to a text column, not the last (a count)
+        self._fitted = True                          # derived columns measured once scored
         hh.setSectionsMovable(True)
         self.table.setAlternatingRowColors(True)
         self.table.setSelectionBehavior(QTableView.SelectRows)
@@ -106,9 +107,39 @@ class TablePanel(QWidget):
     def _results_changed(self, results):
         if results is None or self.kind != "joined":
             return
-        for c, col in enumerate(self.model.columns):
-            if col.derived is not None:
-                self.model.set_derived(c, np.asarray(col.derived(results.report)))
+        derived = [c for c, col in enumerate(self.model.columns) if col.derived is not None]
+        for c in derived:
+            self.model.set_derived(c, np.asarray(self.model.columns[c].derived(results.report)))
+        if not self._fitted:                # the scores were blank when the columns came
+            self._fitted = True
+            fit_columns(self.table, derived)
+            self.spare.apply()
+
+    def _fit_columns(self):
+        """Numbers as wide as their first rows (a few characters); the spare width to the
+        widest text column. Reads FIT_ROWS rows, never all of them."""
+        cols = self.model.columns
+        self._fitted = not any(c.derived is not None for c in cols)
+        if not cols:
+            return
+        t, room = self.table, self.table.viewport().width()
+        room = room if room > 200 else 1000          # not laid out yet
+        if not t.verticalScrollBar().isVisible():    # it comes with the rows, after this
+            room -= t.verticalScrollBar().sizeHint().width()
+        fit_columns(t, cap=max(160, room // 2))
+        text = [c for c, col in enumerate(cols) if not col.align_right]
+        widths = [t.columnWidth(c) for c in text]
+        # Long texts share what the numbers leave (elided, widened by hand), so that the
+        # counts beside them are on screen; when the numbers overflow anyway (many classes)
+        # the texts only stay under a quarter of the width.
+        budget = room - sum(t.columnWidth(c) for c in range(len(cols)) if cols[c].align_right)
+        if text and sum(widths) > budget:
+            f = budget / sum(widths)
+            fits = budget >= 80 * len(text)
+            widths = [max(80, int(w * f)) if fits else min(w, max(160, room // 4)) for w in widths]
+            for c, w in zip(text, widths):
+                t.setColumnWidth(c, w)
+        self.spare.give_to(text[len(widths) - 1 - widths[::-1].index(max(widths))] if text else -1)
 
     def _compare_changed(self, res):
         """The other submissions' predictions beside the shown ones (one-column layouts)."""
@@ -144,7 +175,10 @@ class TablePanel(QWidget):
 
     def _set_columns(self, cols, n, kind, version=None):
         self.kind = kind
+        self.spare.give_to(-1)
         self.model.set_columns(cols, n, version)
+        self._fitted = False
+        self._fit_columns()
         self.filter.blockSignals(True)
         self.filter.clear()
         self.filter.blockSignals(False)

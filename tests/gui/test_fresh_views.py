@@ -120,3 +120,25 @@ def test_status_bar_drops_the_previous_files_problem(qtbot, window, tmp_path):
     wait_scored(qtbot, window, lambda: window.open_files(truth, sub))
     assert b.args[0] not in window.statusBar().currentMessage()
     assert "bad_dup.csv" not in window.statusBar().currentMessage()
+
+
+def test_main_table_fits_numbers_and_gives_the_rest_to_text(qtbot, window):
+    window.fit_to((1280, 720))
+    open_fbeta(qtbot, window)
+    t = window.table_panel.table
+    cols = window.table_panel.model.columns
+    qtbot.wait(50)
+    fm = t.fontMetrics()
+    widths = [t.columnWidth(c) for c in range(len(cols))]
+    for c, col in enumerate(cols):
+        if col.align_right:         # counts: their header or a few digits, plus the margins
+            assert widths[c] <= max(fm.horizontalAdvance(col.name), fm.horizontalAdvance("0000")) + 40
+    assert sum(widths) <= t.viewport().width() + 1         # every count on screen
+    text = [c for c, col in enumerate(cols) if not col.align_right]
+    assert max(widths[c] for c in text) >= 150
+    open_lwlrap(qtbot, window)
+    cols = window.table_panel.model.columns
+    for c, col in enumerate(cols):
+        if col.spec is not None and col.spec.name == "pred":
+            assert t.columnWidth(c) <= max(fm.horizontalAdvance(col.name),
+                                           fm.horizontalAdvance("0.0000")) + 40

@@ -7,11 +7,11 @@ index map (computed on the worker). A refused edit says why in the cell's
 tooltip until the next edit.
 """
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QObject, Qt, Signal
 
 from ...tables import Column
 
-__all__ = ["Column", "ColumnsModel", "sorted_rows"]
+__all__ = ["Column", "ColumnsModel", "SpareWidth", "fit_columns", "sorted_rows"]
 
 
 class ColumnsModel(QAbstractTableModel):
@@ -73,6 +73,12 @@ class ColumnsModel(QAbstractTableModel):
         """Row in the current view of a source row, or -1 when filtered out."""
         hit = np.flatnonzero(self.rows == source_row)
         return int(hit[0]) if hit.size else -1
+
+    def column_texts(self, col, n):
+        """The display texts of a column's first ``n`` rows in view order (what data()
+        gives, without a QModelIndex and a data() callback a cell: fit_columns)."""
+        c = self.columns[col]
+        return [str(c.fmt(self.value(int(r), col)) or "") for r in self.rows[:n]]
 
     def value(self, source_row, col):
         c = self.columns[col]
@@ -164,7 +170,7 @@ def sorted_rows(values, rows, descending, key=None):
 FIT_ROWS = 30      # rows measured to fit a column: about what a table shows at once
 
 
-def fit_columns(table, columns=None, rows=FIT_ROWS):
+def fit_columns(table, columns=None, rows=FIT_ROWS, cap=None):
     """Columns as wide as their header and their first ``rows`` rows (in view order).
 
     Not Qt's resizeColumnsToContents: it asks data() ~8 roles a cell, over
@@ -172,17 +178,68 @@ def fit_columns(table, columns=None, rows=FIT_ROWS):
     which froze the window 80-250 ms when a big table arrived. Each of those
     calls is a Python callback that also waits for the GIL while a worker runs
     Python, so here the texts are read in Python and only the longest few of a
-    column are measured (plus one cell for the delegate's margins).
+    column are measured (plus one cell for the delegate's margins). ``cap``: the
+    widest a column is made (long texts elide; the user can still widen it).
     """
     model, head = table.model(), table.horizontalHeader()
     n = min(model.rowCount(), rows)
     fm = table.fontMetrics()
     grid = 1 if table.showGrid() else 0
+    margin = None               # the delegate's padding: one cell measured, the same for all
+    fast = getattr(model, "column_texts", None)
     for c in range(model.columnCount()) if columns is None else columns:
         width = head.sectionSizeHint(c)
         if n:
-            texts = [str(model.data(model.index(r, c)) or "") for r in range(n)]
-            margin = table.sizeHintForIndex(model.index(0, c)).width() - fm.horizontalAdvance(texts[0])
-            longest = sorted(set(texts), key=len)[-3:]          # proportional fonts: a few
-            width = max(width, max(fm.horizontalAdvance(t) for t in longest) + margin + grid)
-        table.setColumnWidth(c, width)
+            texts = fast(c, n) if fast else [str(model.data(model.index(r, c)) or "")
+                                             for r in range(n)]
+            if margin is None:
+                margin = table.sizeHintForIndex(model.index(0, c)).width() - \
+                    fm.horizontalAdvance(texts[0])
+            # Every distinct text is measured (microseconds for 30): among texts of one
+            # length a proportional font makes some wider ('da08d187.wav' elided).
+            width = max(width, max(fm.horizontalAdvance(t) for t in set(texts)) + margin + grid)
+        table.setColumnWidth(c, width if cap is None else min(width, cap))
+
+
+class SpareWidth(QObject):
+    """The width a table has beyond its columns goes to one column (a text one).
+
+    Not QHeaderView's stretchLastSection (the last column is often a one-digit count)
+    and not a Stretch section (it shrinks to nothing when the columns overflow): the
+    column keeps the width it was given and takes what is left over, on every resize.
+    """
+
+    def __init__(self, table):
+        super().__init__(table)
+        self.table, self.col, self.base, self._busy = table, -1, 0, False
+        table.viewport().installEventFilter(self)
+        table.horizontalHeader().sectionResized.connect(self._resized)
+
+    def give_to(self, col):
+        self.col = col
+        self.base = self.table.columnWidth(col) if col >= 0 else 0
+        self.apply()
+
+    def apply(self):
+        t, head = self.table, self.table.horizontalHeader()
+        if not 0 <= self.col < t.model().columnCount() or head.isSectionHidden(self.col):
+            return
+        others = head.length() - head.sectionSize(self.col)
+        want = max(self.base, t.viewport().width() - others)
+        if want != head.sectionSize(self.col):
+            self._busy = True
+            t.setColumnWidth(self.col, want)
+            self._busy = False
+
+    def _resized(self, index, _old, new):
+        if self._busy:
+            return
+        if index == self.col:
+            self.base = new             # the user's width for it
+        else:
+            self.apply()
+
+    def eventFilter(self, obj, event):
+        if event.type() == QEvent.Resize:
+            self.apply()
+        return False
