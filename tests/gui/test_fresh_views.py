@@ -142,3 +142,12 @@ def test_main_table_fits_numbers_and_gives_the_rest_to_text(qtbot, window):
         if col.spec is not None and col.spec.name == "pred":
             assert t.columnWidth(c) <= max(fm.horizontalAdvance(col.name),
                                            fm.horizontalAdvance("0.0000")) + 40
+
+
+def test_fbeta_maps_keep_a_readable_height_at_1280x720(qtbot, window):
+    window.fit_to((1280, 720))
+    open_fbeta(qtbot, window)
+    view = window.tabs.view("fbeta")
+    qtbot.wait(50)
+    # three ground-truth rows of ~30 px each, with the axes around them
+    assert view.jac_map.height() >= 120, view.jac_map.height()

@@ -6,8 +6,8 @@ core.document_matrices (same code path as the score).
 import numpy as np
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QFrame, QGroupBox,
-                               QHBoxLayout, QHeaderView, QLabel, QScrollArea, QSlider,
-                               QSplitter, QTableView, QVBoxLayout, QWidget)
+                               QHBoxLayout, QHeaderView, QLabel, QScrollArea, QSizePolicy,
+                               QSlider, QSplitter, QTableView, QVBoxLayout, QWidget)
 
 from ...core import document_matrices, shared_tokens
 from ..models.table import Column, ColumnsModel, fit_columns
@@ -76,6 +76,10 @@ class FbetaView(QWidget):
         explain_box.setFrameShape(QFrame.NoFrame)
         explain_box.setWidget(explain)
         explain_box.setMinimumHeight(40)
+        # As tall as the two rows of controls, not its text's height (a scroll area asks
+        # up to 24 lines): at 1280x720 that height went from the Jaccard map (~50 px left).
+        explain_box.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Ignored)
+        controls.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Maximum)
         top = QHBoxLayout()
         top.addWidget(controls, 2)
         top.addWidget(explain_box, 3)
@@ -135,7 +139,8 @@ class FbetaView(QWidget):
         text_box.setFrameShape(QFrame.NoFrame)
         text_box.setWidget(text)
         text_box.setMinimumHeight(44)
-        text_box.setMaximumHeight(110)
+        text_box.setMaximumHeight(80)
+        maps.setMinimumHeight(150)          # a few rows of a map with their values drawn
         rl.addWidget(self.doc_title)
         rl.addWidget(maps, 1)
         rl.addWidget(text_box)
