@@ -151,3 +151,18 @@ def test_fbeta_maps_keep_a_readable_height_at_1280x720(qtbot, window):
     qtbot.wait(50)
     # three ground-truth rows of ~30 px each, with the axes around them
     assert view.jac_map.height() >= 120, view.jac_map.height()
+
+
+def test_lwlrap_class_table_shows_whole_values_at_1280x720(qtbot, window):
+    """Equal stretched columns elided every value ('0.5...', 'wlrap') at 1280 px: each
+    column is now as wide as its header and values (the table scrolls sideways)."""
+    window.fit_to((1280, 720))
+    open_lwlrap(qtbot, window)
+    view = window.tabs.view("lwlrap")
+    t, m = view.class_table, view.class_table.model()
+    qtbot.wait(50)
+    fm = t.fontMetrics()
+    for c in range(m.columnCount()):
+        texts = [str(m.headerData(c, 1))] + [str(m.data(m.index(r, c)) or "")
+                                             for r in range(m.rowCount())]
+        assert t.columnWidth(c) >= max(fm.horizontalAdvance(x) for x in texts), (c, texts)

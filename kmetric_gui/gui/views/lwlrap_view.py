@@ -47,7 +47,7 @@ class LwlrapView(QWidget):
         cls = QWidget()
         cl = QHBoxLayout(cls)
         self.class_plot = pg.PlotWidget(background="w",
-                                        title="Per-class LwLRAP (bar width = class weight)")
+                                        title="Per-class LwLRAP")      # the axis says what the width is
         self.class_plot.setLabel("left", "class lwlrap")
         self.class_plot.setLabel("bottom", "classes, worst first (width ∝ share of positive labels)")
         self.class_plot.setMouseEnabled(False, False)
@@ -57,9 +57,15 @@ class LwlrapView(QWidget):
         self.class_table = QTableView()
         self.class_table.setModel(self.class_model)
         self.class_table.setSortingEnabled(True)
-        self.class_table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
-        cl.addWidget(self.class_plot, 3)
-        cl.addWidget(self.class_table, 2)
+        # Each column as wide as its header and values (a few hundred rows at most):
+        # equal stretched columns elided every number at 1280 px. Narrower than that,
+        # the table scrolls sideways instead of cutting values.
+        hh = self.class_table.horizontalHeader()
+        hh.setSectionResizeMode(QHeaderView.ResizeToContents)
+        hh.setStretchLastSection(True)
+        self.class_table.verticalHeader().setVisible(False)
+        cl.addWidget(self.class_plot, 4)
+        cl.addWidget(self.class_table, 3)
         self.tabs.addTab(cls, "Classes")
 
         # Samples: worst first, and the selected sample's ranking.
