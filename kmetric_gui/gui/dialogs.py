@@ -22,6 +22,25 @@ def show_error(parent, title, message, details=""):
     return box
 
 
+_LABELS = ((QMessageBox.Save, "&Save…"), (QMessageBox.Discard, "&Discard"),
+           (QMessageBox.Cancel, "Cancel"))
+
+
+def question_box(parent, title, text, buttons, default):
+    """A question whose buttons have Alt mnemonics (Qt's standard Discard has none)."""
+    box = QMessageBox(QMessageBox.Question, title, text, buttons, parent)
+    box.setDefaultButton(default)
+    for which, label in _LABELS:
+        if box.button(which) is not None:
+            box.button(which).setText(label)
+    return box
+
+
+def ask(parent, title, text, buttons, default):
+    """The standard button chosen (Cancel when the box is closed)."""
+    return QMessageBox.StandardButton(question_box(parent, title, text, buttons, default).exec())
+
+
 def help_markdown():
     """docs/metrics.md of the repository or of the installed resources."""
     for path in (resources_dir().parent / "docs" / "metrics.md",

@@ -189,15 +189,15 @@ class MainWindow(FileActions, QMainWindow):
         kept = ("Saving a submission never writes the solution's edits; a project keeps "
                 "every edit (File > Save project as…).")
         if not s.submission_dirty:          # only the solution was edited: Save would not keep it
-            return QMessageBox.question(
+            return dialogs.ask(
                 self, "Unsaved edits", f"The solution has edits. {kept} Discard them?",
                 QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Cancel)
         text = "The submission has edits that are not saved. Save them?"
         if s.truth_edited:
             text += f" {kept}"
-        return QMessageBox.question(self, "Unsaved edits", text,
-                                    QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel,
-                                    QMessageBox.Save)
+        return dialogs.ask(self, "Unsaved edits", text,
+                           QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel,
+                           QMessageBox.Save)
 
     def ask_save_path(self):
         start = save_start(self.session.sub_path, self.settings.value("last_folder", ""))

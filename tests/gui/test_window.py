@@ -324,7 +324,8 @@ def test_solution_edits_are_never_lost_without_a_word(qtbot, window, tmp_path, m
     def question(parent, title, text, buttons, default):
         asked.append((text, buttons))
         return QMessageBox.Cancel
-    monkeypatch.setattr(QMessageBox, "question", question)
+    from kmetric_gui.gui import dialogs
+    monkeypatch.setattr(dialogs, "ask", question)
     del window.ask_unsaved                       # the real question (the fixture's answer is Discard)
     assert not window.close() and window.isVisible()
     text, buttons = asked[-1]
@@ -390,3 +391,29 @@ def test_save_dialog_never_starts_in_the_apps_own_folder(qtbot, window, tmp_path
     window.settings.setValue("last_folder", str(mine))
     wait_scored(qtbot, window, lambda: window.open_files(truth, sub))
     assert window.settings.value("last_folder") == str(mine)   # the demo's folder is not kept
+
+
+def test_the_unsaved_edits_question_has_mnemonics(qtbot, window):
+    """Alt+S / Alt+D answer the close prompt (Qt's own Discard button has no mnemonic)."""
+    from kmetric_gui.gui import dialogs
+    box = dialogs.question_box(window, "Unsaved edits", "Save them?",
+                               QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel,
+                               QMessageBox.Save)
+    texts = {b: box.button(b).text() for b in (QMessageBox.Save, QMessageBox.Discard)}
+    assert texts[QMessageBox.Save].startswith("&S") and texts[QMessageBox.Discard] == "&Discard"
+    assert box.defaultButton() is box.button(QMessageBox.Save)
+    box.deleteLater()
+
+
+def test_ask_returns_the_button_clicked(qtbot, window, monkeypatch):
+    from PySide6.QtCore import QTimer
+    from kmetric_gui.gui import dialogs
+    made = dialogs.question_box
+
+    def clicking(*a):
+        box = made(*a)
+        QTimer.singleShot(0, box.button(QMessageBox.Discard).click)
+        return box
+    monkeypatch.setattr(dialogs, "question_box", clicking)
+    assert dialogs.ask(window, "t", "x", QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel,
+                       QMessageBox.Save) == QMessageBox.Discard
