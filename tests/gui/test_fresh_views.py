@@ -166,3 +166,20 @@ def test_lwlrap_class_table_shows_whole_values_at_1280x720(qtbot, window):
         texts = [str(m.headerData(c, 1))] + [str(m.data(m.index(r, c)) or "")
                                              for r in range(m.rowCount())]
         assert t.columnWidth(c) >= max(fm.horizontalAdvance(x) for x in texts), (c, texts)
+
+
+def test_lwlrap_overview_says_which_cells_are_no_positive_label(qtbot, window):
+    """Cells that are no positive label hold no value ('–'), the colour bar's bottom
+    says 'none' and its values start at 0 (it read -0.25 with no word of why)."""
+    open_lwlrap(qtbot, window)
+    view = window.tabs.view("lwlrap")
+    r, ov = view.result, view.overview
+    ticks = ov.scale_ticks()
+    assert ticks[0] == (0.0, "none") and ticks[1] == (0.2, "0") and ticks[2][0] == 1.0
+    rows = view.overview_rows
+    want = np.full((len(rows), ov.values.shape[1]), np.nan)
+    for s, c, v in zip(r.positive_rows, r.positive_classes, r.precisions):
+        if int(s) in rows:
+            want[rows.index(int(s)), c] = v
+    assert np.array_equal(np.isnan(ov.values), np.isnan(want))
+    assert np.allclose(ov.values[~np.isnan(want)], want[~np.isnan(want)])

@@ -94,7 +94,7 @@ class LwlrapView(QWidget):
         self.tabs.addTab(smp, "Samples")
         self.samples_page = smp
 
-        self.overview = Heatmap("Precision of each positive label (worst samples)",
+        self.overview = Heatmap("Precision of each positive label (worst samples; – : not positive)",
                                 totals=False, row_axis="sample", col_axis="class")
         self.tabs.addTab(self.overview, "Overview")
         lay.addWidget(self.tabs, 1)
@@ -260,14 +260,16 @@ class LwlrapView(QWidget):
         r, prep = self.result, self.prep
         rows = [i for i in self.sample_order[:OVERVIEW_SAMPLES * 2]
                 if not np.isnan(r.sample_scores[i])][:OVERVIEW_SAMPLES]
-        m = np.full((len(rows), len(prep.classes)), -0.25)
+        # A cell that is no positive label has no precision: '–', in the colour below
+        # every precision (the colour bar's 'none'), so a precision of 0 stays visible.
+        m = np.full((len(rows), len(prep.classes)), np.nan)
         where = {row: n for n, row in enumerate(rows)}
         keep = np.isin(r.positive_rows, rows)
         for s, c, v in zip(r.positive_rows[keep], r.positive_classes[keep], r.precisions[keep]):
             m[where[int(s)], c] = v
         self.overview_rows = rows
         self.overview.set_matrix(m, [str(prep.ids[i]) for i in rows], col_labels=prep.classes,
-                                 levels=(-0.25, 1.0))
+                                 levels=(-0.25, 1.0), low_label="none")
 
     def _overview_clicked(self, i, j):
         if 0 <= i < len(self.overview_rows):

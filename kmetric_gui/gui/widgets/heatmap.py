@@ -72,8 +72,10 @@ class Heatmap(QWidget):
 
     # -- data ------------------------------------------------------------------
     def set_matrix(self, values, labels=None, *, outline=None, integer=False, scale=1.0,
-                   col_labels=None, levels=None):
-        """Show values (divided by ``scale`` for the normalised view)."""
+                   col_labels=None, levels=None, low_label=None):
+        """Show values (divided by ``scale`` for the normalised view). ``low_label``
+        names the colour bar's bottom when it is a colour, not a value (e.g. 'none')."""
+        self.low_label = low_label
         self.values = np.asarray(values, dtype=np.float64)
         self.display = self.values / scale
         self.nr, self.nc = self.values.shape if self.values.ndim == 2 else (0, 0)
@@ -123,8 +125,11 @@ class Heatmap(QWidget):
             return []
         mid = (self.lo + self.hi) / 2
         integer = self.integer and float(mid).is_integer()
-        return [(0.0, numfmt.short(self.lo, self.integer)), (0.5, numfmt.short(mid, integer)),
-                (1.0, numfmt.short(self.hi, self.integer))]
+        top = (1.0, numfmt.short(self.hi, self.integer))
+        if getattr(self, "low_label", None) and self.lo < 0 < self.hi:
+            # The bottom is a colour for 'no value'; the values start at 0.
+            return [(0.0, self.low_label), (-self.lo / (self.hi - self.lo), "0"), top]
+        return [(0.0, numfmt.short(self.lo, self.integer)), (0.5, numfmt.short(mid, integer)), top]
 
     def zoomable(self):
         return max(self.nr, self.nc) >= ZOOM_FROM
