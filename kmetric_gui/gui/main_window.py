@@ -118,7 +118,9 @@ class MainWindow(FileActions, QMainWindow):
                 ("Shake-up", "shakeupDock", self.shakeup, Qt.LeftDockWidgetArea)):
             dock = QDockWidget(title, self)
             dock.setObjectName(name)
-            dock.setWidget(scrolling(widget))            # short screens scroll, never clip
+            # Short screens scroll, never clip; the shake-up's chart shrinks instead (in a
+            # scroll area its 480 px size hint pushed the axis below the fold).
+            dock.setWidget(widget if widget is self.shakeup else scrolling(widget))
             if widget is self.options_panel:   # Tab into a clipped field would scroll sideways
                 dock.widget().setMinimumWidth(widget.minimumSizeHint().width() + 14)
             self.addDockWidget(area, dock)

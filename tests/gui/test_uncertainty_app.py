@@ -139,3 +139,19 @@ def test_fbeta_gains_and_threshold_curves(qtbot, window):
         page.honest_button.click()
     assert page.curves.isVisibleTo(page)
     assert "threshold" in page.honest_text.text()
+
+
+def test_shakeup_dock_shows_its_axis_and_summary_without_scrolling(qtbot, window):
+    """In a scroll area the chart's 480 px size hint pushed its axis and the summary
+    below the fold at 1280x720 and 1920x1080 (found by the tester)."""
+    from kmetric_gui.gui.main_window import demo_paths
+    window.fit_to((1280, 720))
+    wait_stats(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    dock = window.docks[2]
+    dock.raise_()
+    qtbot.wait(50)
+    panel = window.shakeup
+    assert panel.shakeup is not None and panel.summary.text()
+    assert panel.height() <= dock.height()                   # nothing to scroll to
+    assert panel.summary.geometry().bottom() <= panel.height()
+    assert panel.plot.height() >= 120

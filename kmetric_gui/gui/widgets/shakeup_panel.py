@@ -33,6 +33,7 @@ class ShakeupPanel(QWidget):
         self.summary = QLabel("")
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.plot.setMinimumHeight(120)          # the dock shrinks the chart, not the texts
         lay.addWidget(self.title)
         lay.addWidget(self.plot, 1)
         lay.addWidget(self.summary)
