@@ -163,6 +163,7 @@ class AppController(QObject):
                 if self._problem_shown:      # "Not scored: ..." of the data before
                     self._problem_shown = False
                     self.message.emit("", 0)
+                    s.set_problems(list(getattr(snap.data.base, "notes", ())), notes=True)
                 self.scored.emit(result.report)
                 self.compute_stats()
         self.jobs.submit("score", job, done, on_error=self._score_failed,

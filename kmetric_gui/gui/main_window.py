@@ -269,15 +269,20 @@ class MainWindow(FileActions, QMainWindow):
         self.setWindowTitle(f"kmetric — {name}{star}" if name else APP_TITLE)
 
     def _problems_changed(self, problems):
-        notes = self.session.data is not None      # problems of valid data: notes, not errors
+        notes = self.session.problems_are_notes    # on scored data, not errors
         self.problems.set_problems(problems, title=(
             f"<b>Scored, with {len(problems)} note(s):</b>" if notes and problems else None))
         if problems:
             self.problems_dock.show()
             self.problems_dock.raise_()
-            if self.session.data is None:
-                self.score_panel.clear("Invalid input — see Validation")
-                self.score_panel.detail.setText(str(problems[0]))
+        if problems and not notes:
+            # Nothing on screen may keep the numbers of data that is not shown any more.
+            self.score_panel.clear("Invalid input — see Validation" if self.session.data is None
+                                   else "Not scored — see Validation")
+            self.score_panel.detail.setText(str(problems[0]))
+            if self.session.data is not None:       # a failed rescore: the views are stale
+                self.tabs.setVisible(False)
+                self.table_panel.mark_unscored()
 
     def _data_changed(self, version):
         self.welcome.setVisible(False)

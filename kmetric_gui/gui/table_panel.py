@@ -104,9 +104,17 @@ class TablePanel(QWidget):
             if self._drill is not None or self._sort is not None:
                 self.refresh_rows()                  # a drill-down list follows edits
 
+    def mark_unscored(self):
+        """The data shown could not be scored: its score columns go blank until it is."""
+        self.model.unscored = True
+        for c, col in enumerate(self.model.columns):
+            if col.derived is not None:
+                self.model.refresh_column(c)
+
     def _results_changed(self, results):
         if results is None or self.kind != "joined":
             return
+        self.model.unscored = False
         derived = [c for c, col in enumerate(self.model.columns) if col.derived is not None]
         for c in derived:
             self.model.set_derived(c, np.asarray(self.model.columns[c].derived(results.report)))

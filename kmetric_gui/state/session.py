@@ -73,6 +73,7 @@ class Session:
         self.compare_paths = ()             # other submissions compared with this one
         self.comparison = None
         self.problems = []
+        self.problems_are_notes = False
         self._states = []                  # data versions along the history
         self._labels = []                  # _labels[i]: the change leading to _states[i]
         self._changes = []                 # _changes[i]: that Change (None for the load)
@@ -115,7 +116,7 @@ class Session:
         self._states, self._labels, self._index, self._saved = [self.data], [""], 0, 0
         self._changes = [None]
         self.results = None
-        self.set_problems(list(getattr(prep, "notes", ())))     # notes: scored, but said
+        self.set_problems(list(getattr(prep, "notes", ())), notes=True)   # scored, but said
         self.data_changed.emit(self.data)
         self.history_changed.emit()
 
@@ -128,8 +129,11 @@ class Session:
         self.data_changed.emit(None)
         self.history_changed.emit()
 
-    def set_problems(self, problems):
+    def set_problems(self, problems, notes=False):
+        """Problems of the files or of a score (``notes``: observations on data that
+        was scored, e.g. the app's continuous kappa predictions)."""
         self.problems = list(problems)
+        self.problems_are_notes = bool(notes)
         self.problems_changed.emit(self.problems)
 
     # -- edits -----------------------------------------------------------------------

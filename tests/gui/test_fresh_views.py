@@ -183,3 +183,22 @@ def test_lwlrap_overview_says_which_cells_are_no_positive_label(qtbot, window):
             want[rows.index(int(s)), c] = v
     assert np.array_equal(np.isnan(ov.values), np.isnan(want))
     assert np.allclose(ov.values[~np.isnan(want)], want[~np.isnan(want)])
+
+
+def test_a_failed_rescore_leaves_no_old_number_on_screen(qtbot, window):
+    """An edit the score refuses (a rating 1000: more classes than kappa takes) keeps the
+    data but not its numbers: 'Not scored', views hidden, problems as errors; a good
+    edit after it scores and shows the load's notes again (found in review)."""
+    from kmetric_gui.gui.main_window import demo_paths
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    col = column(window, "pred")
+    with qtbot.waitSignal(window.controller.failed, timeout=20000):
+        set_cell(window, 0, col, "1000")
+    assert window.session.data is not None and window.problems.list.count() == 1
+    assert "note" not in window.problems.header.text()
+    assert "Not scored" in window.score_panel.metric_label.text()
+    assert window.score_panel.score_label.text() == "—"
+    assert not window.tabs.isVisible()
+    wait_scored(qtbot, window, lambda: set_cell(window, 0, col, "1"))
+    assert window.problems.list.count() == 0 and window.problems.header.text() == "No problems"
+    assert window.tabs.isVisible() and window.score_panel.score_label.text() != "—"

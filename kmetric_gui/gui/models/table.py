@@ -27,6 +27,7 @@ class ColumnsModel(QAbstractTableModel):
         self.edit_handler = None             # (spec, source_row, text) -> reason or None
         self.on_sort = None
         self.rejected = {}                   # (source_row, column) -> reason
+        self.unscored = False                # derived columns blank: the data shown is not scored
 
     # -- content -------------------------------------------------------------
     def set_columns(self, columns, n_rows, data_source=None):
@@ -107,6 +108,8 @@ class ColumnsModel(QAbstractTableModel):
         col = self.columns[index.column()]
         src = int(self.rows[index.row()])
         if role in (Qt.DisplayRole, Qt.EditRole):
+            if self.unscored and col.derived is not None:
+                return ""                    # numbers of older data: never shown as these
             return col.fmt(self.value(src, index.column()))
         if role == Qt.TextAlignmentRole and col.align_right:
             return int(Qt.AlignRight | Qt.AlignVCenter)
