@@ -268,13 +268,15 @@ class AppController(QObject):
             self.message.emit(note or f"Edited row {int(unit) + 1}", 0 if note else 4000)
         return why
 
-    def paste(self, cells):
+    def paste(self, cells, names=None):
         """Typed cells ``(spec, unit, text)`` as one edit (one undo step), or none of
-        them; returns the first refusal in words, else None."""
+        them; returns the first refusal in words (``names``: spec -> column shown),
+        else None."""
         refused = self.session.edit_texts(cells, f"Paste {len(cells)} cell(s)")
         if refused:
             spec, unit, why = refused[0]
-            where = f"{spec.name} of row {int(unit) + 1}: " if spec is not None else ""
+            where = f"{(names or {}).get(spec, spec.name)}, row {int(unit) + 1}: " \
+                if spec is not None else ""
             more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
             self.message.emit(f"Paste refused, nothing changed — {where}{why}{more}", 0)
             return f"{where}{why}"
