@@ -166,7 +166,8 @@ def nth_in_groups(groups, picks, chunk=_CHUNK):
 
 
 def replicate_rows(n, replicates, seed=0):
-    """Yield (replicate, row indices) of the bootstrap's own draws (core/resample.py)."""
+    """Yield (replicate, row indices): per-unit index draws, as core/resample.py draws
+    units that do not repeat (repeated rows are drawn there by counts instead)."""
     b = check_replicates(replicates)
     parts, cur = [], 0
     for r0, r, u0, idx in index_blocks(rng_of(seed), n, b):

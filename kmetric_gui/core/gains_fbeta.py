@@ -144,7 +144,9 @@ def beta_curve(tp, fp, fn, betas):
 
 
 def curve_replicates(counts, beta=0.5, *, replicates=200, seed=0):
-    """(B, T) curve scores over document resamples: the stats bootstrap's own draws."""
+    """(B, T) curve scores over document resamples (per-document index draws, the law
+    and seed of the stats bootstrap; that one draws over distinct (TP, FP, FN) rows
+    when they repeat, so its numbers differ within resampling noise)."""
     counts = np.asarray(counts)
     reps = np.empty((check_replicates(replicates), counts.shape[0]))
     d = counts.shape[1]

@@ -51,6 +51,9 @@ class Units:
     cells: "np.ndarray | None" = None
     kind: str = "unit"
     jackknife_fn: "Callable | None" = None
+    # False: always draw units by index (LwLRAP: its per-class intervals reuse those
+    # index draws, and float sums that happen to be whole would be merged otherwise).
+    mergeable: bool = True
 
     @property
     def n(self):
@@ -81,7 +84,8 @@ class Units:
         """The same units with identical rows of integer statistics merged into cells
         (stats: the distinct rows, cells: how many units have each), or self when the
         statistics are not integers or do not repeat enough to pay off."""
-        if self.stats is None or self.cells is not None or self.jackknife_fn is not None:
+        if self.stats is None or self.cells is not None or self.jackknife_fn is not None \
+                or not self.mergeable:
             return self
         found = distinct_rows(self.stats)
         if found is None:

@@ -71,7 +71,7 @@ def lwlrap_units(result: LwlrapResult) -> Units:
     rows = result.positive_rows
     stats = np.column_stack([np.bincount(rows, result.precisions, minlength=n),
                              np.bincount(rows, minlength=n).astype(np.float64)])
-    return Units(stats, _ratio, None, "sample")
+    return Units(stats, _ratio, None, "sample", mergeable=False)
 
 
 def lwlrap_class_replicates(result, replicates, seed=0, cancel=None):

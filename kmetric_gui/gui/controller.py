@@ -364,8 +364,11 @@ def _equal(a, b):
 
 
 def _line_end(path):
-    """'\r\n' when the file read ends its first line so (a Windows-made submission
-    keeps its line endings when saved), else '\n'."""
+    """'\r\n' when the plain-text file read ends its first line so (a Windows-made
+    submission keeps its line endings when saved), else '\n' (also for compressed
+    and Parquet files: their bytes are no lines)."""
+    if Path(str(path)).suffix.lower() not in (".csv", ".tsv", ".txt"):
+        return "\n"
     try:
         with open(path, "rb") as f:
             head = f.read(1 << 16)

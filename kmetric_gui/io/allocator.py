@@ -8,9 +8,12 @@ and the threshold fixed at 128 KiB). Kappa and LwLRAP read 4 MB pieces again
 and again: there the fixed threshold maps every piece afresh (kappa, 5M rows:
 1.75 -> 2.87 s). So the lean pair is chosen per pair, at the start of each
 load, and the defaults come back for the next pair of another kind (the app
-keeps one process for many loads).
+keeps one process for many loads). A switch between two loads running at
+once (the app's comparison lane) only changes which pool later buffers come
+from: each buffer is freed through the pool that made it.
 """
 import ctypes
+import threading
 
 import pyarrow as pa
 
@@ -21,6 +24,7 @@ LEAN_THRESHOLD = 1 << 17     # 128 KiB, fixed: large blocks go back to the syste
 DEFAULT_THRESHOLD = 32 << 20
 
 _saved = None                # Arrow's pool before the lean pair was chosen
+_lock = threading.Lock()     # the app loads on two lanes (a comparison beside the files)
 
 
 def _mallopt(value):
@@ -33,19 +37,21 @@ def _mallopt(value):
 def use_lean():
     """Arrow on the system allocator, glibc giving large blocks back at once."""
     global _saved
-    if _saved is None:
-        _saved = pa.default_memory_pool()
-        pa.set_memory_pool(pa.system_memory_pool())
-        _mallopt(LEAN_THRESHOLD)
+    with _lock:
+        if _saved is None:
+            _saved = pa.default_memory_pool()
+            pa.set_memory_pool(pa.system_memory_pool())
+            _mallopt(LEAN_THRESHOLD)
 
 
 def use_default():
     """Arrow's own pool again (no-op unless the lean pair was chosen)."""
     global _saved
-    if _saved is not None:
-        pa.set_memory_pool(_saved)
-        _saved = None
-        _mallopt(DEFAULT_THRESHOLD)
+    with _lock:
+        if _saved is not None:
+            pa.set_memory_pool(_saved)
+            _saved = None
+            _mallopt(DEFAULT_THRESHOLD)
 
 
 def is_lean():

@@ -135,7 +135,8 @@ class EditedCells:
     """A ``Cells`` column with some documents replaced (unit -> list of items).
 
     Reads like a list of documents (``len``, ``[i]``, iteration, ``counts``);
-    not a ``Cells``, so a full score of edited data takes the list path.
+    a full score of edited data makes it a ``Cells`` again (metrics.fbeta._as_cells:
+    the edited documents '|'-joined in one more chunk) and codes it like the file.
     """
 
     def __init__(self, cells, edits=None):

@@ -280,3 +280,18 @@ def test_cancel_stops_the_merged_bootstrap_and_shakeup_between_blocks(monkeypatc
             raise Cancelled("superseded")
         with pytest.raises(Cancelled):
             run(raising)
+
+
+def test_lwlrap_units_are_never_merged_even_when_their_sums_are_whole():
+    """LwLRAP's per-class intervals reuse the bootstrap's index draws: its sample units
+    stay per sample even when every precision sum is a whole number (a perfect ranking
+    here: each sample's sum equals its positives) — found in review."""
+    from kmetric_gui.core import lwlrap
+    from kmetric_gui.core.units import lwlrap_units
+    rng = np.random.default_rng(2)
+    truth = (rng.random((2000, 4)) < 0.4).astype(int)
+    truth[truth.sum(1) == 0, 0] = 1
+    scores = truth + rng.random(truth.shape) * 0.1            # positives always ranked first
+    u = lwlrap_units(lwlrap(truth, scores))
+    assert np.array_equal(u.stats[:, 0], u.stats[:, 1])          # whole sums: mergeable values
+    assert u.collapsed is u

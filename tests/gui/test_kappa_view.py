@@ -127,3 +127,21 @@ def test_continuous_predictions_optimise_and_apply(qtbot, window, tmp_path):
     assert np.all(prep(window).pred == np.floor(prep(window).pred))
     rep3 = wait_scored(qtbot, window, window.session.undo)      # undoable
     assert rep3.cuts is not None and rep3.score == pytest.approx(rounded.score)
+
+
+def test_cut_points_chart_is_not_offered_for_integer_ratings(qtbot, window, tmp_path):
+    """After continuous predictions, a file of whole ratings has no cut-points chart to
+    export (the old histogram stayed exportable: found in review)."""
+    from pathlib import Path
+    truth, sub = demo_paths("qwk")
+    lines = Path(sub).read_text().splitlines()
+    lines[1:] = [f"{x.split(',')[0]},{float(x.split(',')[1]) + 0.3}" for x in lines[1:]]
+    cont = tmp_path / "continuous.csv"
+    cont.write_text("\n".join(lines) + "\n")
+    view = window.tabs.view("qwk")
+    with qtbot.waitSignal(window.jobs.delivered, timeout=20000,
+                          check_params_cb=lambda kind: kind == "kappa-dist"):
+        wait_scored(qtbot, window, lambda: window.open_files(truth, str(cont)))
+    assert "cut points" in view.export.available_titles()
+    wait_scored(qtbot, window, lambda: window.open_files(truth, sub))
+    assert "cut points" not in view.export.available_titles()

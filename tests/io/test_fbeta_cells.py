@@ -217,10 +217,18 @@ def test_released_cells_are_coded_the_same_and_keep_no_text():
     assert part[0] == ["x", "y z"] and part[1] == ["a b", "c"]
 
 
-def test_kmetric_score_frees_the_columns_and_prints_what_the_api_scores(tmp_path, capsys):
+def test_kmetric_score_frees_the_columns_and_prints_what_the_api_scores(tmp_path, capsys,
+                                                                        monkeypatch):
     import json
     from kmetric_gui.cli import main
+    from kmetric_gui.metrics import fbeta_cells
     from kmetric_gui.scoring import report_json
+    released, release = [], fbeta_cells.Cells.release
+
+    def counted(self):
+        released.append(len(self))
+        return release(self)
+    monkeypatch.setattr(fbeta_cells.Cells, "release", counted)
     rng = np.random.default_rng(8)
     words = ["survey", "census", "of", "study"]
     ids = [f"d{i}" for i in range(40)]
@@ -232,7 +240,9 @@ def test_kmetric_score_frees_the_columns_and_prints_what_the_api_scores(tmp_path
         for i in rng.permutation(ids)])
     want = score_files(sol, sub)
     assert want.prepared.keep_columns and want.prepared.truth[0] is not None
+    assert released == []                           # the API keeps its columns
     assert main(["score", str(sol), str(sub), "--json"]) == 0
+    assert released == [40, 40]                     # kmetric score hands both over
     got = json.loads(capsys.readouterr().out)
     assert got == json.loads(json.dumps(report_json(want)))
     _, counts = fbeta_ref(list(want.prepared.truth), list(want.prepared.pred))

@@ -190,6 +190,7 @@ class KappaView(QWidget):
             self.cuts.set_report(report, new_data)
         else:
             self.cuts.cut_result = self.cuts.cut_generation = None
+            self.cuts.drawn = None      # no cut-points chart to export for integer ratings
             self.apply_button.setEnabled(False)
         if self.mode() == "data":
             self.show_result(self.data_result)
