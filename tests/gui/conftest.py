@@ -21,6 +21,24 @@ def wait_scored(qtbot, win, action, timeout=20000):
     return blocker.args[0]
 
 
+DEMO_JOBS = {"lwlrap": "lwlrap-samples", "fbeta": "fbeta-docs"}   # the view's table job
+
+
+def wait_scored_and(qtbot, win, kind, action, timeout=20000):
+    """The report of ``action``, once the job ``kind`` (a view's table) delivered too."""
+    with qtbot.waitSignal(win.jobs.delivered, timeout=timeout,
+                          check_params_cb=lambda k: k == kind):
+        rep = wait_scored(qtbot, win, action, timeout)
+    return rep
+
+
+def open_view(qtbot, win, metric, action=None):
+    """Open ``metric``'s demo (or run ``action``) and wait for its view's table."""
+    from kmetric_gui.gui.main_window import demo_paths
+    return wait_scored_and(qtbot, win, DEMO_JOBS[metric],
+                           action or (lambda: win.open_files(*demo_paths(metric))))
+
+
 def prep(win):
     """The data shown now, edits applied."""
     return win.session.data.prepared()

@@ -1,16 +1,12 @@
 """What a view shows after a new sample, an edit or a new file belongs to the data now shown."""
 import numpy as np
 
-from conftest import column, set_cell, wait_scored
+from conftest import column, open_view, set_cell, wait_scored
 from kmetric_gui.gui.main_window import demo_paths
 
 
 def open_lwlrap(qtbot, window, action=None):
-    action = action or (lambda: window.open_files(*demo_paths("lwlrap")))
-    with qtbot.waitSignal(window.jobs.delivered, timeout=20000,
-                          check_params_cb=lambda kind: kind == "lwlrap-samples"):
-        rep = wait_scored(qtbot, window, action)
-    return rep
+    return open_view(qtbot, window, "lwlrap", action)
 
 
 def edit_lwlrap_score(qtbot, window, view_row=0, class_index=0, value="0.5"):
@@ -65,11 +61,7 @@ def test_sample_selection_is_kept_across_an_edit(qtbot, window):
 
 
 def open_fbeta(qtbot, window, action=None):
-    action = action or (lambda: window.open_files(*demo_paths("fbeta")))
-    with qtbot.waitSignal(window.jobs.delivered, timeout=20000,
-                          check_params_cb=lambda kind: kind == "fbeta-docs"):
-        rep = wait_scored(qtbot, window, action)
-    return rep
+    return open_view(qtbot, window, "fbeta", action)
 
 
 def pair_line_is_current(view, t, p):

@@ -1,25 +1,18 @@
 import numpy as np
 import pytest
 
-from conftest import wait_scored
+from conftest import open_view, wait_scored
 from kmetric_gui.core import document_matrices, sample_ranking
 from kmetric_gui.gui.main_window import demo_paths
 from kmetric_gui.scoring import Options, score_files
 
 
 def open_lwlrap(qtbot, window):
-    with qtbot.waitSignal(window.jobs.delivered, timeout=20000,
-                          check_params_cb=lambda kind: kind == "lwlrap-samples"):
-        rep = wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("lwlrap")))
-    return rep
+    return open_view(qtbot, window, "lwlrap")
 
 
 def open_fbeta(qtbot, window, action=None):
-    action = action or (lambda: window.open_files(*demo_paths("fbeta")))
-    with qtbot.waitSignal(window.jobs.delivered, timeout=20000,
-                          check_params_cb=lambda kind: kind == "fbeta-docs"):
-        rep = wait_scored(qtbot, window, action)
-    return rep
+    return open_view(qtbot, window, "fbeta", action)
 
 
 def test_lwlrap_view_numbers_equal_core(qtbot, window):

@@ -1,7 +1,7 @@
 """Opening big files never walks their rows on the UI thread (counted, not timed)."""
 import numpy as np
 
-from conftest import wait_scored
+from conftest import open_view
 from kmetric_gui.gui.models.table import ColumnsModel
 
 
@@ -51,9 +51,7 @@ def test_fbeta_documents_table_is_fitted_to_the_rows_in_sight(qtbot, window, tmp
     files = _fbeta_files(tmp_path, 1500)
     view = window.tabs.view("fbeta")
     asked = _rows_asked(monkeypatch, ColumnsModel, lambda: view.docs_model)
-    with qtbot.waitSignal(window.jobs.delivered, timeout=20000,
-                          check_params_cb=lambda kind: kind == "fbeta-docs"):
-        wait_scored(qtbot, window, lambda: window.open_files(*files))
+    open_view(qtbot, window, "fbeta", lambda: window.open_files(*files))
     assert view.docs_model.rowCount() == 1500
     assert asked and max(asked) < SIGHT
 
@@ -62,9 +60,7 @@ def test_lwlrap_samples_table_is_fitted_to_the_rows_in_sight(qtbot, window, tmp_
     files = _lwlrap_files(tmp_path, 1500)
     view = window.tabs.view("lwlrap")
     asked = _rows_asked(monkeypatch, ColumnsModel, lambda: view.samples_model)
-    with qtbot.waitSignal(window.jobs.delivered, timeout=20000,
-                          check_params_cb=lambda kind: kind == "lwlrap-samples"):
-        wait_scored(qtbot, window, lambda: window.open_files(*files))
+    open_view(qtbot, window, "lwlrap", lambda: window.open_files(*files))
     assert view.samples_model.rowCount() == 1500
     assert asked and max(asked) < SIGHT
 
