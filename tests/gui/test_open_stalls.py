@@ -1,5 +1,6 @@
 """Opening big files never walks their rows on the UI thread (counted, not timed)."""
 import numpy as np
+import pytest
 
 from conftest import open_view
 from kmetric_gui.gui.models.table import ColumnsModel
@@ -47,21 +48,17 @@ def _lwlrap_files(tmp_path, n, c=4):
     return tmp_path / "lsol.csv", tmp_path / "lsub.csv"
 
 
-def test_fbeta_documents_table_is_fitted_to_the_rows_in_sight(qtbot, window, tmp_path, monkeypatch):
-    files = _fbeta_files(tmp_path, 1500)
-    view = window.tabs.view("fbeta")
-    asked = _rows_asked(monkeypatch, ColumnsModel, lambda: view.docs_model)
-    open_view(qtbot, window, "fbeta", lambda: window.open_files(*files))
-    assert view.docs_model.rowCount() == 1500
-    assert asked and max(asked) < SIGHT
-
-
-def test_lwlrap_samples_table_is_fitted_to_the_rows_in_sight(qtbot, window, tmp_path, monkeypatch):
-    files = _lwlrap_files(tmp_path, 1500)
-    view = window.tabs.view("lwlrap")
-    asked = _rows_asked(monkeypatch, ColumnsModel, lambda: view.samples_model)
-    open_view(qtbot, window, "lwlrap", lambda: window.open_files(*files))
-    assert view.samples_model.rowCount() == 1500
+@pytest.mark.parametrize("metric,make,model", [
+    ("fbeta", lambda p: _fbeta_files(p, 1500), "docs_model"),          # documents table, shown
+    ("lwlrap", lambda p: _lwlrap_files(p, 1500), "samples_model"),     # samples table, hidden
+])
+def test_a_views_table_is_fitted_to_the_rows_in_sight(qtbot, window, tmp_path, monkeypatch,
+                                                      metric, make, model):
+    files = make(tmp_path)
+    view = window.tabs.view(metric)
+    asked = _rows_asked(monkeypatch, ColumnsModel, lambda: getattr(view, model))
+    open_view(qtbot, window, metric, lambda: window.open_files(*files))
+    assert getattr(view, model).rowCount() == 1500
     assert asked and max(asked) < SIGHT
 
 

@@ -10,9 +10,9 @@ import pytest
 
 import kmetric_gui.io.lean_fbeta as lean
 import kmetric_gui.io.pieces as pieces
-import kmetric_gui.io.read as read
 import kmetric_gui.metrics.fbeta_codes as codes
 from filemaker import write
+from samedata import full_only, lean_only
 from kmetric_gui.core import coded_fbeta, jaccard_fbeta, split_cell
 from kmetric_gui.errors import Cancelled, InputError
 from kmetric_gui.metrics.fbeta_cells import Cells, code_cells
@@ -55,16 +55,6 @@ def make_pair(tmp_path, n=200, seed=0, usage=False, sep=",", bom=False, crlf=Fal
             write(tmp_path / f"sub{ext}", text(["Id", "PredictionString"], sub_rows), bom=bom))
 
 
-def full_only(m):
-    m.setattr(lean, "load_fbeta", lambda *a, **k: None)
-
-
-def lean_only(m):
-    def no_full_read(*a, **k):
-        raise AssertionError("the full read ran: the lean path gave up")
-    m.setattr(read, "read_pair", no_full_read)
-
-
 def same_prepared(p, q):
     assert (p.metric, p.reason, p.layout, p.id_column) == (q.metric, q.reason, q.layout, q.id_column)
     assert p.target_columns == q.target_columns
@@ -97,7 +87,7 @@ def test_lean_read_equals_full_read(tmp_path, monkeypatch, piece, kw):
         lean_only(m)
         p = load(a, b)
     with monkeypatch.context() as m:
-        full_only(m)
+        full_only(m, lean, "load_fbeta")
         q = load(a, b)
     same_prepared(p, q)
     for o in (Options(), Options(matching="many-to-one", clean=True, threshold=0.3)):
@@ -147,7 +137,7 @@ def test_odd_files_score_or_fail_as_before(tmp_path, monkeypatch, name):
     monkeypatch.setattr(pieces, "PIECE", 1 << 10)
     got = outcome(a, b)
     with monkeypatch.context() as m:
-        full_only(m)
+        full_only(m, lean, "load_fbeta")
         want = outcome(a, b)
     assert got == want
 
@@ -160,7 +150,7 @@ def test_header_only_and_missing_column(tmp_path):
         sb = write(tmp_path / "u.csv", sub) if sub else b
         got = outcome(sa, sb, Options(metric="fbeta"))
         with pytest.MonkeyPatch.context() as m:
-            full_only(m)
+            full_only(m, lean, "load_fbeta")
             assert got == outcome(sa, sb, Options(metric="fbeta"))
 
 

@@ -9,8 +9,8 @@ import pytest
 
 import kmetric_gui.io.lean_lwlrap as lean
 import kmetric_gui.io.pieces as pieces
-import kmetric_gui.io.read as read
 from filemaker import write
+from samedata import full_only, lean_only
 from kmetric_gui.errors import Cancelled, InputError
 from kmetric_gui.scoring import Options, load, score_files, score_prepared
 from reference import lwlrap_ref
@@ -49,16 +49,6 @@ def make_pair(tmp_path, n=300, c=6, seed=0, usage=False, sep=",", bom=False, crl
             truth, scores, u)
 
 
-def full_only(monkeypatch):
-    monkeypatch.setattr(lean, "load_lwlrap", lambda *a, **k: None)
-
-
-def lean_only(monkeypatch):
-    def no_full_read(*a, **k):
-        raise AssertionError("the full read ran: the lean path gave up")
-    monkeypatch.setattr(read, "read_pair", no_full_read)
-
-
 def outcome(a, b, options=Options()):
     """The JSON of a score and the matrices' bytes, or every problem of a refusal."""
     try:
@@ -89,7 +79,7 @@ def test_lean_read_equals_full_read(tmp_path, monkeypatch, piece, kw):
         lean_only(m)
         p = load(a, b)
     with monkeypatch.context() as m:
-        full_only(m)
+        full_only(m, lean, "load_lwlrap")
         q = load(a, b)
     same_prepared(p, q)
     for ties in ("worst", "original"):
@@ -143,7 +133,7 @@ def test_odd_files_score_or_fail_as_before(tmp_path, monkeypatch, name):
     monkeypatch.setattr(pieces, "PIECE", 1 << 10)
     got = outcome(a, b)
     with monkeypatch.context() as m:
-        full_only(m)
+        full_only(m, lean, "load_lwlrap")
         want = outcome(a, b)
     assert got == want
 
@@ -175,7 +165,7 @@ def test_other_layouts_take_the_full_path(tmp_path, monkeypatch, edit):
     got = outcome(a, b)
     assert taken == [None]
     with monkeypatch.context() as m:
-        full_only(m)
+        full_only(m, lean, "load_lwlrap")
         assert outcome(a, b) == got
 
 

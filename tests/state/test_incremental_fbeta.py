@@ -2,7 +2,6 @@
 from scratch (score_prepared) and the plain-loop reference, after every step of
 random edit/undo sequences (empty documents, Jaccard ties, Usage splits with
 Ignored, both matchings, cleaning)."""
-from dataclasses import fields
 
 import numpy as np
 import pytest
@@ -12,6 +11,7 @@ from kmetric_gui.metrics import FieldSpec
 from kmetric_gui.scoring import Options, load, score_prepared
 from kmetric_gui.state import Session
 from appedit import edit_in_app
+from samedata import assert_same, rescore_since, split_rows
 from reference import close, fbeta_ref
 
 TRUTH, PRED = FieldSpec("truth"), FieldSpec("pred")
@@ -36,23 +36,6 @@ def files(tmp_path, seed, n=50, usage=True):
     sub.write_text("Id,PredictionString\n" + "".join(
         f"d{i},{cell(rng)}\n" for i in rng.permutation(n)))
     return sol, sub
-
-
-def assert_same(fast, full):
-    for f in fields(full):
-        a, b = getattr(fast, f.name), getattr(full, f.name)
-        if isinstance(b, np.ndarray):
-            assert a.dtype == b.dtype and np.array_equal(a, b), f.name
-        elif isinstance(b, float):
-            assert a == pytest.approx(b, abs=1e-12, nan_ok=True), f.name
-        else:
-            assert a == b, f.name
-
-
-def rows_of(usage, n, name):
-    if usage is None:
-        return range(n)
-    return np.flatnonzero({"all": usage != 2, "public": usage == 0, "private": usage == 1}[name])
 
 
 @pytest.mark.parametrize("matching,clean,threshold", [("one-to-one", False, 0.5),
@@ -85,7 +68,7 @@ def test_incremental_fbeta_equals_full_rescore(tmp_path, matching, clean, thresh
             assert_same(fast.splits[name], full.splits[name])
         p = fast.prepared
         for name, res in [("all", fast.result), *fast.splits.items()]:
-            rows = rows_of(p.usage, len(p), name)
+            rows = split_rows(p.usage, len(p), name)
             score, counts = fbeta_ref([p.truth[i] for i in rows], [p.pred[i] for i in rows],
                                       threshold=threshold, matching=matching, clean=clean)
             assert (res.tp, res.fp, res.fn) == counts
@@ -105,10 +88,8 @@ def test_a_stale_report_is_never_updated(tmp_path):
     s.edit_text(TRUTH, 4, "alpha beta")
     # Scored for `version`, asked to go from `middle`: document 4's counts disagree.
     s.edit_text(PRED, 4, "zeta")
-    assert report.definition.rescore_cells(
-        report, changed_cells(middle.overlay, s.data.overlay), middle, s.data) is None
-    fast = report.definition.rescore_cells(
-        report, changed_cells(version.overlay, s.data.overlay), version, s.data)
+    assert rescore_since(report, middle, s.data) is None
+    fast = rescore_since(report, version, s.data)
     assert_same(fast.result, score_prepared(s.data.prepared(), opts).result)
 
 
@@ -118,8 +99,7 @@ def test_a_value_the_score_refuses_goes_to_the_full_score(tmp_path):
     s.load(load(*files(tmp_path, 6, usage=False), opts))
     report, version = score_prepared(s.data.prepared(), opts), s.data
     s.edit_value(PRED, 2, [1, 2])                        # not strings (no file gives this)
-    assert report.definition.rescore_cells(
-        report, changed_cells(version.overlay, s.data.overlay), version, s.data) is None
+    assert rescore_since(report, version, s.data) is None
 
 
 def test_the_app_scores_an_fbeta_edit_incrementally(qtbot, tmp_path, monkeypatch):

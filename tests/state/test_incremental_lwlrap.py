@@ -1,7 +1,6 @@
 """An LwLRAP edit rescored from one sample's ranks equals scoring from scratch
 (score_prepared) and the plain-loop reference, after every step of random
 edit/undo sequences (ties, samples without labels, Usage splits with Ignored)."""
-from dataclasses import fields
 
 import numpy as np
 import pytest
@@ -11,6 +10,7 @@ from kmetric_gui.metrics import FieldSpec
 from kmetric_gui.scoring import Options, load, score_prepared
 from kmetric_gui.state import Session
 from appedit import edit_in_app
+from samedata import assert_same, rescore_since, split_rows
 from reference import close, lwlrap_ref
 
 TRUTH = FieldSpec("truth")
@@ -31,29 +31,6 @@ def files(tmp_path, seed, n=60, usage=True):
     sub.write_text(head + "\n" + "".join(
         f"s{i}," + ",".join(map(str, s[i])) + "\n" for i in rng.permutation(n)))
     return sol, sub
-
-
-def assert_same(fast, full):
-    """Every field of two LwlrapResults equal (floats to 1e-12, nan where nan)."""
-    for f in fields(full):
-        a, b = getattr(fast, f.name), getattr(full, f.name)
-        if isinstance(b, np.ndarray):
-            assert a.shape == b.shape, f.name
-            if b.dtype.kind == "f":
-                np.testing.assert_allclose(a, b, rtol=0, atol=1e-12, err_msg=f.name)
-            else:
-                assert np.array_equal(a, b), f.name
-        elif isinstance(b, float):
-            assert a == pytest.approx(b, abs=1e-12, nan_ok=True), f.name
-        else:
-            assert a == b, f.name
-
-
-def split_rows(usage, n, name):
-    if usage is None:
-        return np.arange(n)
-    return {"all": np.flatnonzero(usage != 2), "public": np.flatnonzero(usage == 0),
-            "private": np.flatnonzero(usage == 1)}[name]
 
 
 def random_edit(s, rng):
@@ -120,8 +97,7 @@ def test_a_stale_report_is_never_updated(tmp_path):
     cells = changed_cells(middle.overlay, s.data.overlay)
     # The report belongs to `version`, not to `middle`: its stored ranks disagree.
     assert report.definition.rescore_cells(report, cells, middle, s.data) is None
-    fast = report.definition.rescore_cells(report, changed_cells(version.overlay, s.data.overlay),
-                                           version, s.data)
+    fast = rescore_since(report, version, s.data)
     assert_same(fast.result, score_prepared(s.data.prepared(), opts).result)
 
 
@@ -132,16 +108,13 @@ def test_invalid_edited_values_go_to_the_full_score(tmp_path):
     s.load(load(*files(tmp_path, 8, usage=False), opts))
     report, version = score_prepared(s.data.prepared(), opts), s.data
     s.edit_value(FieldSpec("pred", 0), 3, float("nan"))
-    assert report.definition.rescore_cells(
-        report, changed_cells(version.overlay, s.data.overlay), version, s.data) is None
+    assert rescore_since(report, version, s.data) is None
     s.undo()
     s.edit_value(TRUTH, 3, np.array([2, 0, 0, 0, 0], dtype=np.int8))
-    assert report.definition.rescore_cells(
-        report, changed_cells(version.overlay, s.data.overlay), version, s.data) is None
+    assert rescore_since(report, version, s.data) is None
     s.undo()
     s.edit_value(FieldSpec("pred", 1), 3, "high")          # through the API, not the table
-    assert report.definition.rescore_cells(
-        report, changed_cells(version.overlay, s.data.overlay), version, s.data) is None
+    assert rescore_since(report, version, s.data) is None
 
 
 def test_the_app_scores_an_lwlrap_edit_incrementally(qtbot, tmp_path, monkeypatch):
