@@ -12,6 +12,8 @@ run (the machine is shared: compare within a run, not across runs):
   the validated join (full outer join, duplicate, missing, extra and value
   checks, then the confusion counts; `pip install .[bench]`). Bytes/row is
   peak RSS above `python -c "import numpy, pyarrow"`, divided by the rows.
+- "same, after F-beta": the kappa pair loaded and scored through the Python API in a
+  process that first scored a 10-row F-beta pair (as the app does when files change).
 - LwLRAP and F-beta pairs (F-beta at two sizes: --fb-rows, --fb-big): peak
   RSS against the two files' size on disk, above that baseline and above
   the peak of the same command on a 10-row pair of the same kind (what the
@@ -74,6 +76,15 @@ from sklearn.metrics import cohen_kappa_score
 sol = pd.read_csv(sys.argv[1], dtype={"id_code": str}); sub = pd.read_csv(sys.argv[2], dtype={"id_code": str})
 m = sol.merge(sub, on="id_code", suffixes=("_t", "_p"))
 print(cohen_kappa_score(m.diagnosis_t, m.diagnosis_p, weights="quadratic"))
+"""
+
+# The app loads many pairs in one process: a kappa pair read after an F-beta pair must
+# not keep F-beta's allocator (every 4 MB piece mapped afresh: 1.6x slower before).
+AFTER_FBETA = """
+import sys
+from kmetric_gui.scoring import load, score_prepared
+score_prepared(load(sys.argv[3], sys.argv[4]))
+print(score_prepared(load(sys.argv[1], sys.argv[2])).result.score)
 """
 
 BASELINE = "import numpy, pyarrow"
@@ -207,6 +218,10 @@ def main():
         ours = median_run(kmetric + [sol, sub, "--json"], rep, env)
         score = json.loads(ours[2])["score"]
         rows.append(("kmetric score", ours))
+        if n < 30_000_000:
+            a = median_run([py, "-c", AFTER_FBETA, sol, sub, *make_fbeta(args.dir, TINY)], rep, env)
+            assert abs(float(a[2].split()[-1]) - score) < 1e-12
+            rows.append(("same, after F-beta", a))
         if duck:
             d = median_run([py, "-c", DUCK, sol, sub], rep)
             assert abs(float(d[2].split()[-1]) - score) < 1e-9, (d[2][-200:], score)
