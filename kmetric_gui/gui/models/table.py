@@ -8,6 +8,7 @@ tooltip until the next edit.
 """
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QObject, Qt, Signal
+from PySide6.QtWidgets import QStyle
 
 from ...tables import Column
 
@@ -228,7 +229,14 @@ class SpareWidth(QObject):
         if not 0 <= self.col < t.model().columnCount() or head.isSectionHidden(self.col):
             return
         others = head.length() - head.sectionSize(self.col)
-        want = max(self.base, t.viewport().width() - others)
+        # The room as if the vertical scroll bar were always shown: filling the room
+        # that appears when it hides made the horizontal bar appear, the rows fit no
+        # more, the vertical bar came back, the column shrank... an endless resize
+        # storm (a test hung in it). One bar's width is left unused instead.
+        room = t.viewport().width()
+        if not t.verticalScrollBar().isVisible():
+            room -= t.style().pixelMetric(QStyle.PM_ScrollBarExtent, None, t)
+        want = max(self.base, room - others)
         if want != head.sectionSize(self.col):
             self._busy = True
             t.setColumnWidth(self.col, want)
@@ -243,6 +251,6 @@ class SpareWidth(QObject):
             self.apply()
 
     def eventFilter(self, obj, event):
-        if event.type() == QEvent.Resize:
+        if event.type() == QEvent.Resize and not self._busy:
             self.apply()
         return False
