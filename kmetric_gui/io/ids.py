@@ -6,6 +6,7 @@ or the raw bytes of ids up to 8 bytes), chunk by chunk (no copy of the
 strings), and the join is two sorts and a merge in numpy. Other ids get
 their keys from Arrow's dictionary encoding (hashing in C++). No pandas.
 """
+import functools
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -67,61 +68,70 @@ def _lut(digits):
     return lut
 
 
+@functools.lru_cache(maxsize=2)
+def _pair_lut(digits):
+    """Two text bytes (a little-endian uint16) -> their byte of the key (first digit in the
+    low nibble), or 0x100 and up when either byte is not one of ``digits``."""
+    one = np.full(256, 0x100, dtype=np.uint16)
+    one[np.frombuffer(digits, np.uint8)] = np.arange(16, dtype=np.uint16)
+    both = np.arange(1 << 16)
+    return one[both & 255] | (one[both >> 8] << np.uint16(4))
+
+
 def _keys(arr, width, digits, out=None):
     """uint64 keys of every id (hex ``digits`` if given, raw bytes otherwise), or None.
 
     ``out``: an array of len(arr) to write them into."""
     out = np.empty(len(arr), dtype=np.uint64) if out is None else out
-    lut = _lut(digits) if digits is not None else None
-    swar = digits is not None and width % 4 == 0
     at = 0
     for c in _chunks(arr):
         if not len(c):
             continue
         rows = _byte_rows(c, width)
-        for a in range(0, rows.shape[0], _STEP):
-            part = rows[a:a + _STEP]
-            if swar:
-                keys = _hex_words(part, digits == _HEX[1])
-                if keys is None:
-                    return None
-                out[at:at + part.shape[0]] = keys
-                at += part.shape[0]
-                continue
-            if lut is not None:
-                codes = lut[part]
-                if codes.max(initial=0) == 255:
-                    return None
-                part = _nibbles(codes)
-            out[at:at + part.shape[0]] = _native(part)
-            at += part.shape[0]
+        if row_keys(rows, digits, out[at:at + rows.shape[0]]) is None:
+            return None
+        at += rows.shape[0]
     return out
 
 
-_LOW4, _BIT0 = np.uint32(0x0F0F0F0F), np.uint32(0x01010101)
+def row_keys(rows, digits, out):
+    """Keys of (n, width) id bytes into ``out`` (hex ``digits`` or raw bytes), or None
+    when a byte is not one of the digits. Rows may be strided (fixed-width lines)."""
+    lut = _lut(digits) if digits is not None else None
+    pairs = _pair_lut(digits) if digits is not None and rows.shape[1] % 4 == 0 else None
+    step = _STEP if pairs is None else 1 << 16      # the look-up's temporaries stay in cache
+    for a in range(0, rows.shape[0], step):
+        part = rows[a:a + step]
+        if pairs is not None:
+            if _hex_pairs(part, pairs, out[a:a + part.shape[0]]) is None:
+                return None
+            continue
+        if lut is not None:
+            codes = lut[part]
+            if codes.max(initial=0) == 255:
+                return None
+            part = _nibbles(codes)
+        out[a:a + part.shape[0]] = _native(part)
+    return out
 
 
-def _hex_words(rows, upper):
-    """(n, 4m) hex digits -> uint64 keys, 4 digits at a time in one 32-bit word, or None
-    when a byte is not a digit of that case (m <= 4).
+def _hex_pairs(rows, pairs, out):
+    """(n, 4m) hex digits -> uint64 keys (m <= 4), two digits a byte by one table look-up
+    per pair; None when a byte is not a digit of the table's case.
 
-    Each byte's value is (c & 15) + 9 for letters (bit 6 set); the digit is then written
-    back and compared with the byte: exact validation without a table lookup per byte.
+    The ids are first copied into rows of 16 digits padded with '0' (a zero nibble in
+    either case): every look-up is then one contiguous (n, 8) take, whose bytes are the
+    keys (a strided (n, m) assignment costs more than the copy and the take together).
     """
-    x = rows.view(np.dtype("<u4"))
-    v = (x & _LOW4) + np.uint32(9) * ((x >> np.uint32(6)) & _BIT0)
-    if (v & np.uint32(0xF0F0F0F0)).any():
+    n, w = rows.shape
+    text = np.empty((n, 16), dtype=np.uint8)
+    text[:, :w] = rows
+    text[:, w:] = ord("0")
+    b = np.take(pairs, text.view("<u2"))       # two digits a byte, first in the low nibble
+    if b.max(initial=0) > 255:
         return None
-    letter = ((v + np.uint32(0x06060606)) >> np.uint32(4)) & _BIT0
-    back = v + np.uint32(0x30303030) + letter * np.uint32(7 if upper else 39)
-    if not np.array_equal(back, x):
-        return None
-    t = v | (v >> np.uint32(4))                          # two digits a byte
-    words = (t & np.uint32(0xFF)) | ((t >> np.uint32(8)) & np.uint32(0xFF00))
-    keys = words[:, 0].astype(np.uint64)
-    for j in range(1, words.shape[1]):
-        keys |= words[:, j].astype(np.uint64) << np.uint64(16 * j)
-    return keys
+    out[:] = b.astype(np.uint8).view(np.uint64).ravel()
+    return out
 
 
 class KeyIds:
@@ -141,7 +151,7 @@ class KeyIds:
         if self.digits is None:
             raw = np.arange(256, dtype=np.uint8)
             return np.arange(w, dtype=np.uint64) * np.uint64(8), np.uint64(0xFF), raw
-        if w % 4 == 0:                       # _hex_words: digit p in bits 4p..4p+3
+        if w % 4 == 0:                       # _hex_pairs: digit p in bits 4p..4p+3
             shifts = np.arange(w, dtype=np.uint64) * np.uint64(4)
         else:                                # _nibbles + _native: two digits a byte, high first
             q = np.arange(w) + w % 2

@@ -12,18 +12,21 @@ tables (io.read, io.prepare), which names every problem. So this path only
 ever scores files that the full path would score the same way.
 """
 import os
-from concurrent.futures import Future
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor, TimeoutError
 
 import numpy as np
 import pyarrow as pa
 
 from ..errors import Cancelled, InputError
-from .ids import _HEX, _POOL, _STEP, KeyIds, _argsort, _fixed_width, _keys, sort_in_place
+from .fixed_lines import Lines, layout, plain_bytes
+from .ids import _HEX, _POOL, _STEP, KeyIds, _argsort, _fixed_width, _keys, row_keys, sort_in_place
 from . import pieces
 from .pieces import Off, plain, tables
 from .read import read_header
 
 _VALUE_LIMIT = 1 << 30      # ratings beyond this take the full path
+_READER = ThreadPoolExecutor(1, thread_name_prefix="kmetric-read")   # the submission's side
 _USAGE = (b"public", b"private", b"ignored")
 
 
@@ -71,20 +74,36 @@ class _Keyer:
         self.raw = False
 
     def keys(self, ids, out=None):
-        w = _fixed_width(ids)
+        """Keys of an Arrow string column."""
+        w = self._width(_fixed_width(ids))
+        out = np.empty(len(ids), dtype=np.uint64) if out is None else out
+        return self._pack(lambda digits: _keys(ids, w, digits, out), lambda: True)
+
+    def lines(self, rows, sep, out=None):
+        """Keys of the (rows, width) id bytes of fixed-width lines (fixed_lines.Lines.ids)."""
+        self._width(rows.shape[1])
+        out = np.empty(rows.shape[0], dtype=np.uint64) if out is None else out
+        return self._pack(lambda digits: row_keys(rows, digits, out), lambda: plain_bytes(rows, sep))
+
+    def _width(self, w):
         if w is None or (self.width is not None and w != self.width):
             raise Off
-        if self.width is None:              # the first piece decides the mode
-            self.width = w
-            for digits in _HEX:
-                k = _keys(ids, w, digits, out) if w <= 16 else None
+        self.width = w
+        return w
+
+    def _pack(self, pack, raw_ok):
+        if self.digits is None and not self.raw:        # the first piece decides the mode
+            for digits in (_HEX if self.width <= 16 else ()):
+                k = pack(digits)
                 if k is not None:
                     self.digits = digits
                     return k
-            if w > 8:
+            if self.width > 8:
                 raise Off
             self.raw = True
-        k = _keys(ids, w, None if self.raw else self.digits, out)
+        if self.raw and not raw_ok():
+            raise Off
+        k = pack(None if self.raw else self.digits)
         if k is None:
             raise Off
         return k
@@ -138,30 +157,37 @@ class _Growing:
 
 
 def _batches(path, delim, head, id_col, target, usage, progress):
+    """Pieces of the file: pyarrow Tables, or fixed_lines.Lines for fixed-width lines."""
     types = {id_col: pa.string(), target: pa.int64()}
     keep = [id_col, target]
     if usage:
         types[usage] = pa.string()
         keep.append(usage)
-    return tables(path, delim, head, pieces.convert(types, keep), progress)
+    return tables(path, delim, head, pieces.convert(types, keep), progress,
+                  fixed=layout(head, id_col, target, delim))
+
+
+def _piece(batch, id_col, target, delim, keyer, out=None):
+    """(keys, ratings, lowest, highest) of one piece (a Table or Lines)."""
+    if isinstance(batch, Lines):
+        return keyer.lines(batch.ids, ord(delim), out), batch.values, batch.lo, batch.hi
+    return (keyer.keys(batch.column(id_col), out),) + _ratings(batch.column(target))
 
 
 def _read_solution(path, delim, head, cols, keyer, progress, cancel):
+    """Keys, int32 truth and Usage codes (or None) of every row, in file order."""
     id_col, target, usage, _ = cols
     # Ratings as int32, as the full read gives them (numbers.column_numbers).
     keys, truth, codes = _Growing(np.uint64), _Growing(np.int32), _Growing(np.int8)
     size, expect = os.path.getsize(path), None
-
-    def step(f):
-        progress(0.3 * f, "reading the solution")
-    for batch in _batches(path, delim, head, id_col, target, usage, step):
+    for batch in _batches(path, delim, head, id_col, target, usage, progress):
         if cancel():
             raise Cancelled("reading the solution")
-        m = batch.num_rows
+        k, v, _, _ = _piece(batch, id_col, target, delim, keyer)
         if expect is None:      # rows in the file, from the first piece (a piece's bytes or all)
-            expect = m * size / min(pieces.PIECE, size) * 1.02 + 1024
-        keys.add(keyer.keys(batch.column(id_col)), expect)
-        truth.add(_ratings(batch.column(target))[0], expect)
+            expect = k.size * size / min(pieces.PIECE, size) * 1.02 + 1024
+        keys.add(k, expect)
+        truth.add(v, expect)
         if usage:
             codes.add(_usage_codes(batch.column(usage)), expect)
     if not keys.n:
@@ -169,105 +195,133 @@ def _read_solution(path, delim, head, cols, keyer, progress, cancel):
     return keys.done(), truth.done(), codes.done() if usage else None
 
 
-def _read_submission(src, delim, head, cols, keyer, n, base, vbits, progress, cancel):
-    """Packed keys (id key << vbits | rating - base) for n rows, (lowest, highest) rating.
-
-    More or fewer rows than the solution, or a rating outside the codes, is Off.
-    """
+def _read_submission(path, delim, head, cols, keyer, progress, cancel):
+    """Keys and int16 ratings of every row, in file order, and (lowest, highest) rating."""
     id_col, target = cols[0], cols[1]
-    keys = np.empty(n, dtype=np.uint64)
-    at, lo, hi = 0, None, None
-    step = (lambda f: progress(0.3 + 0.3 * f, "reading the submission"))
-    shift, top = np.uint64(vbits), (1 << vbits) - 1
-    for batch in _batches(src, delim, head, id_col, target, None, step):
+    keys, values = _Growing(np.uint64), _Growing(np.int16)
+    size, expect, lo, hi = os.path.getsize(path), None, None, None
+    for batch in _batches(path, delim, head, id_col, target, None, progress):
         if cancel():
             raise Cancelled("reading the submission")
-        m = batch.num_rows
-        if at + m > n:
-            raise Off
-        v, b_lo, b_hi = _ratings(batch.column(target))
-        v -= base
+        k, v, b_lo, b_hi = _piece(batch, id_col, target, delim, keyer)
+        if expect is None:
+            expect = k.size * size / min(pieces.PIECE, size) * 1.02 + 1024
+        keys.add(k, expect)
+        values.add(v, expect)
         if v.size:
-            b_lo, b_hi = b_lo - base, b_hi - base
-            if b_lo < 0 or b_hi > top:
-                raise Off
             lo = b_lo if lo is None else min(lo, b_lo)
             hi = b_hi if hi is None else max(hi, b_hi)
-        part = keys[at:at + m]
-        keyer.keys(batch.column(id_col), out=part)
-        part <<= shift
-        part |= v.view(np.uint64)              # codes >= 0: the same bits
-        at += m
-    if at != n or lo is None:
+            if lo < -(1 << 15) or hi >= 1 << 15:
+                raise Off                   # kept as int16 until packed into the keys
+    if lo is None:
         raise Off
-    return keys, lo + base, hi + base
+    return keys.done(), values.done(), lo, hi
+
+
+def _read_both(paths, delims, heads, cols, progress, cancel):
+    """Both files read side by side (the solution here, the submission on another
+    thread: each piece's work is mostly numpy or Arrow, which free the GIL).
+
+    Only this thread reports progress; a failure on either side stops the other.
+    """
+    done, stop = [0.0, 0.0], threading.Event()
+
+    def report():
+        progress(0.25 * (done[0] + done[1]), "reading the files")
+
+    def sub_step(f):
+        done[1] = f
+    sol_keyer, sub_keyer = _Keyer(), _Keyer()
+    job = _READER.submit(_read_submission, paths[1], delims[1], heads[1], cols, sub_keyer,
+                         sub_step, lambda: stop.is_set() or cancel())
+    try:
+        sol = _read_solution(paths[0], delims[0], heads[0], cols, sol_keyer,
+                             lambda f: (done.__setitem__(0, f), report()), cancel)
+        while True:
+            try:
+                sub = job.result(timeout=0.1)
+                break
+            except TimeoutError:
+                report()
+    except BaseException:
+        stop.set()
+        _wait(job)
+        raise
+    # Equal ids <-> equal keys only if both files packed them the same way.
+    if (sol_keyer.width, sol_keyer.digits, sol_keyer.raw) != \
+            (sub_keyer.width, sub_keyer.digits, sub_keyer.raw):
+        raise Off
+    return sol, sub, sol_keyer
 
 
 def _load(truth_path, submission_path, options, sol_name, sub_name, progress, cancel):
     from ..core.kappa import MAX_CLASSES
     from .memory import check_memory
     from .prepare import Prepared
-    sol_src, sol_delim = truth_path, plain(truth_path, "solution", options)
-    sub_src, sub_delim = submission_path, plain(submission_path, "submission", options)
-    sol_head = read_header(truth_path, "solution", options.max_inflated)
-    sub_head = read_header(submission_path, "submission", options.max_inflated)
-    cols = _columns(sol_head, sub_head, options)
-    check_memory([truth_path, submission_path])
-    keyer = _Keyer()
-    sol_keys, truth, usage = _read_solution(sol_src, sol_delim, sol_head, cols, keyer,
-                                            progress, cancel)
+    paths = (truth_path, submission_path)
+    delims = (plain(truth_path, "solution", options), plain(submission_path, "submission", options))
+    heads = (read_header(truth_path, "solution", options.max_inflated),
+             read_header(submission_path, "submission", options.max_inflated))
+    cols = _columns(*heads, options)
+    check_memory(list(paths))
+    (sol_keys, truth, usage), (sub_keys, values, p_lo, p_hi), keyer = \
+        _read_both(paths, delims, heads, cols, progress, cancel)
     n = truth.size
-    t_lo, t_hi = int(truth.min()), int(truth.max())
-    # The submission's rating rides in the low bits of its key as it is read. Codes cover
-    # every rating that can share a kappa range with the truth, or as many around the
-    # truth's as the key leaves bits for (a rating outside them: the full read).
-    span, free = t_hi - t_lo, 64 - keyer.max_bits
-    if span + 1 > MAX_CLASSES or free < max(span, 1).bit_length():
-        raise Off
-    vbits = min((span + 2 * (MAX_CLASSES - 1 - span)).bit_length(), free)
-    base = t_lo - ((1 << vbits) - 1 - span) // 2
-    # The solution's order is sorted while the submission is read (numpy's sort frees the GIL).
+    if sub_keys.size != n:
+        raise Off                          # missing or extra rows: the full path names them
+    # The solution's order is sorted while the submission's keys are packed and sorted
+    # (numpy's sort frees the GIL).
     order = _POOL.submit(_argsort, sol_keys)
     try:
-        sub_keys, p_lo, p_hi = _read_submission(sub_src, sub_delim, sub_head, cols, keyer, n,
-                                                base, vbits, progress, cancel)
-    except BaseException:
+        return _join(sol_keys, truth, usage, sub_keys, values, p_lo, p_hi, keyer, order,
+                     cols, options, progress, MAX_CLASSES, Prepared)
+    finally:
         _wait(order)
-        raise
+
+
+def _join(sol_keys, truth, usage, sub_keys, values, p_lo, p_hi, keyer, order, cols, options,
+          progress, max_classes, prepared):
+    n = truth.size
+    t_lo, t_hi = int(truth.min()), int(truth.max())
     lo, hi = min(t_lo, p_lo), max(t_hi, p_hi)
     low = options.min_rating if options.min_rating is not None else lo
     high = options.max_rating if options.max_rating is not None else hi
-    if lo < low or hi > high or hi - lo + 1 > MAX_CLASSES:
-        _wait(order)
+    if lo < low or hi > high or hi - lo + 1 > max_classes:
         raise Off                          # the full path names the rows at fault
+    # The submission's rating rides in the low bits of its key, so one sort of the keys
+    # aligns it. Codes cover every rating of either file from the lowest.
+    vbits = (hi - lo).bit_length() or 1
+    if vbits > 64 - keyer.max_bits:
+        raise Off
+    shift = np.uint64(vbits)
+    for a in range(0, n, _STEP):
+        part = sub_keys[a:a + _STEP]
+        part <<= shift
+        part |= (values[a:a + _STEP].astype(np.int64) - lo).astype(np.uint64)
+    del values
     progress(0.5, "joining ids")
     id_col, target, _, reason = cols
     layout = f"id '{id_col}' + integer rating column '{target}'"
     ids = KeyIds(sol_keys, keyer.width, keyer.digits)   # the ids as keys: text when shown
     mask = np.uint64((1 << vbits) - 1)
+    pred = np.empty(n, dtype=np.int32)
     if _equal(sol_keys, sub_keys, vbits):
         # The submission lists the ids in the solution's order (made from the sample
         # submission): no sort of it; the solution's sort still finds repeated ids.
-        order = order.result()
-        if not _same_ids(sol_keys, order, None, 0):
+        if not _same_ids(sol_keys, order.result(), None, 0):
             raise Off
-        del order
-        pred = np.empty(n, dtype=np.int32)
         for a in range(0, n, _STEP):
-            pred[a:a + _STEP] = (sub_keys[a:a + _STEP] & mask).astype(np.int32)
-        del sub_keys
-        pred += np.int32(base)
-        return Prepared("qwk", reason, id_col, [target], ids, truth, pred, usage, layout=layout)
-    sort_in_place(sub_keys)
-    order = order.result()
-    if not _same_ids(sol_keys, order, sub_keys, vbits):
-        raise Off                          # missing, extra or repeated ids: the full path lists them
-    pred = np.empty(n, dtype=np.int32)
-    for a in range(0, n, _STEP):
-        pred[order[a:a + _STEP]] = sub_keys[a:a + _STEP] & mask
+            pred[a:a + _STEP] = sub_keys[a:a + _STEP] & mask
+    else:
+        sort_in_place(sub_keys)
+        order = order.result()
+        if not _same_ids(sol_keys, order, sub_keys, vbits):
+            raise Off                      # missing, extra or repeated ids: the full path lists them
+        for a in range(0, n, _STEP):
+            pred[order[a:a + _STEP]] = sub_keys[a:a + _STEP] & mask
     del order, sub_keys
-    pred += np.int32(base)
-    return Prepared("qwk", reason, id_col, [target], ids, truth, pred, usage, layout=layout)
+    pred += np.int32(lo)
+    return prepared("qwk", reason, id_col, [target], ids, truth, pred, usage, layout=layout)
 
 
 def _same_ids(sol_keys, order, sub_packed, vbits):

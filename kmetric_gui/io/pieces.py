@@ -21,7 +21,7 @@ from .read import PARQUET, _delimiter
 from .sources import head_bytes, open_source
 
 PIECE = 4 << 20             # bytes of text per parse: Arrow's threads share its blocks
-_PARSER = ThreadPoolExecutor(1, thread_name_prefix="kmetric-parse")
+_PARSER = ThreadPoolExecutor(2, thread_name_prefix="kmetric-parse")   # two files read side by side
 
 
 class Off(Exception):
@@ -69,18 +69,24 @@ def convert(types, include=None):
                                 quoted_strings_can_be_null=False)
 
 
-def tables(path, delim, head, convert, progress=None, quotes=False, hex=True):
+def tables(path, delim, head, convert, progress=None, quotes=False, hex=True, fixed=None):
     """pyarrow Tables of the rows after the header, a piece at a time.
 
     ``head``: the column names; ``convert``: Arrow's ConvertOptions;
     ``progress(fraction of the file)`` after each piece is read; ``quotes``:
-    quoted fields accepted (none may hold a line break); ``hex``: "0x" refused.
+    quoted fields accepted (none may hold a line break); ``hex``: "0x" refused;
+    ``fixed(text)``: what to yield instead of a table for a piece it can cut
+    without Arrow's parser (None: parse it). What it yields may view the text:
+    it is valid until the next piece is asked for.
     """
     import os
     read = pacsv.ReadOptions(column_names=head, block_size=PIECE // 4)
     parse = pacsv.ParseOptions(delimiter=delim)
 
     def parsed(view):
+        cut = fixed(view) if fixed is not None else None
+        if cut is not None:
+            return cut
         return pacsv.read_csv(pa.BufferReader(pa.py_buffer(view)), read_options=read,
                               parse_options=parse, convert_options=convert)
     size = max(os.path.getsize(path), 1)

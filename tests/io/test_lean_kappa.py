@@ -14,7 +14,7 @@ from sklearn.metrics import cohen_kappa_score
 from kmetric_gui.errors import Cancelled, InputError
 from kmetric_gui.io import lean_kappa as lean
 from kmetric_gui.io import pieces
-from kmetric_gui.io.ids import KeyIds, _HEX, _hex_words, _keys
+from kmetric_gui.io.ids import KeyIds, _HEX, _keys, row_keys
 from kmetric_gui.scoring import Options, load, score_prepared
 
 
@@ -186,7 +186,7 @@ def test_cancel_stops_the_lean_read(tmp_path, monkeypatch):
         load(sol, sub, Options(), cancel=lambda: calls.append(1) or len(calls) > 3)
 
 
-def test_hex_words_accept_exactly_the_sixteen_digits_of_their_case():
+def test_hex_keys_accept_exactly_the_sixteen_digits_of_their_case():
     for upper in (False, True):
         digits = _HEX[1] if upper else _HEX[0]
         for pos in range(4):
@@ -194,8 +194,10 @@ def test_hex_words_accept_exactly_the_sixteen_digits_of_their_case():
             for c in range(256):
                 row = bytearray(b"0000")
                 row[pos] = c
-                if _hex_words(np.frombuffer(bytes(row), np.uint8).reshape(1, 4), upper) is not None:
+                out = np.empty(1, np.uint64)
+                if row_keys(np.frombuffer(bytes(row), np.uint8).reshape(1, 4), digits, out) is not None:
                     ok.add(c)
+                    assert out[0] == int(chr(c), 16) << (4 * pos)      # digit p in bits 4p..4p+3
             assert bytes(sorted(ok)) == digits
 
 
