@@ -14,7 +14,11 @@ import os
 import sys
 
 from .. import __version__
-from . import compare, report, score
+from ..cpu import prefer_avx2_sort
+
+prefer_avx2_sort()                  # before anything imports numpy (kmetric_gui/cpu.py)
+
+from . import compare, report, score  # noqa: E402
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
