@@ -12,6 +12,9 @@ run (the machine is shared: compare within a run, not across runs):
   the validated join (full outer join, duplicate, missing, extra and value
   checks, then the confusion counts; `pip install .[bench]`). Bytes/row is
   peak RSS above `python -c "import numpy, pyarrow"`, divided by the rows.
+- "same, parsed by Arrow": every piece through Arrow's CSV parser, as for
+  lines of varying width (the bench files' lines all have one width, so
+  `kmetric score` cuts them without a parser).
 - "same, after F-beta": the kappa pair loaded and scored through the Python API in a
   process that first scored a 10-row F-beta pair (as the app does when files change).
 - LwLRAP and F-beta pairs (F-beta at two sizes: --fb-rows, --fb-big): peak
@@ -76,6 +79,16 @@ from sklearn.metrics import cohen_kappa_score
 sol = pd.read_csv(sys.argv[1], dtype={"id_code": str}); sub = pd.read_csv(sys.argv[2], dtype={"id_code": str})
 m = sol.merge(sub, on="id_code", suffixes=("_t", "_p"))
 print(cohen_kappa_score(m.diagnosis_t, m.diagnosis_p, weights="quadratic"))
+"""
+
+# Every piece through Arrow's parser, as for lines of varying width (the entry point is
+# imported first: it chooses numpy's sort kernels before numpy is imported).
+PARSED = """
+import sys
+from kmetric_gui.cli import main
+from kmetric_gui.io import lean_kappa
+lean_kappa.layout = lambda *a: None
+sys.exit(main(["score", sys.argv[1], sys.argv[2], "--json"]))
 """
 
 # The app loads many pairs in one process: a kappa pair read after an F-beta pair must
@@ -219,6 +232,9 @@ def main():
         score = json.loads(ours[2])["score"]
         rows.append(("kmetric score", ours))
         if n < 30_000_000:
+            p = median_run([py, "-c", PARSED, sol, sub], rep, env)
+            assert json.loads(p[2])["score"] == score
+            rows.append(("same, parsed by Arrow", p))
             a = median_run([py, "-c", AFTER_FBETA, sol, sub, *make_fbeta(args.dir, TINY)], rep, env)
             assert abs(float(a[2].split()[-1]) - score) < 1e-12
             rows.append(("same, after F-beta", a))
