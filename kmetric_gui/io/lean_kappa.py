@@ -264,52 +264,55 @@ def _load(truth_path, submission_path, options, sol_name, sub_name, progress, ca
              read_header(submission_path, "submission", options.max_inflated))
     cols = _columns(*heads, options)
     check_memory(list(paths))
-    (sol_keys, truth, usage), (sub_keys, values, p_lo, p_hi), keyer = \
-        _read_both(paths, delims, heads, cols, progress, cancel)
+    (sol_keys, truth, usage), sub, keyer = _read_both(paths, delims, heads, cols, progress, cancel)
+    sub_keys, values, p_lo, p_hi = sub
+    del sub
+    pa.default_memory_pool().release_unused()   # parsed pieces' memory back before the sorts
     n = truth.size
     if sub_keys.size != n:
         raise Off                          # missing or extra rows: the full path names them
-    # The solution's order is sorted while the submission's keys are packed and sorted
-    # (numpy's sort frees the GIL).
-    order = _POOL.submit(_argsort, sol_keys)
-    try:
-        return _join(sol_keys, truth, usage, sub_keys, values, p_lo, p_hi, keyer, order,
-                     cols, options, progress, MAX_CLASSES, Prepared)
-    finally:
-        _wait(order)
-
-
-def _join(sol_keys, truth, usage, sub_keys, values, p_lo, p_hi, keyer, order, cols, options,
-          progress, max_classes, prepared):
-    n = truth.size
     t_lo, t_hi = int(truth.min()), int(truth.max())
     lo, hi = min(t_lo, p_lo), max(t_hi, p_hi)
     low = options.min_rating if options.min_rating is not None else lo
     high = options.max_rating if options.max_rating is not None else hi
-    if lo < low or hi > high or hi - lo + 1 > max_classes:
+    if lo < low or hi > high or hi - lo + 1 > MAX_CLASSES:
         raise Off                          # the full path names the rows at fault
     # The submission's rating rides in the low bits of its key, so one sort of the keys
     # aligns it. Codes cover every rating of either file from the lowest.
     vbits = (hi - lo).bit_length() or 1
     if vbits > 64 - keyer.max_bits:
         raise Off
-    shift = np.uint64(vbits)
-    for a in range(0, n, _STEP):
-        part = sub_keys[a:a + _STEP]
-        part <<= shift
-        part |= (values[a:a + _STEP].astype(np.int64) - lo).astype(np.uint64)
-    del values
+    # The solution's order is sorted while the submission's keys are packed and sorted
+    # (numpy's sort frees the GIL).
+    order = _POOL.submit(_argsort, sol_keys)
+    try:
+        shift = np.uint64(vbits)
+        for a in range(0, n, _STEP):
+            part = sub_keys[a:a + _STEP]
+            part <<= shift
+            part |= (values[a:a + _STEP].astype(np.int64) - lo).astype(np.uint64)
+        del values                         # before the sorts, which borrow memory
+        return _join(sol_keys, truth, usage, sub_keys, lo, vbits, keyer, order, cols,
+                     progress, Prepared)
+    finally:
+        _wait(order)
+
+
+def _join(sol_keys, truth, usage, sub_keys, lo, vbits, keyer, order, cols, progress, prepared):
+    """Prepared rows in the solution's order, from the packed submission keys (Off when
+    the ids differ: the full path lists them)."""
+    n = truth.size
     progress(0.5, "joining ids")
     id_col, target, _, reason = cols
     layout = f"id '{id_col}' + integer rating column '{target}'"
     ids = KeyIds(sol_keys, keyer.width, keyer.digits)   # the ids as keys: text when shown
     mask = np.uint64((1 << vbits) - 1)
-    pred = np.empty(n, dtype=np.int32)
     if _equal(sol_keys, sub_keys, vbits):
         # The submission lists the ids in the solution's order (made from the sample
         # submission): no sort of it; the solution's sort still finds repeated ids.
         if not _same_ids(sol_keys, order.result(), None, 0):
             raise Off
+        pred = np.empty(n, dtype=np.int32)
         for a in range(0, n, _STEP):
             pred[a:a + _STEP] = sub_keys[a:a + _STEP] & mask
     else:
@@ -317,6 +320,7 @@ def _join(sol_keys, truth, usage, sub_keys, values, p_lo, p_hi, keyer, order, co
         order = order.result()
         if not _same_ids(sol_keys, order, sub_keys, vbits):
             raise Off                      # missing, extra or repeated ids: the full path lists them
+        pred = np.empty(n, dtype=np.int32)         # after the sorts: their peak is without it
         for a in range(0, n, _STEP):
             pred[order[a:a + _STEP]] = sub_keys[a:a + _STEP] & mask
     del order, sub_keys
