@@ -8,26 +8,29 @@ and sorting is most of joining a large kappa pair. NPY_DISABLE_CPU_FEATURES
 is read once, when numpy is imported, so the entry points (`kmetric`,
 `kmetric-gui`, the bundle's launcher) call ``prefer_avx2_sort`` first.
 
-Nothing is changed when numpy is already imported, when the variable is
-already set (the user's choice), on other CPUs, or with a numpy whose
-feature names we don't know (before 2.4, the names were others: numpy would
-warn about unknown ones). This module imports nothing heavy: it runs before
-numpy.
+Nothing is changed when numpy is already imported, when the user has set
+NPY_DISABLE_CPU_FEATURES or NPY_ENABLE_CPU_FEATURES (numpy refuses both at
+once), on other CPUs, or unless numpy is a PyPI wheel of 2.4 or newer: the
+names differ before 2.4 (numpy warns about unknown ones), and a numpy built
+for the local CPU may have AVX-512 in its baseline, which numpy refuses to
+disable (its import would fail). Only Linux says what the CPU is here
+(/proc/cpuinfo). This module imports nothing heavy: it runs before numpy.
 """
 import os
 import re
 import sys
 
 VARIABLE = "NPY_DISABLE_CPU_FEATURES"
+OTHER = "NPY_ENABLE_CPU_FEATURES"
 AVX512 = "X86_V4 AVX512_ICL AVX512_SPR"     # numpy >= 2.4's names for the AVX-512 groups
 
 
 def prefer_avx2_sort(environ=None, cpuinfo="/proc/cpuinfo", numpy_version=None):
     """Set NPY_DISABLE_CPU_FEATURES for a Zen 4 CPU before numpy is imported; True if set."""
     environ = os.environ if environ is None else environ
-    if "numpy" in sys.modules or VARIABLE in environ or not zen4(cpuinfo):
+    if "numpy" in sys.modules or VARIABLE in environ or OTHER in environ or not zen4(cpuinfo):
         return False
-    version = numpy_version() if numpy_version else _numpy_version()
+    version = numpy_version() if numpy_version else _numpy_wheel()
     if version is None or version < (2, 4):
         return False
     environ[VARIABLE] = AVX512
@@ -58,8 +61,9 @@ def _first_cpu(path):
     return fields
 
 
-def _numpy_version():
-    """(major, minor) of the numpy that would be imported, without importing it."""
+def _numpy_wheel():
+    """(major, minor) of the numpy that would be imported, if it came from a PyPI wheel
+    (its dist-info's WHEEL names a manylinux tag), without importing it; else None."""
     import importlib.util
     try:
         spec = importlib.util.find_spec("numpy")
@@ -67,16 +71,20 @@ def _numpy_version():
         return None
     if spec is None or not spec.submodule_search_locations:
         return None
-    folder = list(spec.submodule_search_locations)[0]
+    # The dist-info beside the package (also in a bundle, whose .py files are archived).
+    parent = os.path.dirname(list(spec.submodule_search_locations)[0])
     try:
-        with open(os.path.join(folder, "version.py"), encoding="utf-8") as f:
-            found = re.search(r'^version = "(\d+)\.(\d+)', f.read(), re.M)
-    except OSError:                   # a frozen bundle keeps its .py files in an archive
-        found = None
-        try:
-            names = os.listdir(os.path.dirname(folder))
-        except OSError:
-            names = []
-        for name in names:
-            found = found or re.match(r"numpy-(\d+)\.(\d+).*\.dist-info$", name)
-    return (int(found.group(1)), int(found.group(2))) if found else None
+        names = os.listdir(parent)
+    except OSError:
+        return None
+    for name in names:
+        found = re.match(r"numpy-(\d+)\.(\d+)[^-]*\.dist-info$", name)
+        if found:
+            try:
+                with open(os.path.join(parent, name, "WHEEL"), encoding="utf-8") as f:
+                    wheel = f.read()
+            except OSError:
+                return None
+            if re.search(r"^Tag: \S*-manylinux", wheel, re.M):
+                return int(found.group(1)), int(found.group(2))
+    return None

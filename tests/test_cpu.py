@@ -41,13 +41,15 @@ def test_the_users_choice_an_imported_numpy_and_an_older_numpy_are_left_alone(tm
     monkeypatch.delitem(sys.modules, "numpy", raising=False)
     env = {cpu.VARIABLE: ""}
     assert not cpu.prefer_avx2_sort(env, info, lambda: (2, 4)) and env == {cpu.VARIABLE: ""}
+    env = {cpu.OTHER: "AVX2"}             # numpy refuses both variables at once
+    assert not cpu.prefer_avx2_sort(env, info, lambda: (2, 4)) and env == {cpu.OTHER: "AVX2"}
     for old in ((2, 3), (1, 26), None):            # other feature names, or none found
         assert not cpu.prefer_avx2_sort({}, info, lambda: old)
     assert not cpu.zen4(str(tmp_path / "absent"))
 
 
 def test_the_installed_numpys_version_is_read_without_importing_it():
-    code = ("import sys; from kmetric_gui import cpu; v = cpu._numpy_version(); "
+    code = ("import sys; from kmetric_gui import cpu; v = cpu._numpy_wheel(); "
             "assert 'numpy' not in sys.modules; import numpy; "
             "assert v == tuple(int(x) for x in numpy.__version__.split('.')[:2]), v")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT,
@@ -74,3 +76,19 @@ def test_the_entry_points_set_it_before_numpy_is_imported(entry):
                        env=dict(env, PYTHONPATH=ROOT, QT_QPA_PLATFORM="offscreen"))
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == cpu.AVX512
+
+
+@pytest.mark.parametrize("tag,expected", [("cp311-cp311-manylinux_2_28_x86_64", (2, 5)),
+                                          ("cp311-cp311-linux_x86_64", None)])
+def test_only_a_pypi_wheel_of_numpy_counts(tmp_path, tag, expected):
+    # A numpy built here may have AVX-512 in its baseline: numpy would refuse to import.
+    (tmp_path / "numpy").mkdir()
+    (tmp_path / "numpy" / "__init__.py").write_text("raise ImportError('not this one')\n")
+    info = tmp_path / "numpy-2.5.1.dist-info"
+    info.mkdir()
+    (info / "WHEEL").write_text(f"Wheel-Version: 1.0\nGenerator: meson\nTag: {tag}\n")
+    code = "from kmetric_gui import cpu; print(cpu._numpy_wheel())"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), ROOT])))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == str(expected)

@@ -13,7 +13,7 @@ ever scores files that the full path would score the same way.
 """
 import os
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor, TimeoutError
+from concurrent.futures import Future, TimeoutError
 
 import numpy as np
 import pyarrow as pa
@@ -26,7 +26,6 @@ from .pieces import Off, plain, tables
 from .read import read_header
 
 _VALUE_LIMIT = 1 << 30      # ratings beyond this take the full path
-_READER = ThreadPoolExecutor(1, thread_name_prefix="kmetric-read")   # the submission's side
 _USAGE = (b"public", b"private", b"ignored")
 
 
@@ -60,7 +59,9 @@ def _columns(sol_head, sub_head, options):
 
 
 class _Keyer:
-    """uint64 keys of fixed-width ids, one mode (hex digits or raw bytes) for both files."""
+    """uint64 keys of fixed-width ids, one mode (hex digits or raw bytes) for both files:
+    the solution's first piece decides it; the submission's keyer (``leader``: the
+    solution's) waits for that choice, or for ``stop``."""
 
     @property
     def max_bits(self):
@@ -69,9 +70,11 @@ class _Keyer:
         w = self.width
         return 8 * w if self.raw else 4 * w if w % 4 == 0 else 8 * ((w + 1) // 2)
 
-    def __init__(self):
+    def __init__(self, leader=None, stop=None):
         self.width = self.digits = None
         self.raw = False
+        self.decided = threading.Event()
+        self._leader, self._stop = leader, stop
 
     def keys(self, ids, out=None):
         """Keys of an Arrow string column."""
@@ -92,21 +95,34 @@ class _Keyer:
         return w
 
     def _pack(self, pack, raw_ok):
-        if self.digits is None and not self.raw:        # the first piece decides the mode
-            for digits in (_HEX if self.width <= 16 else ()):
-                k = pack(digits)
-                if k is not None:
-                    self.digits = digits
-                    return k
-            if self.width > 8:
-                raise Off
-            self.raw = True
+        if self.digits is None and not self.raw:
+            if self._leader is not None:
+                self._follow()
+            else:                                       # the first piece decides the mode
+                for digits in (_HEX if self.width <= 16 else ()):
+                    k = pack(digits)
+                    if k is not None:
+                        self.digits = digits
+                        self.decided.set()
+                        return k
+                if self.width > 8:
+                    raise Off
+                self.raw = True
+                self.decided.set()
         if self.raw and not raw_ok():
             raise Off
         k = pack(None if self.raw else self.digits)
         if k is None:
             raise Off
         return k
+
+    def _follow(self):
+        while not self._leader.decided.wait(0.02):
+            if self._stop():
+                raise Cancelled("reading the submission")
+        if self._leader.width != self.width:
+            raise Off
+        self.digits, self.raw = self._leader.digits, self._leader.raw
 
 
 def _ratings(col):
@@ -231,21 +247,31 @@ def _read_both(paths, delims, heads, cols, progress, cancel):
 
     def sub_step(f):
         done[1] = f
-    sol_keyer, sub_keyer = _Keyer(), _Keyer()
-    job = _READER.submit(_read_submission, paths[1], delims[1], heads[1], cols, sub_keyer,
-                         sub_step, lambda: stop.is_set() or cancel())
+
+    def sub_stop():
+        return stop.is_set() or cancel()
+
+    def sol_stop():              # the user, or the submission's side failed (Off: stop now)
+        return cancel() or _failed(job)
+    sol_keyer = _Keyer()
+    sub_keyer = _Keyer(leader=sol_keyer, stop=sub_stop)
+    # A thread of its own for each call: the app's lanes load at once, none waits for another.
+    job = _start("kmetric-read", _read_submission, paths[1], delims[1], heads[1], cols,
+                 sub_keyer, sub_step, sub_stop)
     try:
         sol = _read_solution(paths[0], delims[0], heads[0], cols, sol_keyer,
-                             lambda f: (done.__setitem__(0, f), report()), cancel)
+                             lambda f: (done.__setitem__(0, f), report()), sol_stop)
         while True:
             try:
                 sub = job.result(timeout=0.1)
                 break
             except TimeoutError:
                 report()
-    except BaseException:
+    except BaseException as e:
         stop.set()
         _wait(job)
+        if isinstance(e, Cancelled) and _failed(job) and not cancel():
+            raise job.exception() from None     # the submission's failure stopped this side
         raise
     # Equal ids <-> equal keys only if both files packed them the same way.
     if (sol_keyer.width, sol_keyer.digits, sol_keyer.raw) != \
@@ -284,7 +310,11 @@ def _load(truth_path, submission_path, options, sol_name, sub_name, progress, ca
         raise Off
     # The solution's order is sorted while the submission's keys are packed and sorted
     # (numpy's sort frees the GIL).
-    order = _POOL.submit(_argsort, sol_keys)
+    if n < _STEP:                         # small: nothing to overlap, no pool to wait for
+        order = Future()
+        order.set_result(_argsort(sol_keys))
+    else:
+        order = _POOL.submit(_argsort, sol_keys)
     try:
         shift = np.uint64(vbits)
         for a in range(0, n, _STEP):
@@ -349,6 +379,24 @@ def _equal(keys, packed, vbits):
     return keys.size == packed.size and all(
         np.array_equal(keys[i:i + _STEP], packed[i:i + _STEP] >> shift)
         for i in range(0, keys.size, _STEP))
+
+
+def _start(name, fn, *args):
+    """fn(*args) on a new thread, as a Future."""
+    fut = Future()
+
+    def run():
+        if fut.set_running_or_notify_cancel():
+            try:
+                fut.set_result(fn(*args))
+            except BaseException as e:
+                fut.set_exception(e)
+    threading.Thread(target=run, name=name, daemon=True).start()
+    return fut
+
+
+def _failed(fut: Future):
+    return fut.done() and not fut.cancelled() and fut.exception() is not None
 
 
 def _wait(fut: Future):

@@ -196,3 +196,75 @@ def test_cancel_reaches_the_submission_side(tmp_path, monkeypatch):
     monkeypatch.setattr(lean, "_read_solution", lambda *a: (time.sleep(0.3), real(*a))[1])
     with pytest.raises(Cancelled):
         load(sol, sub, Options(), cancel=cancel)
+
+
+def test_a_failed_submission_read_stops_the_solution_read(tmp_path, monkeypatch):
+    rng = np.random.default_rng(8)
+    ids = sorted({"".join(rng.choice(list("0123456789abcdef"), 12)) for _ in range(4000)})
+    t = rng.integers(0, 5, len(ids))
+    sol, sub = _pair(tmp_path, ids, t, t)
+    lines = open(sub).read().split("\n")
+    lines[1] = lines[1][:-1] + "x"                  # the submission's first rating: a word
+    open(sub, "w").write("\n".join(lines))
+    monkeypatch.setattr(pieces, "PIECE", 1024)
+    sol_pieces, real = [], lean._piece
+
+    def piece(*a, **k):
+        if threading.current_thread() is threading.main_thread():
+            sol_pieces.append(1)
+            time.sleep(0.01)                        # the solution's side is the slow one
+        return real(*a, **k)
+    monkeypatch.setattr(lean, "_piece", piece)
+    assert lean.load_kappa(sol, sub, Options(), "sol", "sub") is None
+    assert len(sol_pieces) < 15                     # of about 60: stopped, not read to the end
+    monkeypatch.undo()
+    with pytest.raises(Exception) as got:
+        load(sol, sub, Options())
+    assert "row 1" in str(got.value.problems[0]) and "'x'" in str(got.value.problems[0])
+
+
+def test_loads_on_two_threads_do_not_wait_for_each_other(tmp_path, monkeypatch):
+    rng = np.random.default_rng(9)
+    ids = sorted({"".join(rng.choice(list("0123456789abcdef"), 12)) for _ in range(300)})
+    t = rng.integers(0, 5, len(ids))
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    big = _pair(tmp_path / "a", ids, t, t)
+    small = _pair(tmp_path / "b", ids[:50], t[:50], t[:50])
+    release, holding, real = threading.Event(), threading.Event(), lean._read_submission
+
+    def held(path, *a):
+        if path == big[1]:
+            holding.set()
+            release.wait(20)                        # the other lane's read, still running
+        return real(path, *a)
+    monkeypatch.setattr(lean, "_read_submission", held)
+    other = threading.Thread(target=load, args=big)
+    other.start()
+    try:
+        assert holding.wait(10)
+        done = []
+        lane = threading.Thread(target=lambda: done.append(load(*small)))
+        lane.start()
+        lane.join(10)
+        assert done and len(done[0]) == 50 and isinstance(done[0].id_source, KeyIds)
+    finally:
+        release.set()
+        other.join(20)
+
+
+def test_the_submission_packs_ids_as_the_solution_chose(tmp_path, monkeypatch):
+    # 7-byte ids, some only hex digits, some not: the solution's first piece has a
+    # non-hex id (raw bytes for both files), the submission's first piece only hex ones.
+    hexy = [f"{k:07x}" for k in range(200)]
+    other = [f"g{k:06d}" for k in range(200)]
+    sol_ids, t = other + hexy, np.arange(400) % 5
+    sol, sub = tmp_path / "sol.csv", tmp_path / "sub.csv"
+    sol.write_text("id,r\n" + "".join(f"{i},{v}\n" for i, v in zip(sol_ids, t)))
+    by_id = dict(zip(sol_ids, t))
+    sub.write_text("id,r\n" + "".join(f"{i},{(by_id[i] + 1) % 5}\n" for i in hexy + other))
+    monkeypatch.setattr(pieces, "PIECE", 1024)
+    got = load(str(sol), str(sub), Options())
+    assert isinstance(got.id_source, KeyIds)        # the lean path, not the whole-table read
+    ref_ids, ref_t, ref_p = _plain_join(str(sol), str(sub))
+    assert got.id_array.to_pylist() == ref_ids and got.pred.tolist() == ref_p
