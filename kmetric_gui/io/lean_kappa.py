@@ -19,8 +19,9 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import Cancelled, InputError
-from .fixed_lines import Lines, layout, plain_bytes
-from .ids import _HEX, _POOL, _STEP, KeyIds, _argsort, _fixed_width, _keys, row_keys, sort_in_place
+from .fixed_lines import Lines, layout
+from .ids import _POOL, _STEP, KeyIds, _argsort, sort_in_place
+from .keyer import Keyer
 from . import pieces
 from .pieces import Off, plain, tables
 from .read import read_header
@@ -56,73 +57,6 @@ def _columns(sol_head, sub_head, options):
     if usage and usage[0] in (id_col, target):
         raise Off
     return id_col, target, (usage[0] if usage else None), reason
-
-
-class _Keyer:
-    """uint64 keys of fixed-width ids, one mode (hex digits or raw bytes) for both files:
-    the solution's first piece decides it; the submission's keyer (``leader``: the
-    solution's) waits for that choice, or for ``stop``."""
-
-    @property
-    def max_bits(self):
-        """Bits a key can use (ids._keys: raw bytes, 4 hex digits a 16-bit word, or
-        two digits a byte with a leading zero digit for an odd width)."""
-        w = self.width
-        return 8 * w if self.raw else 4 * w if w % 4 == 0 else 8 * ((w + 1) // 2)
-
-    def __init__(self, leader=None, stop=None):
-        self.width = self.digits = None
-        self.raw = False
-        self.decided = threading.Event()
-        self._leader, self._stop = leader, stop
-
-    def keys(self, ids, out=None):
-        """Keys of an Arrow string column."""
-        w = self._width(_fixed_width(ids))
-        out = np.empty(len(ids), dtype=np.uint64) if out is None else out
-        return self._pack(lambda digits: _keys(ids, w, digits, out), lambda: True)
-
-    def lines(self, rows, sep, out=None):
-        """Keys of the (rows, width) id bytes of fixed-width lines (fixed_lines.Lines.ids)."""
-        self._width(rows.shape[1])
-        out = np.empty(rows.shape[0], dtype=np.uint64) if out is None else out
-        return self._pack(lambda digits: row_keys(rows, digits, out), lambda: plain_bytes(rows, sep))
-
-    def _width(self, w):
-        if w is None or (self.width is not None and w != self.width):
-            raise Off
-        self.width = w
-        return w
-
-    def _pack(self, pack, raw_ok):
-        if self.digits is None and not self.raw:
-            if self._leader is not None:
-                self._follow()
-            else:                                       # the first piece decides the mode
-                for digits in (_HEX if self.width <= 16 else ()):
-                    k = pack(digits)
-                    if k is not None:
-                        self.digits = digits
-                        self.decided.set()
-                        return k
-                if self.width > 8:
-                    raise Off
-                self.raw = True
-                self.decided.set()
-        if self.raw and not raw_ok():
-            raise Off
-        k = pack(None if self.raw else self.digits)
-        if k is None:
-            raise Off
-        return k
-
-    def _follow(self):
-        while not self._leader.decided.wait(0.02):
-            if self._stop():
-                raise Cancelled("reading the submission")
-        if self._leader.width != self.width:
-            raise Off
-        self.digits, self.raw = self._leader.digits, self._leader.raw
 
 
 def _ratings(col):
@@ -253,8 +187,8 @@ def _read_both(paths, delims, heads, cols, progress, cancel):
 
     def sol_stop():              # the user, or the submission's side failed (Off: stop now)
         return cancel() or _failed(job)
-    sol_keyer = _Keyer()
-    sub_keyer = _Keyer(leader=sol_keyer, stop=sub_stop)
+    sol_keyer = Keyer()
+    sub_keyer = Keyer(leader=sol_keyer, stop=sub_stop)
     # A thread of its own for each call: the app's lanes load at once, none waits for another.
     job = _start("kmetric-read", _read_submission, paths[1], delims[1], heads[1], cols,
                  sub_keyer, sub_step, sub_stop)
