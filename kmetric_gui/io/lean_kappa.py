@@ -274,7 +274,7 @@ def _join(sol_keys, truth, usage, sub_keys, lo, vbits, keyer, order, cols, progr
     if _equal(sol_keys, sub_keys, vbits):
         # The submission lists the ids in the solution's order (made from the sample
         # submission): no sort of it; the solution's sort still finds repeated ids.
-        if not _same_ids(sol_keys, order.result(), None, 0):
+        if not _same_ids(sol_keys, order.result()):
             raise Off
         pred = np.empty(n, dtype=np.int32)
         for a in range(0, n, _STEP):
@@ -282,25 +282,40 @@ def _join(sol_keys, truth, usage, sub_keys, lo, vbits, keyer, order, cols, progr
     else:
         sort_in_place(sub_keys)
         order = order.result()
-        if not _same_ids(sol_keys, order, sub_keys, vbits):
-            raise Off                      # missing, extra or repeated ids: the full path lists them
         pred = np.empty(n, dtype=np.int32)         # after the sorts: their peak is without it
-        for a in range(0, n, _STEP):
-            pred[order[a:a + _STEP]] = sub_keys[a:a + _STEP] & mask
+        if not _same_ids(sol_keys, order, sub_keys, vbits, pred):
+            raise Off                      # missing, extra or repeated ids: the full path lists them
     del order, sub_keys
     pred += np.int32(lo)
     return prepared("qwk", reason, id_col, [target], ids, truth, pred, usage, layout=layout)
 
 
-def _same_ids(sol_keys, order, sub_packed, vbits):
-    """Both files hold the same ids, each once: compared in key order, chunk by chunk
-    (``sub_packed`` None: only that the solution's ids are each once)."""
+def _same_ids(sol_keys, order, sub_packed=None, vbits=0, pred=None):
+    """Both files hold the same ids, each once (``sub_packed`` None: only that the
+    solution's ids are each once), compared in key order; and, on the way, each rating
+    put in its solution row (``pred``). Each half of the rows on its own core: random
+    reads and writes, which wait on memory more than they compute."""
+    n = order.size
+    if n < 2 * _STEP:
+        return _same_part(sol_keys, order, sub_packed, vbits, pred, 0, n)
+    half = n // 2
+    other = _POOL.submit(_same_part, sol_keys, order, sub_packed, vbits, pred, half, n)
+    ok = _same_part(sol_keys, order, sub_packed, vbits, pred, 0, half)
+    return other.result() and ok and sol_keys[order[half - 1]] < sol_keys[order[half]]
+
+
+def _same_part(sol_keys, order, sub_packed, vbits, pred, start, end):
     prev = None
-    shift = np.uint64(vbits)
-    for a in range(0, order.size, _STEP):
-        s = sol_keys[order[a:a + _STEP]]
-        if sub_packed is not None and not np.array_equal(s, sub_packed[a:a + _STEP] >> shift):
-            return False
+    shift, mask = np.uint64(vbits), np.uint64((1 << vbits) - 1)
+    for a in range(start, end, _STEP):
+        b = min(a + _STEP, end)
+        rows = order[a:b]
+        s = sol_keys[rows]
+        if sub_packed is not None:
+            p = sub_packed[a:b]
+            if not np.array_equal(s, p >> shift):
+                return False
+            pred[rows] = p & mask
         if (s.size > 1 and not (s[1:] > s[:-1]).all()) or (prev is not None and s[0] <= prev):
             return False
         prev = s[-1]

@@ -268,3 +268,29 @@ def test_the_submission_packs_ids_as_the_solution_chose(tmp_path, monkeypatch):
     assert isinstance(got.id_source, KeyIds)        # the lean path, not the whole-table read
     ref_ids, ref_t, ref_p = _plain_join(str(sol), str(sub))
     assert got.id_array.to_pylist() == ref_ids and got.pred.tolist() == ref_p
+
+
+@pytest.mark.parametrize("case", ["valid", "repeated at the halves' seam", "repeated in a half"])
+def test_ids_compared_in_two_halves(tmp_path, monkeypatch, case):
+    # Small chunks, so that 1,000 rows are checked and placed as two halves on two threads.
+    monkeypatch.setattr(lean, "_STEP", 64)
+    rng = np.random.default_rng(10)
+    ids = sorted({"".join(rng.choice(list("0123456789abcdef"), 12)) for _ in range(1200)})[:1000]
+    ids.sort(key=lambda i: i[::-1])         # key order: the first digit in the lowest bits
+    if case != "valid":        # the same id twice in both files: in key order at 499 and 500
+        k = 500 if case.startswith("repeated at") else 200
+        ids[k] = ids[k - 1]
+    ids = [ids[k] for k in rng.permutation(1000)]
+    t = rng.integers(0, 5, 1000)
+    p = rng.integers(0, 5, 1000)
+    sol, sub = _pair(tmp_path, ids, t, p)
+    if case == "valid":
+        got = load(sol, sub, Options())
+        assert isinstance(got.id_source, KeyIds)
+        ref_ids, ref_t, ref_p = _plain_join(sol, sub)
+        assert got.id_array.to_pylist() == ref_ids and got.pred.tolist() == ref_p
+        return
+    assert lean.load_kappa(sol, sub, Options(), "sol", "sub") is None
+    with pytest.raises(Exception) as got:
+        load(sol, sub, Options())
+    assert any("duplicate" in str(q) for q in got.value.problems)
