@@ -17,3 +17,27 @@ class Column:
     @property
     def editable(self):
         return self.spec is not None
+
+
+class ArrowRows:
+    """A string column read one row at a time from an Arrow array (the table's ids).
+
+    A numpy array of Python strings costs about 70 bytes and 0.2 us a row to make
+    (5M kappa ids: 1.2 s of the app's load and 350 MB); the table reads only the
+    rows in sight, and filters and sorts with Arrow's kernels on the array itself.
+    """
+
+    def __init__(self, arr):
+        self.arr = arr
+
+    def __len__(self):
+        return len(self.arr)
+
+    def __getitem__(self, row):
+        return self.arr[int(row)].as_py()
+
+    def __iter__(self):
+        step = 100_000
+        for a in range(0, len(self.arr), step):
+            yield from self.arr.slice(a, step).to_pylist()
+

@@ -5,7 +5,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPushButton,
                                QTableView, QVBoxLayout, QWidget)
 
-from ..tables import Column
+from ..tables import ArrowRows, Column
 from .models.table import ColumnsModel, SpareWidth, fit_columns, sorted_rows
 
 USAGE_NAMES = ("Public", "Private", "Ignored")
@@ -13,7 +13,7 @@ USAGE_NAMES = ("Public", "Private", "Ignored")
 
 def joined_columns(prep, metric):
     """Id, Usage and the metric's own columns (cheap: no per-row work here)."""
-    cols = [Column(prep.id_column, prep.ids, tooltip="id (rows joined on it)",
+    cols = [Column(prep.id_column, ArrowRows(prep.id_array), tooltip="id (rows joined on it)",
                    sort_key=lambda _: _arrow_ranks(prep.id_array))]
     if prep.usage is not None:
         cols.append(Column("Usage", prep.usage, fmt=lambda c: USAGE_NAMES[int(c)]))
