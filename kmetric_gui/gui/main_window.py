@@ -160,6 +160,8 @@ class MainWindow(FileActions, QMainWindow):
         self.jobs.error.connect(self._unexpected_error)
         self.jobs.busy_changed.connect(self.status_progress.busy)
         self.jobs.progress.connect(self.status_progress.progress)
+        self.jobs.progress.connect(self._load_progress)
+        self.jobs.busy_changed.connect(self._load_stopped)
         self.options_panel.stats_changed.connect(
             lambda: c.stats_settings_changed(self.options_panel.stats_settings()))
         s.stats_changed.connect(self._stats_changed)
@@ -267,6 +269,18 @@ class MainWindow(FileActions, QMainWindow):
         name = Path(s.sub_path).name if s.sub_path else ""
         star = " *" if s.dirty else ""
         self.setWindowTitle(f"kmetric — {name}{star}" if name else APP_TITLE)
+
+    def _load_progress(self, kind, fraction, message):
+        """While files are read and nothing is scored yet, the score panel says so
+        (it said "No files yet" under both files' names)."""
+        if kind == "load" and self.score_panel.score_label.text() == "—" and message:
+            self.score_panel.metric_label.setText(f"{message[0].upper()}{message[1:]}…")
+
+    def _load_stopped(self, busy):
+        """A load cancelled before it scored: the panel must not keep saying it reads."""
+        p = self.score_panel
+        if not busy and p.score_label.text() == "—" and p.metric_label.text().endswith("…"):
+            p.clear("Stopped: nothing scored (Ctrl+R reads the files again)")
 
     def _problems_changed(self, problems):
         notes = self.session.problems_are_notes    # on scored data, not errors

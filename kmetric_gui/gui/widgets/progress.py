@@ -29,6 +29,7 @@ class StatusProgress:
         self._busy = busy
         if busy:
             self.bar.setValue(0)
+            self.label.setText("")           # not the last job's "done" beside 0%
             self._show(True)
         else:
             QTimer.singleShot(0, lambda: self._busy or self._show(False))
