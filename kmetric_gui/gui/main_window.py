@@ -280,7 +280,8 @@ class MainWindow(FileActions, QMainWindow):
         """A load cancelled before it scored: the panel must not keep saying it reads."""
         p = self.score_panel
         if not busy and p.score_label.text() == "—" and p.metric_label.text().endswith("…"):
-            p.clear("Stopped: nothing scored (Ctrl+R reads the files again)")
+            p.clear("Stopped: nothing scored")
+            p.detail.setText("Ctrl+R reads the files again.")
 
     def _problems_changed(self, problems):
         notes = self.session.problems_are_notes    # on scored data, not errors
