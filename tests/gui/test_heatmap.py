@@ -366,3 +366,16 @@ def test_follows_a_live_switch_of_the_application_palette(qtbot):
     finally:
         app.setPalette(old)
     qtbot.waitUntil(lambda: np.array_equal(before, hm.cell_colors))
+
+
+def test_colour_bar_ticks_of_a_narrow_range_read_differently(qtbot):
+    # Expected counts of a balanced 5M-row pair: every cell near 200,000 (a tester saw
+    # the bar read 200k, 200k, 200k).
+    m = np.array([[199812.4, 200010.0], [200187.0, 199990.5]])
+    hm = Heatmap("E: expected counts")
+    qtbot.addWidget(hm)
+    hm.set_matrix(m, ["0", "1"], integer=False)
+    texts = [t for _, t in hm.scale_ticks()]
+    assert len(set(texts)) == 3
+    assert [float(t.rstrip("k")) * 1000 for t in texts] == pytest.approx(
+        [m.min(), (m.min() + m.max()) / 2, m.max()], abs=60)

@@ -129,7 +129,8 @@ class Heatmap(QWidget):
         if getattr(self, "low_label", None) and self.lo < 0 < self.hi:
             # The bottom is a colour for 'no value'; the values start at 0.
             return [(0.0, self.low_label), (-self.lo / (self.hi - self.lo), "0"), top]
-        return [(0.0, numfmt.short(self.lo, self.integer)), (0.5, numfmt.short(mid, integer)), top]
+        texts = numfmt.distinct([self.lo, mid, self.hi], integer)
+        return list(zip((0.0, 0.5, 1.0), texts))
 
     def zoomable(self):
         return max(self.nr, self.nc) >= ZOOM_FROM

@@ -76,6 +76,16 @@ def short(v, integer=False):
     return _abbrev(v, integer, 3)
 
 
+def distinct(values, integer=False):
+    """`short` texts of ``values``, with more digits where needed so that different
+    values read differently (a colour bar from 199,812 to 200,187 read 200k three times)."""
+    for digits in range(3, 10):
+        texts = [_abbrev(v, integer, digits) for v in values]
+        if len(set(texts)) == len(set(float(v) for v in values)):
+            return texts
+    return [full(v, integer) for v in values]
+
+
 def tiny(v, integer=False):
     """Two significant digits: 12k, 4.5M, 0.82."""
     return _abbrev(v, integer, 2)
