@@ -85,6 +85,11 @@ def main(argv=None):
     app.setApplicationName("kmetric-gui")
     app.setOrganizationName("kmetric_gui")
     app.setStyleSheet(STYLE)
+    # Garbage is collected on this thread only, on a timer: a cycle holding a Qt object,
+    # collected on a worker thread, is deleted here while that worker may be emitting a
+    # signal (a Qt mutex against the GIL: the main thread hung in ~QObject of a QMenu).
+    from pyqtgraph.util.garbage_collector import GarbageCollector
+    app.garbage_collector = GarbageCollector(interval=1.0)
     from ..paths import resources_dir
     icon = resources_dir() / "kmetric.png"
     if icon.exists():

@@ -1,4 +1,19 @@
+import gc
+
 import pytest
+
+
+@pytest.fixture(autouse=True)
+def collect_on_the_main_thread():
+    """As the app does (gui/app.py): no garbage collection on a worker thread while a
+    test's jobs run. A cycle holding a Qt object of an earlier test, collected on a
+    worker, was deleted on the main thread while that worker emitted a signal: a Qt
+    mutex against the GIL hung the run (the main thread in ~QObject of a QMenu)."""
+    gc.collect()
+    gc.disable()
+    yield
+    gc.collect()                # the test's windows, closed by qtbot before this
+    gc.enable()
 
 
 @pytest.fixture

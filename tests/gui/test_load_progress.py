@@ -48,3 +48,30 @@ def test_a_cancelled_load_does_not_keep_saying_it_reads(qtbot, window, monkeypat
     qtbot.waitUntil(lambda: window.score_panel.metric_label.text().startswith("Stopped"),
                     timeout=10000)
     assert window.score_panel.score_label.text() == "—"
+
+
+def test_the_app_collects_garbage_on_its_own_thread_only(qtbot, monkeypatch):
+    import gc
+
+    from kmetric_gui.gui import app as app_module
+    made = []
+    monkeypatch.setattr(app_module, "create_window", lambda args: made.append(1) or None)
+    monkeypatch.setattr(app_module, "install_excepthook", lambda *a: None)
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        try:
+            app_module.main(["--timeout", "1"])
+        except Exception:
+            pass                                   # no window made: only the set-up matters
+        from PySide6.QtWidgets import QApplication
+        collector = getattr(QApplication.instance(), "garbage_collector", None)
+        assert collector is not None and collector.timer.isActive()
+        assert not gc.isenabled()                  # no collection on a worker thread
+    finally:
+        from PySide6.QtWidgets import QApplication
+        c = getattr(QApplication.instance(), "garbage_collector", None)
+        if c is not None:
+            c.timer.stop()
+            del QApplication.instance().garbage_collector
+        gc.enable() if was else gc.disable()
