@@ -125,7 +125,7 @@ def _read(path, label, name, opener, string_columns, header_only):
                     continue
                 _fail(label, path, f"cannot parse as {kind}: a line or a field is longer than "
                       f"{block >> 20} MB")
-            _fail(label, path, f"cannot parse as {kind}: {_words(msg)}")
+            _fail(label, path, f"cannot parse as {kind}: {_words(msg, opener)}")
         finally:
             if not isinstance(src, str):
                 src.close()
@@ -136,19 +136,54 @@ def _empty(schema):
     return pa.Table.from_batches([], schema=schema)
 
 
-def _words(msg):
-    """Arrow's CSV messages in plain words."""
+def _words(msg, opener=None):
+    """Arrow's CSV messages in plain words (with the row, found again in the file:
+    Arrow's message quotes the line but does not number it)."""
     msg = re.sub(r"^(CSV parse error|In CSV column #\d+): ", "", msg)
     m = re.match(r"Expected (\d+) columns?, got (\d+): ?(.*)", msg, re.S)
     if m:
-        line = m.group(3).strip()
-        line = line if len(line) <= 60 else line[:57] + "..."
-        return f"a line has {m.group(2)} fields where the header has {m.group(1)}: '{line}'"
+        line = m.group(3).rstrip("\r\n")
+        row = _row_of(opener, line) if opener is not None else None
+        shown = line.strip()
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        where = f"row {row:,}" if row else "a line"
+        return f"{where} has {m.group(2)} fields where the header has {m.group(1)}: '{shown}'"
     if "invalid UTF8" in msg:
         return "not UTF-8 text (a value holds bytes that are not UTF-8)"
     if "Empty CSV file" in msg:
         return "the file has no header line"
     return msg.split("\n")[0]
+
+
+def _row_of(opener, line, chunk=1 << 20):
+    """The data row (1 = the line after the header) of the first line reading ``line``,
+    or None (not found: a quoted field spanning lines, say). Only on a failed read."""
+    want = line.encode("utf-8")
+    if not want:
+        return None
+    src = opener()
+    f = open(src, "rb") if isinstance(src, str) else src
+    try:
+        lines, carry = 0, b""
+        while True:
+            data = f.read(chunk)
+            text = carry + data
+            start = 0
+            while True:                     # every whole line of this chunk
+                end = text.find(b"\n", start)
+                if end < 0:
+                    break
+                if text[start:end].rstrip(b"\r") == want:
+                    return lines             # line 0 is the header
+                lines += 1
+                start = end + 1
+            carry = text[start:]
+            if not data:
+                return lines if carry.rstrip(b"\r") == want else None
+    except OSError:
+        return None
+    finally:
+        f.close()
 
 
 _TYPE_WORDS = (("list", "lists of values"), ("struct", "records"), ("map", "key-value maps"),

@@ -231,8 +231,14 @@ def test_parse_errors_in_words(tmp_path):
     p.write_bytes(b"id,v\na,1\nb,2,3\n")
     with pytest.raises(InputError) as e:
         read_table(p, "submission")
-    assert str(e.value) == ("submission bad.csv: cannot parse as CSV: a line has 3 fields where "
+    assert str(e.value) == ("submission bad.csv: cannot parse as CSV: row 2 has 3 fields where "
                             "the header has 2: 'b,2,3'")
+    # The row found again past the first read of the file (1 MB chunks), with CRLF lines.
+    r = tmp_path / "far.csv"
+    r.write_bytes(b"id,v\r\n" + b"".join(b"%08x,1\r\n" % k for k in range(200_000)) + b"x;1\r\n")
+    with pytest.raises(InputError) as e:
+        read_table(r, "submission")
+    assert "row 200,001 has 1 fields where the header has 2: 'x;1'" in str(e.value)
     q = tmp_path / "latin.csv"
     q.write_bytes(b"id,v\n" + b"a,1\n" * 30000 + b"caf\xe9,2\n")
     with pytest.raises(InputError, match=r"^submission latin.csv: cannot parse as CSV: not UTF-8"):
