@@ -109,10 +109,9 @@ class AppController(QObject):
                 raise
             report = score_prepared(prep, opts, progress, cancel)
             # Converted here, not on the UI thread: the ids as Arrow text (the table reads
-            # the rows in sight), and as Python strings where a metric's views index them
-            # (kappa's views don't: 5M ids as strings took 1.2 s and 350 MB).
+            # the rows in sight), and as Python strings where a metric's views index them.
             prep.id_array
-            if prep.metric != "qwk":
+            if report.definition.ids_in_views:
                 prep.ids
             return Loaded(prep, report)
         self.jobs.submit("load", job, self._loaded, on_error=self._load_failed)

@@ -31,6 +31,7 @@ class Metric:
     name = ""           # registry key and CLI value: "qwk", "lwlrap", "fbeta"
     label = ""          # shown to users
     unit = "row"        # what Kaggle splits and the bootstrap resamples
+    ids_in_views = True  # the app's views index ids as Python strings (made on the worker)
 
     # -- layout ------------------------------------------------------------------
     def detect(self, sub_targets):
