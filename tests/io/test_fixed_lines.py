@@ -79,6 +79,15 @@ def _pair(tmp_path, ids, truth, pred, seed=0, end="\n"):
     return str(sol), str(sub)
 
 
+def _many_pieces(tmp_path, monkeypatch, seed, n=4000):
+    """A valid pair of 12-hex ids (same ratings in both), read in 1 KB pieces."""
+    rng = np.random.default_rng(seed)
+    ids = sorted({"".join(rng.choice(list("0123456789abcdef"), 12)) for _ in range(n)})
+    t = rng.integers(0, 5, len(ids))
+    monkeypatch.setattr(pieces, "PIECE", 1024)
+    return _pair(tmp_path, ids, t, t)
+
+
 def _plain_join(sol, sub):
     """ids, truth and the submission's rating per id, by splitting lines by hand."""
     def rows(path):
@@ -159,11 +168,7 @@ def test_files_packed_differently_are_not_joined_on_keys(tmp_path, monkeypatch):
 
 
 def test_a_failed_solution_read_stops_and_waits_for_the_submission(tmp_path, monkeypatch):
-    rng = np.random.default_rng(6)
-    ids = sorted({"".join(rng.choice(list("0123456789abcdef"), 12)) for _ in range(4000)})
-    t = rng.integers(0, 5, len(ids))
-    sol, sub = _pair(tmp_path, ids, t, t)
-    monkeypatch.setattr(pieces, "PIECE", 1024)
+    sol, sub = _many_pieces(tmp_path, monkeypatch, seed=6)
     ended, real = [], lean._read_submission
 
     def slow_sub(*a):
@@ -182,11 +187,7 @@ def test_a_failed_solution_read_stops_and_waits_for_the_submission(tmp_path, mon
 
 
 def test_cancel_reaches_the_submission_side(tmp_path, monkeypatch):
-    rng = np.random.default_rng(7)
-    ids = sorted({"".join(rng.choice(list("0123456789abcdef"), 12)) for _ in range(4000)})
-    t = rng.integers(0, 5, len(ids))
-    sol, sub = _pair(tmp_path, ids, t, t)
-    monkeypatch.setattr(pieces, "PIECE", 1024)
+    sol, sub = _many_pieces(tmp_path, monkeypatch, seed=7)
     asked = []
 
     def cancel():              # true once the submission's thread asks
@@ -199,14 +200,10 @@ def test_cancel_reaches_the_submission_side(tmp_path, monkeypatch):
 
 
 def test_a_failed_submission_read_stops_the_solution_read(tmp_path, monkeypatch):
-    rng = np.random.default_rng(8)
-    ids = sorted({"".join(rng.choice(list("0123456789abcdef"), 12)) for _ in range(4000)})
-    t = rng.integers(0, 5, len(ids))
-    sol, sub = _pair(tmp_path, ids, t, t)
+    sol, sub = _many_pieces(tmp_path, monkeypatch, seed=8)
     lines = open(sub).read().split("\n")
     lines[1] = lines[1][:-1] + "x"                  # the submission's first rating: a word
     open(sub, "w").write("\n".join(lines))
-    monkeypatch.setattr(pieces, "PIECE", 1024)
     sol_pieces, real = [], lean._piece
 
     def piece(*a, **k):
