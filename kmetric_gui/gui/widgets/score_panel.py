@@ -15,6 +15,7 @@ class ScorePanel(QFrame):
         lay = QVBoxLayout(self)
         self.metric_label = QLabel("No files yet")
         self.metric_label.setObjectName("metricName")
+        self.metric_label.setWordWrap(True)      # "Reading <solution> and <submission>…"
         self.score_label = QLabel("—")
         self.score_label.setObjectName("bigScore")
         self.score_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
