@@ -8,16 +8,19 @@ Two draw forms, chosen per case (``draws="auto"``) and reported:
   each candidate's K x K cell counts are accumulated from the drawn rows.
   Additive per-unit statistics (LwLRAP, F-beta): ``UnitPairs.bootstrap``,
   which already draws the units once for all submissions. Cost B x N x C.
-* ``normal``: the replicate sums of the sufficient statistics drawn from the
-  multivariate normal with the bootstrap's exact mean (N mu) and covariance
-  (N Sigma, the per-unit covariance). For kappa the statistics of a row are
-  its truth one-hot (K), and per candidate W[t, p_c] and the one-hot of p_c
-  (K + 1): joint cells would be K^C, these are K + C (K + 1) numbers whose
-  covariance needs only, per truth class, the Gram matrix of the
-  candidates' one-hot predictions (one matrix product over the rows). A
-  replicate then costs O(K + C K) instead of O(N C). By the central limit
-  theorem it is the bootstrap's law for large N; ``auto`` uses it only where
-  exact draws would cost more than ``EXACT_BUDGET``.
+* ``normal`` (large N; ``auto`` uses it only where exact draws would cost
+  more than ``EXACT_BUDGET``), by the central limit theorem:
+  - additive per-unit statistics: the replicate SUMS drawn from the normal
+    with the bootstrap's exact mean (N mu) and covariance (N Sigma, from
+    the units' Gram matrix), each candidate scored from them (the score's
+    nonlinearity is kept);
+  - kappa: joint cells would be K^C. Each candidate's kappa is a smooth
+    function of its K x K cell frequencies, so a row of cell (t, p_c)
+    moves it by an influence value L_c[t, p_c] (a K x K table per
+    candidate, the delta method). The candidates' scores are drawn jointly
+    normal around their scores with covariance (1/N) x the rows' mean of
+    L_c L_c' (one N x C gather and one C x C matrix product), so
+    correlations between near-copies are kept exactly to first order.
 """
 from __future__ import annotations
 
@@ -31,7 +34,7 @@ from .resample import check_cancel, check_replicates, index_blocks, rng_of
 
 EXACT_BUDGET = 2e8        # unit-draws x candidates beyond which auto draws "normal"
 DRAWS = ("auto", "exact", "normal")
-_GRAM_ROWS = 8192         # rows per one-hot block of the kappa Gram matrix
+_GRAM_ROWS = 1 << 16      # rows per block of the influence Gram matrix
 
 
 @dataclass(frozen=True)
@@ -100,63 +103,47 @@ def kappa_exact(truth, preds, k, w, replicates, seed=0, cancel=None):
     return kappa_rows(counts.reshape(-1, kk), w).reshape(replicates, c)
 
 
-def _kappa_moments(truth, preds, k, w, cancel=None):
-    """Mean (q,) and mean outer product (q, q) of a row's kappa statistics.
+def kappa_influence(truth, preds, k, w):
+    """(points (C,), influence tables (C, K, K)): kappa of each candidate and the first-order
+    change of its score per row of cell (t, p), scaled by N (they sum to 0 over the rows).
 
-    Layout: truth one-hot (K), then per candidate [W[t, p_c], one-hot(p_c) (K)].
+    With a = mean W[t, p] and b = f' W g (f, g: truth and prediction frequencies),
+    kappa = 1 - a / b and a row (t, p) contributes
+    -(W[t, p] - a) / b + a ((W g)[t] + (W' f)[p] - 2 b) / b^2.
     """
     n, c = preds.shape
-    step = k + 1
-    q = k + c * step
-    s1 = np.zeros(q)
-    s2 = np.zeros((q, q))
-    offs = np.arange(c) * k
-    for t in range(k):
-        rows = np.flatnonzero(truth == t)
-        nt = rows.size
-        if nt == 0:
+    points = np.full(c, np.nan)
+    table = np.zeros((c, k, k))
+    code = truth.astype(np.int64) * k
+    for j in range(c):
+        o = np.bincount(code + preds[:, j], minlength=k * k).reshape(k, k) / n
+        f, g = o.sum(axis=1), o.sum(axis=0)
+        a, b = float((w * o).sum()), float(f @ w @ g)
+        if not b > 0:
             continue
-        g = np.zeros((c * k, c * k))
-        for a in range(0, nt, _GRAM_ROWS):
-            check_cancel(cancel)
-            p = preds[rows[a:a + _GRAM_ROWS]]
-            z = np.zeros((p.shape[0], c * k), dtype=np.float32)
-            z[np.arange(p.shape[0])[:, None], offs + p] = 1.0
-            g += z.T @ z                                          # exact: counts < 2^24 a block
-        sums = np.diagonal(g).reshape(c, k).copy()                # rows of t predicted j by c
-        g = g.reshape(c, k, c, k)
-        wt = w[t]
-        block = np.empty((c, step, c, step))
-        gw = np.einsum("j,ajbk->abk", wt, g)                      # (c, c', K)
-        block[:, 0, :, 0] = gw @ wt
-        block[:, 0, :, 1:] = gw
-        block[:, 1:, :, 0] = np.einsum("ajbk,k->ajb", g, wt)
-        block[:, 1:, :, 1:] = g
-        s2[k:, k:] += block.reshape(c * step, c * step)
-        xt = np.concatenate([(sums @ wt)[:, None], sums], axis=1).ravel()   # (c * step,)
-        s2[t, t] += nt
-        s2[t, k:] += xt
-        s2[k:, t] += xt
-        s1[t] += nt
-        s1[k:] += xt
-    return s1 / n, s2 / n
+        points[j] = 1.0 - a / b
+        table[j] = -(w - a) / b + a * ((w @ g)[:, None] + (w.T @ f)[None, :] - 2 * b) / b ** 2
+    return points, table
 
 
 def kappa_normal(truth, preds, k, w, replicates, seed=0, cancel=None):
-    """(B, C) kappa of each candidate from normal draws of the joint row statistics."""
+    """(B, C) kappa of each candidate drawn jointly normal around the scores, with the
+    covariance of their influence over the rows divided by N (the delta method)."""
     n, c = preds.shape
     if n == 0:
         return np.full((replicates, c), np.nan)
-    mean, second = _kappa_moments(truth, preds, k, w, cancel)
-    sums = normal_sums(mean, second, n, replicates, seed)
-    ht = sums[:, :k]
-    htw = ht @ w                                                  # (B, K)
-    cand = sums[:, k:].reshape(replicates, c, k + 1)
-    num, hp = cand[:, :, 0], cand[:, :, 1:]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        den = np.einsum("bk,bck->bc", htw, hp) / n
-        out = 1.0 - num / den
-    return np.where(den > 0, out, np.nan)
+    points, table = kappa_influence(truth, preds, k, w)
+    flat = table.reshape(-1)
+    base = (np.arange(c, dtype=np.int64) * k * k)[None, :]
+    second = np.zeros((c, c))
+    for a in range(0, n, _GRAM_ROWS):
+        check_cancel(cancel)
+        x = flat[base + truth[a:a + _GRAM_ROWS, None] * k + preds[a:a + _GRAM_ROWS]]
+        second += x.T @ x
+    mean = np.zeros(c)
+    reps = normal_sums(mean, second / n, 1, replicates, seed) / np.sqrt(n) + points
+    reps[:, ~np.isfinite(points)] = np.nan
+    return reps
 
 
 def normal_sums(mean, second, n, replicates, seed=0):

@@ -209,3 +209,20 @@ def test_power_matches_a_simulated_test():
     se = 0.01
     est = rng.normal(min_detectable_delta(se), se, 20000)
     assert np.mean(np.abs(est) / se > 1.959963984540054) == pytest.approx(0.8, abs=0.015)
+
+
+def test_kappa_influence_is_the_derivative_of_scikit_learns_kappa():
+    """Adding a row of cell (t, p) with a small weight moves kappa by weight / N x L[t, p]."""
+    from kmetric_gui.core.joint import kappa_influence
+    from kmetric_gui.core.kappa import weight_matrix
+    t, preds, k = kappa_case(n=300, c=2, seed=8)
+    points, table = kappa_influence(t, np.stack(preds, axis=1).astype(np.int8), k,
+                                    weight_matrix(k, "quadratic"))
+    eps = 1e-4
+    for j, p in enumerate(preds):
+        assert points[j] == pytest.approx(cohen_kappa_score(t, p, weights="quadratic"))
+        for a, b in [(0, 0), (1, 3), (3, 0), (2, 2)]:
+            moved = cohen_kappa_score(np.r_[t, a], np.r_[p, b], weights="quadratic",
+                                      labels=np.arange(k), sample_weight=np.r_[np.ones(t.size), eps])
+            slope = (moved - points[j]) / (eps / (t.size + eps))
+            assert slope == pytest.approx(table[j, a, b], rel=1e-3, abs=1e-6)
