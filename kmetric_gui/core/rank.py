@@ -91,7 +91,8 @@ def simulate_ranks(ours, others, gaps, correlation=0.5, simulations=10_000, seed
     rank_now = 1 + int(np.count_nonzero(s > s0))
     rng = rng_of(seed)
     mu = float(g.mean())
-    own = g[rng.integers(0, g.size, size=sims)] - mu            # our centred gap per simulation
+    own_idx = rng.integers(0, g.size, size=sims)
+    own = g[own_idx] - mu                                         # our centred gap per simulation
     spread = float(np.abs(g - mu).max())
     free = np.sqrt(max(0.0, 1.0 - rho * rho))
     # private_j - private_0 = (s_j - s0) + free (h_j - mu) - (1 - rho) (g0 - mu): teams
@@ -101,22 +102,44 @@ def simulate_ranks(ours, others, gaps, correlation=0.5, simulations=10_000, seed
     ahead = int(np.count_nonzero(d > reach))
     near = d[np.abs(d) <= reach]
     ranks = np.full(sims, 1 + ahead, dtype=np.int64)
-    if near.size:
-        hc = (g - mu).astype(np.float64)
-        shift = (1.0 - rho) * own                                 # (N,)
-        step = max(1, _BLOCK // near.size)
-        dtype = np.uint16 if g.size <= 1 << 16 else np.int64
-        for a in range(0, sims, step):
-            check_cancel(cancel)
-            b = min(step, sims - a)
-            if free > 0:
-                h = np.take(hc, rng.integers(0, g.size, size=(b, near.size), dtype=dtype))
-                h *= free
-                h += near
-            else:
-                h = np.broadcast_to(near, (b, near.size))
-            ranks[a:a + b] += np.count_nonzero(h > shift[a:a + b, None], axis=1)
+    if near.size and free == 0:
+        # rho = +-1: no draw per team; count the teams above each simulation's shift.
+        ranks += near.size - np.searchsorted(np.sort(near), (1.0 - rho) * own, side="right")
+    elif near.size:
+        ranks += _count_above(rng, (g - mu) * free, near, (1.0 - rho) * own, own_idx, cancel)
     return RankSim(ranks, teams, rank_now, rho, medal_thresholds(teams))
+
+
+def _count_above(rng, hc, near, shift, own_idx, cancel=None):
+    """Per simulation s: #{j: hc[i_sj] + near_j > shift_s}, i_sj uniform over the sorted gaps hc.
+
+    hc[i] > x  <=>  i >= searchsorted(hc, x, "right"): the thresholds depend on the
+    simulation only through our gap's index, so they are tabled per distinct index
+    (in blocks of at most _BLOCK numbers) and a simulation costs one uniform integer
+    and one integer comparison per team.
+    """
+    s_count, a = hc.size, near.size
+    uniq, inv = np.unique(own_idx, return_inverse=True)
+    order = np.argsort(inv, kind="stable")                       # simulations grouped by index
+    starts = np.searchsorted(inv[order], np.arange(uniq.size + 1))
+    shift_of = np.empty(uniq.size)
+    shift_of[inv] = shift
+    dtype = np.uint16 if s_count < 1 << 16 else np.int64
+    x = np.sort(near)[::-1]                                      # queries ascending per row
+    out = np.zeros(shift.size, dtype=np.int64)
+    per = max(1, _BLOCK // a)                                    # distinct indices per table
+    for u0 in range(0, uniq.size, per):
+        check_cancel(cancel)
+        u1 = min(uniq.size, u0 + per)
+        table = np.empty((u1 - u0, a), dtype=dtype)
+        for u in range(u0, u1):
+            table[u - u0] = np.searchsorted(hc, shift_of[u] - x, side="right")
+        for c0 in range(starts[u0], starts[u1], per):
+            c1 = min(starts[u1], c0 + per)
+            sims = order[c0:c1]
+            draws = rng.integers(0, s_count, size=(c1 - c0, a), dtype=dtype)
+            out[sims] = np.count_nonzero(draws >= table[inv[sims] - u0], axis=1)
+    return out
 
 
 __all__ = ["MEDALS", "medal_thresholds", "medal_of", "RankSim", "simulate_ranks"]
