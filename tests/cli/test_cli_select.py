@@ -182,3 +182,28 @@ def test_rank_warns_on_direction_and_range(tmp_path):
     assert r.returncode == 0
     assert "far outside the leaderboard's range" in r.stderr
     assert any("far outside" in w for w in json.loads(r.stdout)["warnings"])
+
+
+def test_a_lower_is_better_metric_flips_the_advice_and_the_rank(tmp_path, monkeypatch):
+    """The direction comes from the metric (``higher_is_better``): read as lower-is-better,
+    the worst kappa becomes the likeliest best, and a leaderboard listed highest first warns."""
+    from kmetric_gui.metrics import get_metric
+    from kmetric_gui.ranking import RankOptions, land, read_leaderboard
+    from kmetric_gui.scoring import score_files
+    from kmetric_gui.select import SelectOptions, select_files
+    sol, subs, _, _ = kappa_files(tmp_path, n=200, c=4, seed=3)
+    up = select_files(sol, subs, sel=SelectOptions(replicates=500)).to_json()
+    monkeypatch.setattr(get_metric("qwk"), "higher_is_better", False, raising=False)
+    down = select_files(sol, subs, sel=SelectOptions(replicates=500)).to_json()
+    assert up["higher_is_better"] is True and down["higher_is_better"] is False
+    scores = [c["score"] for c in down["candidates"]]
+    worst = subs[int(np.argmin(scores))].name
+    assert max(down["candidates"], key=lambda c: c["p_best"])["name"] == worst
+    assert down["top_by_score"]["names"][0] == worst
+    board = kaggle_board(tmp_path / "lb.csv", [0.9 - i / 100 for i in range(40)])
+    report = score_files(sol, subs[0])
+    where = land(report, read_leaderboard(board), RankOptions(simulations=500))
+    assert any("highest score first" in w for w in where.warnings)
+    # Lower is better: the teams with higher scores are behind us.
+    ours = report.score
+    assert where.main.rank_now == 1 + sum(s < ours for s in [0.9 - i / 100 for i in range(40)])
