@@ -106,10 +106,37 @@ def rank_case(teams, sims, repeat):
     return sec, plain
 
 
+def files_case(n, c):
+    """End to end from files: write c candidate CSVs of n rows, time select_files once."""
+    import tempfile
+    from kmetric_gui.select import SelectOptions, select_files
+    t, preds, _ = candidates(n, c)
+    ids = np.char.add("r", np.arange(n).astype(str))
+    with tempfile.TemporaryDirectory() as d:
+        def put(name, values):
+            path = os.path.join(d, name)
+            with open(path, "w") as f:
+                f.write("id,rating\n")
+                f.write("\n".join(np.char.add(np.char.add(ids, ","), values.astype(str))))
+                f.write("\n")
+            return path
+        sol = put("solution.csv", t)
+        paths = [put(f"cand{j}.csv", p) for j, p in enumerate(preds)]
+        w, cpu = time.perf_counter(), time.process_time()
+        adv = select_files(sol, paths, sel=SelectOptions())
+        return time.perf_counter() - w, time.process_time() - cpu, adv.joint.draws
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run)")
+    ap.add_argument("--files", type=int, metavar="ROWS",
+                    help="also time `select` end to end from 50 CSV files of ROWS rows each")
     a = ap.parse_args()
+    if a.files:
+        wall, cpu, draws = files_case(a.files, 50)
+        print(f"select from 50 files x {a.files:,} rows (reading included): {wall:.2f} s wall, "
+              f"{cpu:.2f} s CPU ({draws} draws)")
     scale = 10 if a.quick else 1
     rows = []
     for n, c, goal in ((1_000_000 // scale, 50, 10), (100_000 // scale, 200, 30)):
