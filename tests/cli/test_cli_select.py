@@ -207,3 +207,17 @@ def test_a_lower_is_better_metric_flips_the_advice_and_the_rank(tmp_path, monkey
     # Lower is better: the teams with higher scores are behind us.
     ours = report.score
     assert where.main.rank_now == 1 + sum(s < ours for s in [0.9 - i / 100 for i in range(40)])
+
+
+def test_rank_reads_kaggles_zip_and_leaves_our_own_row_out(tmp_path):
+    sol, subs, _, _ = kappa_files(tmp_path, n=200, c=1)
+    rows = [["TeamId", "TeamName", "SubmissionDate", "Score"]]
+    rows += [[i, f"team {i}", "2024-01-01", f"{0.9 - i / 100:.3f}"] for i in range(30)]
+    rows.append([99, "us", "2024-01-02", "0.5"])
+    zipped = write(tmp_path / "comp-publicleaderboard.csv", csv(rows), compress="zip")
+    r = run("rank", sol, subs[0], "--leaderboard", zipped, "--json", "--team", "us")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["teams"] == 31 and d["thresholds"] == {"gold": 3, "silver": 6, "bronze": 12}
+    r = run("rank", sol, subs[0], "--leaderboard", zipped, "--json", "--team", "nobody")
+    assert json.loads(r.stdout)["teams"] == 32 and "not on the leaderboard" in r.stderr
