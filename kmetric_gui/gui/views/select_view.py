@@ -222,7 +222,8 @@ class FinalDialog(QDialog):
         self.plot.addItem(pg.InfiniteLine(pos=d["rank_now"], angle=90,
                                           pen=pg.mkPen((200, 30, 30), width=2),
                                           label=f"now {d['rank_now']}",
-                                          labelOpts={"position": 0.9, "color": (200, 30, 30)}))
+                                          labelOpts={"position": 0.9, "color": (200, 30, 30),
+                                                     "fill": (255, 255, 255, 200)}))
         right = max(float(res.rank_edges[-1]), th["bronze"] + 0.5)
         self.plot.setXRange(0.5, right, padding=0.02)
         m = d["medals"]
