@@ -169,10 +169,11 @@ def verdict(adv):
     one = "it is" if k == 1 else "one of them is"
     text = f"{_and(best)}: {_pct(s.best.p_contains_best)} that {one} the best of the {c}"
     if set(s.best.members) == set(s.top.members):
-        text += f"; {'it is' if k == 1 else 'they are'} also the top {k} by score"
+        text += "; it also has the best score" if k == 1 else f"; they are also the top {k} by score"
     else:
         top = [adv.names[m] for m in s.top.members]
-        text += f"; the top {k} by score, {_and(top)}: {_pct(s.top.p_contains_best)}"
+        rule = "the best score" if k == 1 else f"the top {k} by score"
+        text += f"; {rule}, {_and(top)}: {_pct(s.top.p_contains_best)}"
         why = _why(adv)
         if why:
             text += f", because {why}"
