@@ -221,3 +221,26 @@ def test_rank_reads_kaggles_zip_and_leaves_our_own_row_out(tmp_path):
     assert d["teams"] == 31 and d["thresholds"] == {"gold": 3, "silver": 6, "bronze": 12}
     r = run("rank", sol, subs[0], "--leaderboard", zipped, "--json", "--team", "nobody")
     assert json.loads(r.stdout)["teams"] == 32 and "not on the leaderboard" in r.stderr
+
+
+def test_verdict_explains_a_near_copy_in_the_top_two(tmp_path):
+    """A and A2 (2 % of rows changed) score above C on this sample: the top two by score
+    hold the best less often than A + C, and the verdict says why."""
+    rng = np.random.default_rng(0)
+    n, k = 300, 5
+    t = rng.integers(0, k, n)
+    c = np.where(rng.random(n) < 0.64, t, rng.integers(0, k, n))
+    a = np.where(rng.random(n) < 0.62, t, rng.integers(0, k, n))
+    a2 = np.where(rng.random(n) < 0.02, rng.integers(0, k, n), a)
+    sol = write(tmp_path / "sol.csv", csv([["id", "rating"]] + [[f"r{i}", t[i]] for i in range(n)]))
+    files = [write(tmp_path / f"{name}.csv", csv([["id", "rating"]] +
+                                                  [[f"r{i}", p[i]] for i in range(n)]))
+             for name, p in (("A", a), ("A2", a2), ("C", c))]
+    d = json.loads(run("select", sol, *files, "--json").stdout)
+    assert set(d["top_by_score"]["names"]) == {"A.csv", "A2.csv"}
+    assert set(d["best_set"]["names"]) == {"A.csv", "C.csv"}
+    assert d["best_set"]["p_contains_best"] > d["top_by_score"]["p_contains_best"] + 0.1
+    assert "A2.csv is nearly a copy of A.csv" in d["verdict"]
+    assert d["verdict"].startswith("A.csv and C.csv: ")
+    i, j = (d["agreement"]["names"].index(x) for x in ("A.csv", "A2.csv"))
+    assert d["agreement"]["matrix"][i][j] > 0.9
