@@ -122,6 +122,28 @@ def select_files(truth_path, paths, options=Options(), sel=SelectOptions(), prog
     return adv
 
 
+def add_to_report(data, cancel=None):
+    """`kmetric select`'s JSON object as ``select`` in a report of 3 or more submissions of
+    one truth, and its candidates as a table (report.build.ReportData)."""
+    from .comparison import _names
+    entries = data.entries
+    if len(entries) < 3:
+        return
+    try:
+        adv = select_reports(_names([e.path for e in entries]), [e.report for e in entries],
+                             cancel=cancel)
+    except InputError as e:
+        data.notes.append(f"no final-submission advice: {e}")
+        return
+    d = data.json["select"] = adv.to_json()
+    rows = [["candidate", "score", "ci_low", "ci_high", "p_best", "in_best_set"]]
+    for c in d["candidates"]:
+        rows.append([c["name"], c["score"], c["ci"]["low"], c["ci"]["high"], c["p_best"],
+                     c["name"] in d["best_set"]["names"]])
+    data.tables["select_candidates.csv"] = rows
+    data.titles["select_candidates.csv"] = f"Which {adv.options.pick} to submit: {d['verdict']}"
+
+
 def _num(x):
     return None if x is None or not np.isfinite(x) else float(x)
 
@@ -205,4 +227,4 @@ def _why(adv):
 
 
 __all__ = ["SelectOptions", "Advice", "select_files", "select_reports", "advice_json", "verdict",
-           "higher_is_better"]
+           "higher_is_better", "add_to_report"]

@@ -244,3 +244,15 @@ def test_verdict_explains_a_near_copy_in_the_top_two(tmp_path):
     assert d["verdict"].startswith("A.csv and C.csv: ")
     i, j = (d["agreement"]["names"].index(x) for x in ("A.csv", "A2.csv"))
     assert d["agreement"]["matrix"][i][j] > 0.9
+
+
+def test_report_of_three_submissions_holds_the_select_object(tmp_path):
+    sol, subs, _, _ = kappa_files(tmp_path, n=120, c=3)
+    r = run("report", sol, *subs, "--out", tmp_path / "rep")
+    assert r.returncode == 0, r.stderr
+    rep = json.loads((tmp_path / "rep" / "report.json").read_text())
+    ref = json.loads(run("select", sol, *subs, "--json").stdout)
+    assert rep["select"] == ref                      # the `kmetric select --json` object
+    assert "tables/select_candidates.csv" in rep["tables"]
+    rows = (tmp_path / "rep" / "tables" / "select_candidates.csv").read_text().splitlines()
+    assert len(rows) == 4 and rows[0].startswith("candidate,score")
