@@ -222,6 +222,42 @@ def rank_files(truth_path, submission_path, board, options=Options(), rank=RankO
     return land(report, board, rank, cancel)
 
 
+def read_board_arg(path, stream):
+    """The leaderboard of a --leaderboard flag: None without one, False (problems printed)
+    when it cannot be read."""
+    if not path:
+        return None
+    try:
+        return read_leaderboard(path)
+    except InputError as e:
+        for line in e.problems:
+            print(f"kmetric: {line}", file=stream)
+        return False
+
+
+def add_to_report(data, board, options=RankOptions(), cancel=None):
+    """`kmetric rank`'s JSON object as ``rank`` for the report's first submission, and the
+    rank histogram as a table (report.build.ReportData)."""
+    try:
+        where = land(data.main.report, board, options, cancel)
+    except InputError as e:
+        data.notes.append(f"no rank simulation: {e}")
+        return
+    d = data.json["rank"] = where.to_json()
+    counts = np.bincount(where.main.ranks)
+    th = d["thresholds"]
+    rows = [["rank", "simulations", "medal"]]
+    for r in np.flatnonzero(counts):
+        medal = next((m for m in ("gold", "silver", "bronze") if r <= th[m]), "none")
+        rows.append([int(r), int(counts[r]), medal])
+    data.tables["rank_histogram.csv"] = rows
+    m = d["medals"]
+    data.titles["rank_histogram.csv"] = (
+        f"Where {data.main.name} may land among {d['teams']} teams: median rank {d['rank_p50']} "
+        f"(90% in [{d['rank_p05']}, {d['rank_p95']}]); gold {100 * m['gold']:.1f}%, silver "
+        f"{100 * m['silver']:.1f}%, bronze {100 * m['bronze']:.1f}%")
+
+
 def _sim_json(sim):
     p05, p50, p95 = sim.quantiles()
     return {"correlation": sim.correlation, "rank_p05": p05, "rank_p50": p50, "rank_p95": p95,
@@ -247,4 +283,4 @@ def landing_json(w):
 
 
 __all__ = ["RankOptions", "Leaderboard", "Landing", "read_leaderboard", "land", "rank_files",
-           "landing_json", "board_direction", "our_gaps"]
+           "landing_json", "board_direction", "our_gaps", "add_to_report", "read_board_arg"]

@@ -256,3 +256,19 @@ def test_report_of_three_submissions_holds_the_select_object(tmp_path):
     assert "tables/select_candidates.csv" in rep["tables"]
     rows = (tmp_path / "rep" / "tables" / "select_candidates.csv").read_text().splitlines()
     assert len(rows) == 4 and rows[0].startswith("candidate,score")
+
+
+def test_report_with_a_leaderboard_holds_the_rank_object(tmp_path):
+    sol, subs, _, _ = kappa_files(tmp_path, n=200, c=2, usage=True)
+    board = kaggle_board(tmp_path / "lb.csv", [0.9 - i / 200 for i in range(120)])
+    r = run("report", sol, *subs, "--out", tmp_path / "rep", "--leaderboard", board)
+    assert r.returncode == 0, r.stderr
+    rep = json.loads((tmp_path / "rep" / "report.json").read_text())
+    ref = json.loads(run("rank", sol, subs[0], "--leaderboard", board, "--json").stdout)
+    assert rep["rank"] == ref                        # the `kmetric rank --json` object
+    rows = (tmp_path / "rep" / "tables" / "rank_histogram.csv").read_text().splitlines()
+    assert rows[0] == "rank,simulations,medal"
+    assert sum(int(x.split(",")[1]) for x in rows[1:]) == ref["simulations"]
+    bad = write(tmp_path / "bad.csv", "TeamId,TeamName,When\n1,x,y\n")
+    r = run("report", sol, *subs, "--out", tmp_path / "rep2", "--leaderboard", bad)
+    assert r.returncode == 2 and "no score column" in r.stderr
