@@ -33,6 +33,7 @@ from .compare import kappa_rows
 from .resample import check_cancel, check_replicates, index_blocks, rng_of
 
 EXACT_BUDGET = 2e8        # unit-draws x candidates beyond which auto draws "normal"
+EXACT_CELLS = 2.5e7       # kappa: replicate x candidate x cell counts held by exact draws
 DRAWS = ("auto", "exact", "normal")
 _GRAM_ROWS = 1 << 16      # rows per block of the influence Gram matrix
 
@@ -59,6 +60,8 @@ def joint_replicates(engine, replicates=2000, seed=0, draws="auto", cancel=None)
     if hasattr(engine, "preds"):
         c = len(engine.preds)
         cost = float(b) * engine.n * c
+        if float(b) * c * engine.k ** 2 > EXACT_CELLS:
+            cost = float("inf")          # the (B, C, K^2) counts would not fit: normal draws
         mode = _mode(draws, cost)
         points = engine.scores()
         t = engine.truth.astype(np.int64)
