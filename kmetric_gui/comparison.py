@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 
 from .core.compare import compare_pair
-from .core.power import min_detectable_delta
 from .core.intervals import METHODS, check_level
+from .core.power import min_detectable_delta
 from .core.resample import check_replicates
 from .errors import Cancelled, InputError
 from .scoring import Options, load, score_prepared
