@@ -202,3 +202,10 @@ def test_every_view_runs_without_qt_opengl(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     assert int(r.stdout.split("tabs shown")[1]) >= 3
     assert "Traceback" not in r.stderr and "OpenGL is not included" not in r.stderr
+
+
+@needs_bundle
+def test_bundle_leaves_out_pandas():
+    """pandas is a test extra only; the .venv the bundle is built from has it, the bundle not."""
+    found = [p for p in Path(BUNDLE).rglob("pandas") if p.is_dir()]
+    assert not found, found

@@ -127,3 +127,51 @@ def test_installed_gui_demo_screenshot(venv):
     assert r.returncode == 0, r.stderr
     assert png.stat().st_size > 20_000
     assert "not found" not in r.stderr.lower()
+
+
+def _without_pandas(tmp_path, code):
+    """Run code in a fresh interpreter where `import pandas` fails, as if it were not installed."""
+    hide = ("import sys\n"
+            "class NoPandas:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name.split('.')[0] == 'pandas':\n"
+            "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+            "sys.meta_path.insert(0, NoPandas())\n")
+    r = run([sys.executable, "-c", hide + code], tmp_path)
+    assert "pandas" not in r.stderr, r.stderr
+    return r
+
+
+def test_pandas_is_not_a_runtime_dependency(tmp_path):
+    """pandas is only a test and bench extra: scoring CSV and Parquet pairs (with the fix-first
+    list and an interval) and the app's demo screenshots work where it cannot be imported."""
+    import pyarrow.csv as pcsv
+    import pyarrow.parquet as pq
+    demo = ROOT / "resources" / "demo"
+    pairs = []
+    for metric in ("qwk", "lwlrap", "fbeta"):
+        pair = []
+        for part in ("solution", "submission"):
+            pair.append(tmp_path / f"{metric}_{part}.parquet")
+            pq.write_table(pcsv.read_csv(demo / f"{metric}_{part}.csv"), pair[-1])
+        pairs += [(demo / f"{metric}_solution.csv", demo / f"{metric}_submission.csv"), tuple(pair)]
+    flags = "'--json', '--top-fixes', '3', '--ci', '0.9', '--bootstrap', '50'"
+    r = _without_pandas(tmp_path, "from kmetric_gui.cli import main\n" + "".join(
+        f"assert main(['score', {str(a)!r}, {str(b)!r}, {flags}]) == 0\n" for a, b in pairs))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count('"top_fixes"') == len(pairs)
+    for metric in ("qwk", "lwlrap", "fbeta"):
+        shot = tmp_path / f"{metric}.png"
+        argv = ["kmetric-gui", "--demo", metric, "--screenshot", str(shot)]
+        r = _without_pandas(tmp_path, f"from kmetric_gui.gui.app import main\nsys.argv = {argv!r}\n"
+                            "sys.exit(main())\n")
+        assert r.returncode == 0, r.stderr
+        assert shot.stat().st_size > 20_000
+
+def test_wheel_needs_pandas_only_for_tests_and_bench(wheel):
+    with zipfile.ZipFile(wheel) as z:
+        meta = next(z.read(n).decode() for n in z.namelist() if n.endswith(".dist-info/METADATA"))
+    pandas = [ln for ln in meta.splitlines() if ln.startswith("Requires-Dist: pandas")]
+    assert pandas and all("extra ==" in ln for ln in pandas), pandas
+    extras = {ln.split(":", 1)[1].strip() for ln in meta.splitlines() if ln.startswith("Provides-Extra:")}
+    assert {"test", "build", "bench"} <= extras
