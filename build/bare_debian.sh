@@ -10,17 +10,20 @@
 # Run as root on a Debian/Ubuntu host with network (Debian mirror and PyPI); before
 # every release. The bare system is cached in build/bare/base (git-ignored); every run
 # works on a fresh copy of it, so nothing of an earlier run is reused.
-#   bash build/bare_debian.sh [--full] [--keep] [--mirror URL]
+#   bash build/bare_debian.sh [--full] [--keep] [--mirror URL] [--ca FILE]
+# --ca FILE (default: $PIP_CERT): a CA bundle pip trusts in the chroot, for a network that
+# intercepts TLS (a bare Debian's pip trusts only its own certifi bundle).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo="$PWD"
-full=0; keep=0; mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+full=0; keep=0; mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"; ca="${PIP_CERT:-}"
 while [ $# -gt 0 ]; do
   case "$1" in
     --full) full=1 ;;
     --keep) keep=1 ;;
     --mirror) mirror="$2"; shift ;;
-    *) echo "bare_debian.sh: unknown option $1 (--full, --keep, --mirror URL)" >&2; exit 2 ;;
+    --ca) ca="$2"; shift ;;
+    *) echo "bare_debian.sh: unknown option $1 (--full, --keep, --mirror URL, --ca FILE)" >&2; exit 2 ;;
   esac
   shift
 done
@@ -47,15 +50,28 @@ if [ ! -f "$base/.kmetric-base-ok" ]; then
 fi
 
 mounted=()
+# Never delete through a mount (the chroot's /dev is the host's): unmount, check, then
+# remove without crossing file systems.
+remove_root() {
+  if grep -q " $root/" /proc/mounts; then
+    echo "bare_debian.sh: still mounted under $root; not removing it" >&2; return 1
+  fi
+  rm -rf --one-file-system "$root"
+}
 cleanup() {
   local i
   for (( i=${#mounted[@]}-1; i>=0; i-- )); do umount -l "${mounted[$i]}" 2>/dev/null || true; done
-  [ "$keep" = 1 ] || rm -rf "$root"
+  [ "$keep" = 1 ] || remove_root
 }
 trap cleanup EXIT
-rm -rf "$root"
+remove_root
 cp -a "$base" "$root"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+envs=(HOME=/root LANG=C.UTF-8 TERM=dumb PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin)
+if [ -n "$ca" ]; then
+  mkdir -p "$root/etc/ssl" && cp "$ca" "$root/etc/ssl/pip-ca.crt"
+  envs+=(PIP_CERT=/etc/ssl/pip-ca.crt)
+fi
 for m in proc sys dev dev/pts; do
   mkdir -p "$root/$m"
   case "$m" in
@@ -72,16 +88,13 @@ stamp "fresh copy of the base with the checkout in /root/kmetric_gui"
 
 # A clean environment: nothing of this machine's pip or Python set-up leaks in.
 in_root() {
-  chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
-    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    bash -c "cd /root/kmetric_gui && $1"
+  chroot "$root" /usr/bin/env -i "${envs[@]}" bash -c "cd /root/kmetric_gui && $1"
 }
 
 # Interruption 1: killed (SIGKILL, as a closed terminal or a power cut) once .venv/bin/python exists.
 # Interruption 2: Ctrl-C (SIGINT to the process group) once pip has begun unpacking numpy.
 interrupt_when() {  # $1 = a path in the chroot, $2 = signal
-  setsid chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-    bash -c "cd /root/kmetric_gui && exec bash build/setup.sh" >"$cache/interrupted.log" 2>&1 &
+  setsid chroot "$root" /usr/bin/env -i "${envs[@]}" bash -c "cd /root/kmetric_gui && exec bash build/setup.sh" >"$cache/interrupted.log" 2>&1 &
   local pid=$! waited=0
   while kill -0 "$pid" 2>/dev/null && ! compgen -G "$root/$1" >/dev/null; do
     sleep 0.05; waited=$((waited + 1))
