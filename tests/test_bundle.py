@@ -209,3 +209,34 @@ def test_bundle_leaves_out_pandas():
     """pandas is a test extra only; the .venv the bundle is built from has it, the bundle not."""
     found = [p for p in Path(BUNDLE).rglob("pandas") if p.is_dir()]
     assert not found, found
+
+
+def test_pack_ships_the_bundle_only(tmp_path):
+    """build/pack.py packs the bundle, not a wheel or sdist that `pip wheel -w dist .` left in
+    dist/, nor earlier archives or the onefile folder."""
+    import tarfile
+    import zipfile
+    sys.path.insert(0, str(ROOT / "build"))
+    try:
+        import pack
+    finally:
+        sys.path.remove(str(ROOT / "build"))
+    dist = tmp_path / "dist"
+    (dist / "kmetric-gui" / "_internal").mkdir(parents=True)
+    (dist / "kmetric-gui" / "kmetric-gui").write_text("app")
+    (dist / "kmetric-gui" / "_internal" / "lib.so").write_text("lib")
+    (dist / "onefile").mkdir()
+    (dist / "onefile" / "kmetric").write_text("cli")
+    for stray in ("kmetric_gui-0.2.0-py3-none-any.whl", "kmetric_gui-0.2.0.tar.gz",
+                  "kmetric-gui-0.1.0-linux-x86_64.tar.gz", "notes.txt"):
+        (dist / stray).write_text("x")
+    out = pack.pack(dist)
+    if out.suffix == ".zip":
+        with zipfile.ZipFile(out) as z:
+            names = z.namelist()
+    else:
+        with tarfile.open(out) as t:
+            names = t.getnames()
+    top = out.name.split(".tar.gz")[0].removesuffix(".zip")
+    assert sorted(n.replace("\\", "/") for n in names if n.count("/") <= 2) == [
+        f"{top}/kmetric-gui", f"{top}/kmetric-gui/_internal", f"{top}/kmetric-gui/kmetric-gui"]

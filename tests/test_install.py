@@ -175,3 +175,32 @@ def test_wheel_needs_pandas_only_for_tests_and_bench(wheel):
     assert pandas and all("extra ==" in ln for ln in pandas), pandas
     extras = {ln.split(":", 1)[1].strip() for ln in meta.splitlines() if ln.startswith("Provides-Extra:")}
     assert {"test", "build", "bench"} <= extras
+
+
+def test_a_deleted_module_leaves_the_next_wheel(tmp_path):
+    """pip builds in the source tree and setuptools reuses build/lib: a module deleted since
+    the last build must not ship in the next wheel."""
+    if not _setuptools_ok():
+        pytest.skip("needs setuptools 77+ in this environment (builds without isolation)")
+    src = tmp_path / "src"
+    shutil.copytree(ROOT / "kmetric_gui", src / "kmetric_gui",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    shutil.copytree(ROOT / "resources", src / "resources")
+    for name in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE"):
+        shutil.copy2(ROOT / name, src / name)
+    gone = src / "kmetric_gui" / "gone_module.py"
+    gone.write_text("x = 1\n")
+    names = []
+    for step in ("with", "without"):
+        if step == "without":
+            gone.unlink()
+        out = tmp_path / step
+        r = run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                 "--disable-pip-version-check", "-q", "-w", out, src], tmp_path)
+        assert r.returncode == 0, r.stdout + r.stderr
+        (whl,) = out.glob("*.whl")
+        with zipfile.ZipFile(whl) as z:
+            names.append(set(z.namelist()))
+    assert "kmetric_gui/gone_module.py" in names[0] and (src / "build" / "lib").is_dir()
+    assert "kmetric_gui/gone_module.py" not in names[1]
+    assert "kmetric_gui/cli/__init__.py" in names[1]
