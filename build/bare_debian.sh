@@ -11,19 +11,24 @@
 # every release. The bare system is cached in build/bare/base (git-ignored); every run
 # works on a fresh copy of it, so nothing of an earlier run is reused.
 #   bash build/bare_debian.sh [--full] [--keep] [--mirror URL] [--ca FILE]
+#   bash build/bare_debian.sh --bundle dist/kmetric-gui     the built bundle instead: what it
+#      says on the bare system (kmetric score works; the app names the missing packages),
+#      then with the README's three packages installed (screenshot and report with plots)
 # --ca FILE (default: $PIP_CERT): a CA bundle pip trusts in the chroot, for a network that
 # intercepts TLS (a bare Debian's pip trusts only its own certifi bundle).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo="$PWD"
-full=0; keep=0; mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"; ca="${PIP_CERT:-}"
+full=0; keep=0; bundle=""; mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"; ca="${PIP_CERT:-}"
 while [ $# -gt 0 ]; do
   case "$1" in
     --full) full=1 ;;
     --keep) keep=1 ;;
     --mirror) mirror="$2"; shift ;;
     --ca) ca="$2"; shift ;;
-    *) echo "bare_debian.sh: unknown option $1 (--full, --keep, --mirror URL, --ca FILE)" >&2; exit 2 ;;
+    --bundle) bundle="$(cd "$2" && pwd)"; shift ;;
+    *) echo "bare_debian.sh: unknown option $1 (--full, --keep, --mirror URL, --ca FILE, --bundle DIR)" >&2
+       exit 2 ;;
   esac
   shift
 done
@@ -90,6 +95,32 @@ stamp "fresh copy of the base with the checkout in /root/kmetric_gui"
 in_root() {
   chroot "$root" /usr/bin/env -i "${envs[@]}" bash -c "cd /root/kmetric_gui && $1"
 }
+
+if [ -n "$bundle" ]; then
+  cp -a "$bundle" "$root/opt/kmetric-gui"
+  demo=/root/kmetric_gui/resources/demo
+  in_root "/opt/kmetric-gui/kmetric score $demo/qwk_solution.csv $demo/qwk_submission.csv --json >/dev/null"
+  stamp "bundle: kmetric score runs on the bare system"
+  set +e
+  in_root "QT_QPA_PLATFORM=offscreen /opt/kmetric-gui/kmetric-gui --demo --screenshot /tmp/x.png" 2>"$cache/gui.err"
+  code=$?
+  in_root "/opt/kmetric-gui/kmetric report $demo/qwk_solution.csv $demo/qwk_submission.csv --out /tmp/rep" \
+    >/dev/null 2>"$cache/report.err"
+  rcode=$?
+  set -e
+  stamp "bundle without Qt's system libraries: kmetric-gui exit $code: $(cat "$cache/gui.err")"
+  stamp "bundle without Qt's system libraries: kmetric report exit $rcode: $(cat "$cache/report.err")"
+  [ "$code" = 2 ] && grep -q "apt-get install --no-install-recommends libgl1" "$cache/gui.err" \
+    || { echo "bare_debian.sh: the app did not name the packages" >&2; exit 1; }
+  in_root "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    libgl1 libegl1 fontconfig-config >/dev/null"
+  in_root "QT_QPA_PLATFORM=offscreen /opt/kmetric-gui/kmetric-gui --demo lwlrap --screenshot /tmp/x.png"
+  in_root "rm -rf /tmp/rep && /opt/kmetric-gui/kmetric report $demo/qwk_solution.csv $demo/qwk_submission.csv \
+    --out /tmp/rep && ls /tmp/rep/plots/*.png >/dev/null && test -s /tmp/rep/report.pdf"
+  cp "$root/tmp/x.png" "$cache/bundle_demo.png"
+  stamp "bundle with libgl1 libegl1 fontconfig-config: screenshot ($cache/bundle_demo.png) and report with plots and PDF"
+  exit 0
+fi
 
 # Interruption 1: killed (SIGKILL, as a closed terminal or a power cut) once .venv/bin/python exists.
 # Interruption 2: Ctrl-C (SIGINT to the process group) once pip has begun unpacking numpy.

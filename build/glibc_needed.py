@@ -1,6 +1,6 @@
 """The newest glibc a Linux bundle needs, and which of its files need it.
 
-    .venv/bin/python build/glibc_needed.py dist/kmetric-gui [--max 2.31]
+    .venv/bin/python build/glibc_needed.py dist/kmetric-gui [--max 2.35]
 
 Reads the versioned glibc symbols every ELF file of the bundle imports (`objdump -T`,
 binutils). The bundle carries the build system's libstdc++, libexpat and the like, so it
@@ -39,7 +39,7 @@ def show(version):
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("bundle", type=Path)
-    p.add_argument("--max", help="fail when a file needs a newer glibc than this (e.g. 2.31)")
+    p.add_argument("--max", help="fail when a file needs a newer glibc than this (e.g. 2.35)")
     a = p.parse_args(argv)
     files = sorted(f for f in a.bundle.rglob("*") if f.is_file() and not f.is_symlink() and is_elf(f))
     if not files:
