@@ -167,6 +167,21 @@ def test_pandas_is_not_a_runtime_dependency(tmp_path):
                             "sys.exit(main())\n")
         assert r.returncode == 0, r.stderr
         assert shot.stat().st_size > 20_000
+        assert "QObject::connect" not in r.stderr, r.stderr     # pyqtgraph 0.13 on Qt 6.8+
+
+def test_numeric_arrow_columns_become_numpy_without_pandas():
+    """plain_array maps Arrow's numeric types as pyarrow's to_pandas_dtype does (the reference),
+    without calling it: pyarrow 17's imports pandas and fails when it is missing."""
+    import numpy as np
+    import pyarrow as pa
+    from kmetric_gui.numbers import plain_array
+    for t in (pa.int8(), pa.int16(), pa.int32(), pa.int64(), pa.uint8(), pa.uint16(), pa.uint32(),
+              pa.uint64(), pa.float32(), pa.float64()):
+        values = [1, 2, 3] if not pa.types.is_floating(t) else [1.5, 2.0, 3.0]
+        arr = pa.array(values, type=t).slice(1)
+        got = plain_array(arr)
+        assert got.dtype == np.dtype(t.to_pandas_dtype()) and got.tolist() == values[1:], t
+
 
 def test_wheel_needs_pandas_only_for_tests_and_bench(wheel):
     with zipfile.ZipFile(wheel) as z:
@@ -204,3 +219,24 @@ def test_a_deleted_module_leaves_the_next_wheel(tmp_path):
     assert "kmetric_gui/gone_module.py" in names[0] and (src / "build" / "lib").is_dir()
     assert "kmetric_gui/gone_module.py" not in names[1]
     assert "kmetric_gui/cli/__init__.py" in names[1]
+
+
+def test_lower_bounds_pin_the_declared_floors():
+    """build/lower-bounds.txt (CI's lower-bounds leg) pins exactly pyproject's floors."""
+    tomllib = pytest.importorskip("tomllib")
+    import re
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    floors = {}
+    for dep in deps:
+        name, floor = re.match(r"([A-Za-z0-9_.-]+)\s*>=\s*([0-9.]+)", dep).groups()
+        floors[name.lower()] = floor
+    pins = {}
+    for line in (ROOT / "build" / "lower-bounds.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, version = line.split("==")
+            pins[name.strip().lower()] = version.strip()
+    assert set(pins) == set(floors)
+    for name, floor in floors.items():
+        want = tuple(int(x) for x in floor.split("."))
+        got = tuple(int(x) for x in pins[name].split("."))
+        assert got[:len(want)] == want and not any(got[len(want):]), (name, floor, pins[name])
