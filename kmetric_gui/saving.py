@@ -12,7 +12,6 @@ Two rules:
 """
 import csv
 import errno
-import io
 import os
 import re
 import stat
@@ -114,32 +113,58 @@ def _fsync_folder(folder):
         os.close(fd)
 
 
+# A line of a multi-line cell that starts like a formula: a reader that splits
+# rows at every line break (some importers do) would run it.
+_LATER_LINE = re.compile(r"([\r\n])(?=[=+\-@\t\r])")
+
+
 def is_formula(cell):
-    """True for text a spreadsheet would run as a formula (numbers are not)."""
-    return (isinstance(cell, str) and cell.startswith(FORMULA_START)
-            and not _NUMBER.fullmatch(cell))
+    """True for text a spreadsheet would run as a formula (numbers are not), or text
+    with a line after a line break that starts like one."""
+    if not isinstance(cell, str):
+        return False
+    return ((cell.startswith(FORMULA_START) and not _NUMBER.fullmatch(cell))
+            or _LATER_LINE.search(cell) is not None)
 
 
 def spreadsheet_safe(cell):
-    """The cell for a spreadsheet export: formula-leading text gets a leading quote.
+    """The cell for a spreadsheet export: formula-leading text gets a leading quote,
+    and so does each later line of it that starts like a formula.
 
     Non-text values (numbers) and plain decimal numbers written as text
     (``-0.5``) are returned unchanged.
     """
-    return "'" + cell if is_formula(cell) else cell
+    if not is_formula(cell):
+        return cell
+    lead = "'" if cell.startswith(FORMULA_START) and not _NUMBER.fullmatch(cell) else ""
+    return lead + _LATER_LINE.sub(r"\1'", cell)
 
 
-def csv_text(rows, spreadsheet=True):
-    """CSV text of rows (sequences of cells), one line per row ending in '\\n'.
+class _Rows:
+    """Collects what csv.writer writes: one string per row."""
+
+    def __init__(self):
+        self.lines = []
+
+    def write(self, text):
+        self.lines.append(text)
+
+
+def csv_text(rows, spreadsheet=True, end="\n", delimiter=","):
+    """CSV text of rows (sequences of cells), each line ending in ``end``.
 
     ``spreadsheet=True`` (exports) escapes formula-leading text cells;
     ``spreadsheet=False`` writes them byte-exact (submissions for Kaggle).
+    Every field holding a quote, the delimiter, \\r or \\n is quoted: Python's
+    writer quotes only the characters of its line terminator, so with '\\n'
+    alone a bare \\r stayed unquoted and started a new row in any reader.
     """
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    sink = _Rows()
+    w = csv.writer(sink, lineterminator="\r\n", delimiter=delimiter)
     for row in rows:
         w.writerow([spreadsheet_safe(c) for c in row] if spreadsheet else row)
-    return buf.getvalue()
+    # writerow writes each row in one call, ending in the terminator given.
+    return "".join(line[:-2] + end for line in sink.lines)
 
 
 def formula_ids(ids, show=5):

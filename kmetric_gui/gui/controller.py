@@ -383,10 +383,7 @@ def _line_end(path):
 
 
 def _csv(header, rows, end="\n"):
-    import csv
-    import io
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator=end)
-    w.writerow(header)
-    w.writerows(rows)
-    return buf.getvalue()
+    from itertools import chain
+
+    from ..saving import csv_text     # quotes a bare \r too: the file reads back
+    return csv_text(chain([header], rows), spreadsheet=False, end=end)

@@ -68,7 +68,7 @@ def read_table(path, label="file", *, string_columns=(), header_only=False, max_
         raise
 
 
-def _read(path, label, name, opener, string_columns, header_only):
+def _read(path, label, name, opener, string_columns, header_only, breaks=False):
     head = head_bytes(opener)
     if name.endswith(PARQUET) or head[:4] == b"PAR1":
         return _read_parquet(path, label, opener, string_columns, header_only)
@@ -97,7 +97,9 @@ def _read(path, label, name, opener, string_columns, header_only):
     convert = pacsv.ConvertOptions(column_types=types, null_values=[], true_values=[],
                                    false_values=[], strings_can_be_null=False,
                                    quoted_strings_can_be_null=False)
-    parse = pacsv.ParseOptions(delimiter=delim)
+    # Line breaks inside quoted fields are valid CSV; Arrow reads them only when told
+    # (its threads then split the text less freely), so only on a second try.
+    parse = pacsv.ParseOptions(delimiter=delim, newlines_in_values=breaks)
     kind = "TSV" if delim == "\t" else "CSV"
     for i, block in enumerate(blocks):
         src = opener()
@@ -133,10 +135,29 @@ def _read(path, label, name, opener, string_columns, header_only):
                     continue
                 _fail(label, path, f"cannot parse as {kind}: a line or a field is longer than "
                       f"{block >> 20} MB")
+            if not breaks and "columns, got" in msg and _has_quote(opener):
+                return _read(path, label, name, opener, string_columns, header_only, True)
             _fail(label, path, f"cannot parse as {kind}: {_words(msg, opener)}")
         finally:
             if not isinstance(src, str):
                 src.close()
+
+
+def _has_quote(opener):
+    """Whether the text holds a double quote (a field may then hold a line break)."""
+    src = opener()
+    f = open(src, "rb") if isinstance(src, str) else src
+    try:
+        while True:
+            block = f.read(16 << 20)
+            if not block:
+                return False
+            if b'"' in block:
+                return True
+    except OSError:
+        return False
+    finally:
+        f.close()
 
 
 def _empty(schema):

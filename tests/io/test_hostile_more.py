@@ -97,3 +97,68 @@ def test_fbeta_huge_document_cli_exit_2(tmp_path):
     assert out.returncode == 2, out.stderr
     assert "3,000 truths and 3,000 predictions" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+# -- B: a bare carriage return in a field ------------------------------------------------
+
+def _parsed(text):
+    import csv
+    import io
+    return list(csv.reader(io.StringIO(text, newline="")))
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n"])
+def test_csv_text_quotes_a_bare_carriage_return(end):
+    from kmetric_gui.saving import csv_text
+    rows = [["id", "v"], ["b\rx", 1], ["c\nd", 2], ["e", 3]]
+    text = csv_text(rows, spreadsheet=False, end=end)
+    assert text == f'id,v{end}"b\rx",1{end}"c\nd",2{end}e,3{end}'
+    assert _parsed(text) == [[str(c) for c in r] for r in rows]
+
+
+def test_export_cannot_start_a_row_with_a_formula():
+    from kmetric_gui.saving import csv_text, is_formula, spreadsheet_safe
+    rows = [["id", "v"], ["\r=CR", 1], ["ok\r=cmd|' /C calc'!A0", 2], ["a\n+1", 3],
+            ["x\r\n@y", 4], ["-0.5", 5]]
+    back = _parsed(csv_text(rows))
+    assert len(back) == len(rows)                               # no extra row
+    assert [r[0] for r in back[1:]] == ["'\r'=CR", "ok\r'=cmd|' /C calc'!A0", "a\n'+1",
+                                        "x\r\n'@y", "-0.5"]
+    # A reader that splits at every line break sees no line starting like a formula.
+    for cell in (r[0] for r in back[1:]):
+        assert not any(line.startswith(("=", "+", "-", "@")) and line != "-0.5"
+                       for line in cell.replace("\r", "\n").split("\n"))
+    assert is_formula("ok\r=x") and not is_formula("ok\rx") and spreadsheet_safe("a\rb") == "a\rb"
+
+
+def test_report_tables_quote_carriage_returns(tmp_path):
+    from kmetric_gui.report.write import write_tables
+    (tmp_path / "tables").mkdir()
+
+    class Data:
+        tables = {"t.csv": [["class", "n"], ["\r=CR", 1]]}
+    write_tables(Data, tmp_path)
+    text = (tmp_path / "tables" / "t.csv").read_bytes().decode()
+    assert _parsed(text) == [["class", "n"], ["'\r'=CR", "1"]]
+
+
+def test_quoted_carriage_return_read_and_saved_submission_round_trips(tmp_path):
+    import subprocess
+    import sys
+
+    from kmetric_gui.saving import csv_text, save_atomic
+    p = tmp_path / "cr.csv"
+    p.write_bytes(b'id,v\n"b\rx",1\n"c\nd",2\ne,3\n')
+    t = read_table(p, "submission", string_columns=["id"])
+    assert t.column("id").to_pylist() == ["b\rx", "c\nd", "e"]
+    assert t.column("v").to_pylist() == [1, 2, 3]
+    sol = tmp_path / "sol.csv"
+    save_atomic(sol, csv_text([["id", "rating"], ["b\rx", 1], ["a", 2], ["q", 3]],
+                              spreadsheet=False))
+    sub = tmp_path / "sub.csv"
+    save_atomic(sub, csv_text([["id", "rating"], ["q", 3], ["b\rx", 1], ["a", 2]],
+                              spreadsheet=False))
+    out = subprocess.run([sys.executable, "-m", "kmetric_gui.cli", "score", str(sol), str(sub),
+                          "--metric", "qwk"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "score:   1.000000" in out.stdout
