@@ -60,8 +60,12 @@ def save_atomic(path, data):
     replace the target; the folder is fsynced after the replace. A symlink is
     written through (its target is replaced, the link stays); an existing
     file keeps its permission bits (a new one gets the usual 0666 less umask).
-    Raises SaveError naming ``path`` and the reason; never leaves the
-    temporary file behind.
+    Refused with a reason (SaveError), the target untouched: a read-only file
+    (no write bit, even for root), anything but a regular file (a device such
+    as /dev/null, a pipe, a socket, a folder), and a file with other hard links
+    (replacing it would split them). Never leaves the temporary file behind;
+    temporary files of saves killed half-way (ours by name, their process gone
+    or over an hour old) are removed from the folder on the next save there.
     """
     target = os.path.realpath(os.fspath(path))
     folder, name = os.path.split(target)
@@ -70,16 +74,18 @@ def save_atomic(path, data):
         st = os.stat(target)
         mode, owner = stat.S_IMODE(st.st_mode), (st.st_uid, st.st_gid)
     except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode, owner = 0o666 & ~umask, None
+        mode, owner = 0o666 & ~current_umask(), None
     except OSError as e:
         raise SaveError(path, reason_in_words(e)) from None
-    if owner is not None and stat.S_ISDIR(st.st_mode):
-        raise SaveError(path, "it is a folder")
+    if owner is not None:
+        why = _refusal(st, target)
+        if why:
+            raise SaveError(path, why)
+    _remove_stale_temps(folder)
     tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.{_TEMP_TAG}{os.getpid()}-", suffix=".tmp",
+                                   dir=folder)
         with os.fdopen(fd, "wb") as f:
             f.write(raw)
             f.flush()
@@ -101,6 +107,87 @@ def save_atomic(path, data):
                 os.unlink(tmp)
             except OSError:
                 pass
+
+
+def _refusal(st, target):
+    """Why an existing ``target`` must not be replaced, or None."""
+    if stat.S_ISDIR(st.st_mode):
+        return "it is a folder"
+    if not stat.S_ISREG(st.st_mode):
+        what = ("a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
+                else "a pipe (FIFO)" if stat.S_ISFIFO(st.st_mode)
+                else "a socket" if stat.S_ISSOCK(st.st_mode) else "a special file")
+        return f"it is {what}, not a regular file"
+    # Mode bits, not access(): root may write anything, yet a read-only file stays so.
+    if not st.st_mode & 0o222 or (os.geteuid() != 0 and not os.access(target, os.W_OK)):
+        return "the file is read-only"
+    if st.st_nlink > 1:
+        return (f"the file has {st.st_nlink - 1} other hard link(s), which a save would split "
+                "from it; save under another name")
+    return None
+
+
+_TEMP_TAG = "kmsave-"          # our temporary files: .NAME.kmsave-PID-XXXXXXXX.tmp
+_OUR_TEMP = re.compile(r"^\..+\.kmsave-(\d+)-[A-Za-z0-9_]+\.tmp$")
+STALE_SECONDS = 3600
+
+
+def _remove_stale_temps(folder, now=None):
+    """Remove temporary files of earlier saves that were killed before the end."""
+    import time
+    now = time.time() if now is None else now
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for e in entries:
+        m = _OUR_TEMP.match(e.name)    # only ours: never a user's file that looks alike
+        if not m:
+            continue
+        try:
+            st = e.stat(follow_symlinks=False)
+            if not stat.S_ISREG(st.st_mode):
+                continue
+            old = now - st.st_mtime > STALE_SECONDS
+            if old or not _alive(int(m.group(1))):
+                os.unlink(e.path)
+        except OSError:
+            pass
+
+
+def _alive(pid):
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
+
+
+def _umask_at_import():
+    # Read once, while the module is imported: setting and restoring the umask
+    # later would race with files made by other threads meanwhile.
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _umask_at_import()
+
+
+def current_umask():
+    """The process's umask, read without changing it (Linux: /proc/self/status)."""
+    try:
+        with open("/proc/self/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    return _UMASK
 
 
 def _fsync_folder(folder):
@@ -196,5 +283,5 @@ def formula_ids(ids, show=5):
     return count, examples
 
 
-__all__ = ["SaveError", "save_atomic", "reason_in_words", "FORMULA_START", "is_formula",
+__all__ = ["SaveError", "save_atomic", "current_umask", "reason_in_words", "FORMULA_START", "is_formula",
            "spreadsheet_safe", "csv_text", "formula_ids"]
