@@ -1,0 +1,91 @@
+"""`kmetric report` under a full disk, planted links and earlier reports (issue 25):
+the folder ends complete or as it was, never half-written, never written through."""
+import sys
+from pathlib import Path
+
+import pytest
+
+import kmetric_gui.report.write as write_mod
+from kmetric_gui.cli import main
+from kmetric_gui.saving import SaveError
+
+DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo"
+TRUTH, SUB = DEMO / "qwk_solution.csv", DEMO / "qwk_submission.csv"
+
+
+@pytest.fixture(autouse=True)
+def no_plots(monkeypatch):
+    # The plots need Qt; without them the report is the HTML, JSON and CSV (fast here).
+    monkeypatch.setitem(sys.modules, "kmetric_gui.gui.report_render", None)
+
+
+def _full_disk(monkeypatch, after=0):
+    real, calls = write_mod.save_atomic, []
+
+    def save(path, data):
+        calls.append(path)
+        if len(calls) > after:
+            raise SaveError(path, "the disk is full")
+        return real(path, data)
+    monkeypatch.setattr(write_mod, "save_atomic", save)
+
+
+def _listing(folder):
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+def test_full_disk_exits_2_and_leaves_no_folder(tmp_path, monkeypatch, capsys):
+    _full_disk(monkeypatch, after=2)
+    out = tmp_path / "new" / "rep"
+    assert main(["report", str(TRUTH), str(SUB), "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1] == (f"kmetric: report not written to {out}: the disk is full "
+                       "(nothing was changed there)")
+    assert not any("internal error" in line for line in err)
+    assert list(tmp_path.iterdir()) == []           # no folder, no staging left
+
+
+def test_full_disk_keeps_the_earlier_report(tmp_path, monkeypatch, capsys):
+    out = tmp_path / "rep"
+    assert main(["report", str(TRUTH), str(SUB), "--out", str(out)]) == 0
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    _full_disk(monkeypatch, after=1)
+    assert main(["report", str(TRUTH), str(SUB), "--out", str(out), "--force"]) == 2
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rep"]
+    assert not any(p.name.startswith(".") for p in out.iterdir())
+
+
+def test_force_replaces_planted_links_and_stale_files(tmp_path):
+    out = tmp_path / "rep"
+    assert main(["report", str(TRUTH), str(SUB), "--out", str(out)]) == 0
+    (out / "plots").mkdir(exist_ok=True)
+    (out / "plots" / "stale.png").write_bytes(b"old plot")
+    (out / "report.pdf").write_bytes(b"old pdf")          # not made this time: removed
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep me")
+    (out / "index.html").unlink()
+    (out / "index.html").symlink_to(outside)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "mine.csv").write_text("mine")
+    import shutil
+    shutil.rmtree(out / "tables")
+    (out / "tables").symlink_to(elsewhere, target_is_directory=True)
+    (out / "notes.txt").write_text("user notes")
+    assert main(["report", str(TRUTH), str(SUB), "--out", str(out), "--force"]) == 0
+    assert outside.read_text() == "keep me"
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["mine.csv"]
+    assert (out / "notes.txt").read_text() == "user notes"
+    assert not (out / "index.html").is_symlink() and "<!DOCTYPE html>" in (out / "index.html").read_text()
+    assert not (out / "tables").is_symlink() and (out / "tables" / "observed.csv").is_file()
+    assert not (out / "report.pdf").exists() and not (out / "plots" / "stale.png").exists()
+    assert not any(p.name.startswith(".") for p in out.iterdir())
+
+
+def test_failed_input_leaves_no_folder(tmp_path, capsys):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("id_code,diagnosis\nnope,1\n")
+    out = tmp_path / "a" / "rep"
+    assert main(["report", str(TRUTH), str(bad), "--out", str(out)]) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.csv"]
