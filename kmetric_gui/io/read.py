@@ -13,6 +13,7 @@ import pyarrow.csv as pacsv
 from ..errors import InputError
 from .memory import (GB, NEED_PER_BYTE, available_memory, check_memory,  # noqa: F401 (API)
                      default_max_inflated, memory_message, memory_need, size_words, text_size)
+from .sources import CHANGED, fingerprint
 from .sources import (BOMB_FLOOR, BOMB_RATIO, PARQUET, Bomb,  # noqa: F401 (API)
                       _fail, head_bytes, open_source, os_reason, raise_stream_error, saw_hex,
                       stream_fault)
@@ -59,8 +60,12 @@ def read_table(path, label="file", *, string_columns=(), header_only=False, max_
     ``max_inflated``: bytes a .gz/.zip may inflate to (None: from memory).
     """
     name, opener = open_source(path, label, max_inflated)
+    before = fingerprint(path)
     try:
-        return _read(path, label, name, opener, string_columns, header_only)
+        table = _read(path, label, name, opener, string_columns, header_only)
+        if fingerprint(path) != before:
+            _fail(label, path, CHANGED)
+        return table
     except InputError:
         raise
     except Exception as e:   # inflating faults surface from inside the parser

@@ -286,3 +286,87 @@ def test_stale_temps_of_killed_saves_removed(tmp_path):
     os.utime(user, (time.time() - 7200, time.time() - 7200))
     save_atomic(tmp_path / "sub.csv", "id,v\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([mine.name, user.name, "sub.csv"])
+
+
+# -- E: smaller faults -------------------------------------------------------------------
+
+def test_file_rewritten_during_the_read_refused(tmp_path, monkeypatch):
+    import kmetric_gui.io.read as read_mod
+    p = tmp_path / "sub.csv"
+    p.write_text("id,v\na,1\nb,2\n")
+    real = read_mod._checked
+
+    def rewrite(table, label, path):       # another program writes while Arrow parses
+        with open(p, "a") as f:
+            f.write("c,3\n")
+        return real(table, label, path)
+    monkeypatch.setattr(read_mod, "_checked", rewrite)
+    with pytest.raises(InputError, match=r"^submission sub.csv: changed while it was read"):
+        read_table(p, "submission")
+    monkeypatch.setattr(read_mod, "_checked", real)
+    assert read_table(p, "submission").num_rows == 3          # settled: read as it stands
+
+
+def test_lean_reader_leaves_a_changing_file_to_the_full_read(tmp_path, monkeypatch):
+    import kmetric_gui.io.pieces as pieces
+    p = tmp_path / "s.csv"
+    p.write_text("id,v\na,1\n")
+    real = pieces._texts
+
+    def texts(path, *a, **k):
+        for view in real(path, *a, **k):
+            yield view
+        with open(path, "a") as f:
+            f.write("b,2\n")
+    monkeypatch.setattr(pieces, "_texts", texts)
+    with pytest.raises(pieces.Off):
+        list(pieces.tables(str(p), ",", ["id", "v"], pieces.convert({})))
+
+
+@pytest.mark.parametrize("make,name", [("fifo", "pipe.csv"), ("dev", "/dev/zero")])
+def test_devices_and_pipes_are_not_regular_files(tmp_path, make, name):
+    import os
+    path = name if make == "dev" else str(tmp_path / name)
+    if make == "fifo":
+        os.mkfifo(path)
+    with pytest.raises(InputError) as e:
+        read_table(path, "submission")
+    assert str(e.value) == (f"submission {os.path.basename(path)}: not a regular file (a device, "
+                            "a pipe or a socket); save the table to a file first")
+
+
+def test_huge_and_tiny_beta_give_the_limits_not_nan():
+    from kmetric_gui.core.fbeta import fbeta_from_counts
+    # tp 1, fp 1, fn 3: precision 1/2, recall 1/4.
+    for beta, want in ((1e200, 0.25), (1e300, 0.25), (1e-200, 0.5), (1e-300, 0.5)):
+        score, p, r, why = fbeta_from_counts(1, 1, 3, beta)
+        assert why is None and score == pytest.approx(want, rel=1e-12), beta
+    for beta in (0.5, 1.0, 2.0, 3.7):          # the usual betas: the textbook formula
+        b2 = beta * beta
+        want = (1 + b2) * 0.5 * 0.25 / (b2 * 0.5 + 0.25)
+        assert fbeta_from_counts(1, 1, 3, beta)[0] == pytest.approx(want, rel=1e-14)
+
+
+def test_span_fault_blames_the_file_holding_the_outlier(tmp_path):
+    from kmetric_gui.errors import InputError as IE
+    from kmetric_gui.scoring import Options, score_files
+    sol = tmp_path / "sol.csv"
+    sol.write_text("id,rating\na,1\nb,5\nc,3\n")
+    sub = tmp_path / "sub.csv"
+    sub.write_text("id,rating\na,1\nb,1000000000\nc,3\n")
+    with pytest.raises(IE) as e:
+        score_files(sol, sub, Options(metric="qwk"))
+    assert e.value.problems[0].startswith("submission sub.csv: column 'rating': ratings span "
+                                          "1..1000000000")
+    assert not any(p.startswith("solution") for p in e.value.problems)
+    far = tmp_path / "far.csv"              # each file fine alone, apart together: both named
+    far.write_text("id,rating\na,5000\nb,5001\nc,5002\n")
+    with pytest.raises(IE) as e:
+        score_files(sol, far, Options(metric="qwk"))
+    assert [p.split(":")[0] for p in e.value.problems] == ["solution sol.csv", "submission far.csv"]
+
+
+def test_visible_shows_controls_and_direction_marks():
+    from kmetric_gui.errors import visible
+    assert visible("a\x1b[31mb\x07\r\u202ec\u2066d\x9be") == "a\\x1b[31mb\\x07\\x0d\\u202ec\\u2066d\\x9be"
+    assert visible("plain é 日本\tand\nlines") == "plain é 日本\tand\nlines"

@@ -89,3 +89,16 @@ def test_failed_input_leaves_no_folder(tmp_path, capsys):
     out = tmp_path / "a" / "rep"
     assert main(["report", str(TRUTH), str(bad), "--out", str(out)]) == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.csv"]
+
+
+def test_direction_controls_shown_visibly_in_index_html(tmp_path):
+    col = "id\u202eLMTH.exe"
+    sol = tmp_path / "sol.csv"
+    sol.write_text(f"{col},rating\na,1\nb,2\nc,3\n")
+    sub = tmp_path / "s\u202eub.csv"
+    sub.write_text(f"{col},rating\na,1\nb,2\nc,2\n")
+    out = tmp_path / "rep"
+    assert main(["report", str(sol), str(sub), "--out", str(out), "--metric", "qwk"]) == 0
+    page = (out / "index.html").read_text()
+    assert "\u202e" not in page
+    assert "id\\u202eLMTH.exe" in page and "s\\u202eub.csv" in page
