@@ -17,6 +17,7 @@ from .sources import CHANGED, fingerprint
 from .sources import (BOMB_FLOOR, BOMB_RATIO, PARQUET, Bomb,  # noqa: F401 (API)
                       _fail, head_bytes, open_source, os_reason, raise_stream_error, saw_hex,
                       stream_fault)
+from .exact import long_digits, whole_floats
 from .width import MAX_COLUMNS, width_problem
 
 MAX_ROW_GROUPS = 10_000     # each costs ~30 microseconds and a chunk per column
@@ -119,10 +120,14 @@ def _read(path, label, name, opener, string_columns, header_only, breaks=False):
                                        convert_options=convert)
             raise_stream_error(src)
             ints = [f.name for f in table.schema if pa.types.is_integer(f.type)]
-            if ints and saw_hex(src):
-                # Arrow's integer parser takes 0x3 as 3: read those columns as text so
-                # the number grammar names the rows.
-                convert.column_types = dict(types, **{c: pa.string() for c in ints})
+            # Arrow's integer parser takes 0x3 as 3, its float parser 4.9999999999999999
+            # as 5.0: such columns are read again as text, for the number grammar.
+            again = ints if ints and saw_hex(src) else []
+            rounded = whole_floats(table) if not header_only else []
+            if rounded and long_digits(opener):
+                again += rounded
+            if again:
+                convert.column_types = dict(types, **{c: pa.string() for c in again})
                 src2 = opener()
                 try:
                     table = pacsv.read_csv(src2, read_options=opts, parse_options=parse,

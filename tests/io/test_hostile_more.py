@@ -370,3 +370,43 @@ def test_visible_shows_controls_and_direction_marks():
     from kmetric_gui.errors import visible
     assert visible("a\x1b[31mb\x07\r\u202ec\u2066d\x9be") == "a\\x1b[31mb\\x07\\x0d\\u202ec\\u2066d\\x9be"
     assert visible("plain é 日本\tand\nlines") == "plain é 日本\tand\nlines"
+
+
+@pytest.mark.parametrize("text,whole", [("5", True), ("2.000", True), ("1.5e1", True), ("5.", True),
+                                        (" -0 ", True), ("1e3", True), ("4.9999999999999999", False),
+                                        ("1.55e1", False), ("2.0000000000000001", False),
+                                        ("123456789012345.99999999", False)])
+def test_rating_is_whole_as_written(text, whole):
+    from decimal import Decimal
+
+    from kmetric_gui.numbers import column_numbers, exact_whole, parse_rating
+    d = Decimal(text.strip())
+    assert (d == d.to_integral_value()) == whole          # the reference: exact decimals
+    assert exact_whole(text) == whole
+    if whole:
+        assert parse_rating(text) == int(d)
+    else:
+        with pytest.raises(ValueError, match="not a whole number"):
+            parse_rating(text)
+    cv = column_numbers(pa.array(["1", text, "x"]), integer=True)
+    assert cv.bad.tolist() == [2]
+    assert cv.fraction.tolist() == ([] if whole else [1])
+
+
+def test_rating_rounded_by_the_csv_reader_refused(tmp_path):
+    from kmetric_gui.scoring import Options, score_files
+    sol = tmp_path / "sol.csv"
+    sol.write_text("id,rating\na,1\nb,5\nc,3\n")
+    sub = tmp_path / "sub.csv"
+    sub.write_text("id,rating\na,1\nb,4.9999999999999999\nc,3\n")
+    with pytest.raises(InputError) as e:
+        score_files(sol, sub, Options(metric="qwk"))
+    assert e.value.problems == ["submission sub.csv: column 'rating': 1 non-integer rating(s): "
+                                "row 2 (id 'b'): '4.9999999999999999'; continuous predictions "
+                                "need cut points (round them, or use the threshold optimizer in "
+                                "the app)"]
+    ok = tmp_path / "ok.csv"                # whole floats as written stay ratings
+    ok.write_text("id,rating\na,1.0\nb,5.0\nc,3.000\n")
+    assert score_files(sol, ok, Options(metric="qwk")).score == pytest.approx(1.0)
+    t = read_table(ok, "submission")
+    assert pa.types.is_floating(t.schema.field("rating").type)   # no second read needed
