@@ -25,8 +25,11 @@ try:
     rc = main(sys.argv[1:])
 except SystemExit as e:
     rc = e.code
-sys.stderr.write("BENCH %d %.4f %d\\n" % (rc or 0, time.perf_counter() - t,
-                 resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024))
+wall = time.perf_counter() - t
+u = resource.getrusage(resource.RUSAGE_SELF)
+# VmHWM, not ru_maxrss: the latter keeps the forking parent's peak across exec.
+hwm = next(int(x.split()[1]) * 1024 for x in open("/proc/self/status") if x.startswith("VmHWM"))
+sys.stderr.write("BENCH %d %.4f %d %.4f\\n" % (rc or 0, wall, hwm, u.ru_utime + u.ru_stime))
 """
 
 
@@ -62,9 +65,10 @@ def run(args):
                          text=True, env=env, timeout=900)
     wall = time.perf_counter() - t0
     line = [x for x in out.stderr.splitlines() if x.startswith("BENCH ")]
-    rc, inner, peak = line[-1].split()[1:] if line else ("?", "nan", "0")
+    rc, inner, peak, cpu = line[-1].split()[1:] if line else ("?", "nan", "0", "nan")
     said = [x for x in out.stderr.splitlines() if x.startswith("kmetric:")]
-    return int(rc) if rc != "?" else rc, wall, float(inner), int(peak), (said[0] if said else "")
+    return (int(rc) if rc != "?" else rc, wall, float(inner), int(peak), float(cpu),
+            (said[0] if said else ""))
 
 
 def main():
@@ -85,11 +89,13 @@ def main():
             sol, sub = fbeta(folder, t, n)
             cases.append((f"F-beta doc: {t:,} truths x {n:,} preds",
                           ["score", sol, sub, "--metric", "fbeta"]))
-        print(f"{'case':<40} {'exit':>4} {'wall (s)':>9} {'in-process (s)':>15} "
-              f"{'peak MB':>8}  message")
+        print(f"{'case':<42} {'exit':>4} {'wall (s)':>9} {'in-process (s)':>15} "
+              f"{'CPU (s)':>8} {'peak MB':>8}  message")
         for name, args in cases:
-            rc, wall, inner, peak, said = run(args)
-            print(f"{name:<40} {rc:>4} {wall:>9.2f} {inner:>15.2f} {peak / 1e6:>8.0f}  {said[:90]}")
+            rc, wall, inner, peak, cpu, said = run(args)
+            print(f"{name:<42} {rc:>4} {wall:>9.2f} {inner:>15.2f} {cpu:>8.2f} {peak / 1e6:>8.0f}"
+                  f"  {said[9:70]}")
+        print(f"load average at the end: {os.getloadavg()[0]:.1f} (CPU time counts all threads)")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ from pathlib import Path
 from ..saving import reason_in_words
 
 PLOTS, TABLES = "plots", "tables"
+REPORT_ENTRIES = ("index.html", "report.json", "report.pdf", PLOTS, TABLES)
 
 
 class FolderError(Exception):
@@ -18,6 +19,22 @@ def is_nonempty(path):
         return p.is_dir() and any(p.iterdir())
     except OSError:
         return False
+
+
+def _clear_report(p):
+    """Remove an earlier report's entries (and links planted under their names: a save
+    writes through a link) before writing into ``p``; other files stay."""
+    import shutil
+    for name in REPORT_ENTRIES:
+        old = p / name
+        try:
+            if old.is_symlink() or (os.path.lexists(old) and not old.is_dir()):
+                old.unlink()
+            elif old.is_dir():
+                shutil.rmtree(old)
+        except OSError as e:
+            raise FolderError(f"report folder {p}: cannot remove the earlier {name}: "
+                              f"{reason_in_words(e)}") from None
 
 
 def prepare_folder(path, force=False):
@@ -33,6 +50,8 @@ def prepare_folder(path, force=False):
         if nonempty and not force:
             raise FolderError(f"report folder {p} exists and is not empty; "
                               "add --force to write into it")
+        if nonempty:
+            _clear_report(p)
     else:
         try:
             p.mkdir(parents=True)
@@ -54,9 +73,6 @@ def prepare_folder(path, force=False):
 # complete: a full disk or a failure leaves nothing half-written, links planted
 # in the folder are replaced (never written through), an earlier report's files
 # are replaced as a whole (no stale plot stays), and other files are kept.
-
-REPORT_ENTRIES = ("index.html", "report.json", "report.pdf", PLOTS, TABLES)
-
 
 def check_folder(path, force=False):
     """Raise FolderError if a report cannot go to ``path``; creates nothing."""
@@ -108,18 +124,12 @@ def stage(path):
 
 def publish(staging, path):
     """Move the complete report from ``staging`` into ``path``."""
-    import shutil
     p = Path(path)
     if not p.is_dir():
         p.parent.mkdir(parents=True, exist_ok=True)
         os.rename(staging, p)
         return p
-    for name in REPORT_ENTRIES:             # the earlier report's, or whatever took the names
-        old = p / name
-        if old.is_symlink() or (os.path.lexists(old) and not old.is_dir()):
-            old.unlink()
-        elif old.is_dir():
-            shutil.rmtree(old)              # does not follow links inside
+    _clear_report(p)                        # the earlier report's, or links under its names
     for entry in os.listdir(staging):
         os.rename(Path(staging) / entry, p / entry)
     os.rmdir(staging)

@@ -102,3 +102,20 @@ def test_direction_controls_shown_visibly_in_index_html(tmp_path):
     page = (out / "index.html").read_text()
     assert "\u202e" not in page
     assert "id\\u202eLMTH.exe" in page and "s\\u202eub.csv" in page
+
+
+def test_prepare_folder_removes_planted_links_and_the_earlier_report(tmp_path):
+    # The app writes into the folder prepare_folder gives (report_export.py).
+    from kmetric_gui.report import prepare_folder
+    from kmetric_gui.saving import save_atomic
+    out = tmp_path / "rep"
+    (out / "plots").mkdir(parents=True)
+    (out / "plots" / "stale.png").write_bytes(b"old")
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep me")
+    (out / "report.json").symlink_to(outside)
+    (out / "notes.txt").write_text("mine")
+    folder = prepare_folder(out, force=True)
+    save_atomic(folder / "report.json", "{}")
+    assert outside.read_text() == "keep me" and (out / "report.json").read_text() == "{}"
+    assert list((out / "plots").iterdir()) == [] and (out / "notes.txt").read_text() == "mine"
