@@ -410,3 +410,38 @@ def test_rating_rounded_by_the_csv_reader_refused(tmp_path):
     assert score_files(sol, ok, Options(metric="qwk")).score == pytest.approx(1.0)
     t = read_table(ok, "submission")
     assert pa.types.is_floating(t.schema.field("rating").type)   # no second read needed
+
+
+def test_header_width_fuzz(tmp_path):
+    # Random widths around the limit, names with quotes, delimiters and line breaks inside
+    # quotes, tabs, a BOM, CRLF: the count agrees with the csv module, and the reader
+    # refuses exactly the headers wider than the limit.
+    import csv
+    import io
+    import random
+    rng = random.Random(25)
+    limit = 40
+    pieces = ["a", "b c", '"q,1"', '"line\nbreak"', '"say ""hi"""', '"tab\tin"', "é", '"cr\rx"']
+    for k in range(60):
+        n = rng.choice([1, 2, limit - 1, limit, limit + 1, rng.randint(1, 3 * limit)])
+        names = []
+        for j in range(n):
+            piece = rng.choice(pieces)
+            names.append(f"{piece[:-1]}{j}\"" if piece.startswith('"') else f"{piece}{j}")
+        if k % 5 == 0:
+            names[-1] = 'stray"quote'        # mid-field quotes are text, not quoting
+        delim = rng.choice([",", "\t"])
+        line = delim.join(names)
+        raw = ("\ufeff" if k % 7 == 0 else "") + line + ("\r\n" if k % 3 == 0 else "\n") + "x\n"
+        p = tmp_path / f"f{k}.csv"
+        p.write_bytes(raw.encode())
+        want = len(next(csv.reader(io.StringIO(raw.lstrip("\ufeff"), newline=""), delimiter=delim)))
+        assert header_columns(str(p), delim, limit=10 ** 6) == want == n, (k, raw[:80])
+        assert header_columns(str(p), delim, limit=limit) == min(n, limit + 1)
+
+
+def test_wide_header_with_quotes_still_refused(tmp_path):
+    p = tmp_path / "q.csv"
+    p.write_text('a"b,' + ",".join(f'"c{i}"' for i in range(MAX_COLUMNS + 5)) + "\n1\n")
+    with pytest.raises(InputError, match=f"the header has more than {MAX_COLUMNS:,} columns"):
+        read_table(p, "solution")
