@@ -99,12 +99,45 @@ def parse_rating(text):
         v = int(t) if re.fullmatch(r"[+-]?[0-9]+", t) else float(t)
     else:
         v = text
-    if isinstance(v, float) and not v.is_integer():
+    if (isinstance(v, float) and not v.is_integer()) or (isinstance(text, str)
+                                                         and not exact_whole(text)):
         raise ValueError(f"{shown(text)} is not a rating: not a whole number")
     if abs(v) >= RATING_LIMIT:
         raise ValueError(f"{shown(text)} is not a rating: too large (ratings stay below 2^53, "
                          "about 9.007e15)")
     return int(v)
+
+
+# A decimal text that is whole as written: digits, then only zeros after the point.
+_PLAIN_WHOLE = r"[ \t]*[+-]?[0-9]*(?:\.0*)?[ \t]*"
+
+
+def exact_whole(text):
+    """Whether a number in the grammar is a whole number as written: 4.9999999999999999
+    is not (float() rounds it to 5.0), 1.5e1 and 2.000 are."""
+    if re.fullmatch(_PLAIN_WHOLE, text):
+        return True
+    from decimal import Decimal, InvalidOperation
+    try:
+        d = Decimal(text.strip(" \t"))
+        return d == d.to_integral_value()
+    except (InvalidOperation, ValueError):
+        return False
+
+
+def _inexact_rows(arr, rows):
+    """Rows (of ``rows``) of a text column whose text is not whole as written."""
+    import pyarrow.compute as pc
+    if not rows.size:
+        return rows
+    sub = arr.take(arrow_ints(rows))
+    plain = bool_array(pc.fill_null(pc.match_substring_regex(sub, f"^{_PLAIN_WHOLE}$"),
+                                    arrow_scalar(False)))
+    check = rows[~plain]
+    if not check.size:
+        return check
+    texts = arr.take(arrow_ints(check)).to_pylist()
+    return check[[not exact_whole(t) for t in texts]]
 
 
 # ---- whole Arrow columns -------------------------------------------------------------------
@@ -276,6 +309,11 @@ def _int_chunks(arr):
     return out
 
 
+def pa_text(arr):
+    import pyarrow as pa
+    return pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)
+
+
 def _whole(arr, vals, bad):
     if vals.dtype.kind in "iu":
         with np.errstate(over="ignore"):
@@ -295,6 +333,10 @@ def _whole(arr, vals, bad):
     with np.errstate(invalid="ignore"):
         big = finite & (np.abs(vals) >= RATING_LIMIT)
         frac = finite & ~big & (vals != np.floor(vals))
+    if pa_text(arr):           # whole once rounded to a double, not as written
+        inexact = _inexact_rows(arr, np.flatnonzero(finite & ~big & ~frac))
+        if inexact.size:
+            frac[inexact] = True
     good = finite & ~big & ~frac
     out = np.where(good, vals, 0.0).astype(np.int64)
     return ColumnValues(arr, out, bad, np.flatnonzero(frac), np.flatnonzero(big))

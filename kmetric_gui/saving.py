@@ -12,7 +12,6 @@ Two rules:
 """
 import csv
 import errno
-import io
 import os
 import re
 import stat
@@ -61,8 +60,12 @@ def save_atomic(path, data):
     replace the target; the folder is fsynced after the replace. A symlink is
     written through (its target is replaced, the link stays); an existing
     file keeps its permission bits (a new one gets the usual 0666 less umask).
-    Raises SaveError naming ``path`` and the reason; never leaves the
-    temporary file behind.
+    Refused with a reason (SaveError), the target untouched: a read-only file
+    (no write bit, even for root), anything but a regular file (a device such
+    as /dev/null, a pipe, a socket, a folder), and a file with other hard links
+    (replacing it would split them). Never leaves the temporary file behind;
+    temporary files of saves killed half-way (ours by name, their process gone
+    or over an hour old) are removed from the folder on the next save there.
     """
     target = os.path.realpath(os.fspath(path))
     folder, name = os.path.split(target)
@@ -71,16 +74,18 @@ def save_atomic(path, data):
         st = os.stat(target)
         mode, owner = stat.S_IMODE(st.st_mode), (st.st_uid, st.st_gid)
     except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode, owner = 0o666 & ~umask, None
+        mode, owner = 0o666 & ~current_umask(), None
     except OSError as e:
         raise SaveError(path, reason_in_words(e)) from None
-    if owner is not None and stat.S_ISDIR(st.st_mode):
-        raise SaveError(path, "it is a folder")
+    if owner is not None:
+        why = _refusal(st, target)
+        if why:
+            raise SaveError(path, why)
+    _remove_stale_temps(folder)
     tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.{_TEMP_TAG}{os.getpid()}-", suffix=".tmp",
+                                   dir=folder)
         with os.fdopen(fd, "wb") as f:
             f.write(raw)
             f.flush()
@@ -104,6 +109,87 @@ def save_atomic(path, data):
                 pass
 
 
+def _refusal(st, target):
+    """Why an existing ``target`` must not be replaced, or None."""
+    if stat.S_ISDIR(st.st_mode):
+        return "it is a folder"
+    if not stat.S_ISREG(st.st_mode):
+        what = ("a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
+                else "a pipe (FIFO)" if stat.S_ISFIFO(st.st_mode)
+                else "a socket" if stat.S_ISSOCK(st.st_mode) else "a special file")
+        return f"it is {what}, not a regular file"
+    # Mode bits, not access(): root may write anything, yet a read-only file stays so.
+    if not st.st_mode & 0o222 or (os.geteuid() != 0 and not os.access(target, os.W_OK)):
+        return "the file is read-only"
+    if st.st_nlink > 1:
+        return (f"the file has {st.st_nlink - 1} other hard link(s), which a save would split "
+                "from it; save under another name")
+    return None
+
+
+_TEMP_TAG = "kmsave-"          # our temporary files: .NAME.kmsave-PID-XXXXXXXX.tmp
+_OUR_TEMP = re.compile(r"^\..+\.kmsave-(\d+)-[A-Za-z0-9_]+\.tmp$")
+STALE_SECONDS = 3600
+
+
+def _remove_stale_temps(folder, now=None):
+    """Remove temporary files of earlier saves that were killed before the end."""
+    import time
+    now = time.time() if now is None else now
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for e in entries:
+        m = _OUR_TEMP.match(e.name)    # only ours: never a user's file that looks alike
+        if not m:
+            continue
+        try:
+            st = e.stat(follow_symlinks=False)
+            if not stat.S_ISREG(st.st_mode):
+                continue
+            old = now - st.st_mtime > STALE_SECONDS
+            if old or not _alive(int(m.group(1))):
+                os.unlink(e.path)
+        except OSError:
+            pass
+
+
+def _alive(pid):
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
+
+
+def _umask_at_import():
+    # Read once, while the module is imported: setting and restoring the umask
+    # later would race with files made by other threads meanwhile.
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _umask_at_import()
+
+
+def current_umask():
+    """The process's umask, read without changing it (Linux: /proc/self/status)."""
+    try:
+        with open("/proc/self/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    return _UMASK
+
+
 def _fsync_folder(folder):
     if os.name != "posix":
         return                      # Windows cannot open a folder for fsync
@@ -114,32 +200,58 @@ def _fsync_folder(folder):
         os.close(fd)
 
 
+# A line of a multi-line cell that starts like a formula: a reader that splits
+# rows at every line break (some importers do) would run it.
+_LATER_LINE = re.compile(r"([\r\n])(?=[=+\-@\t\r])")
+
+
 def is_formula(cell):
-    """True for text a spreadsheet would run as a formula (numbers are not)."""
-    return (isinstance(cell, str) and cell.startswith(FORMULA_START)
-            and not _NUMBER.fullmatch(cell))
+    """True for text a spreadsheet would run as a formula (numbers are not), or text
+    with a line after a line break that starts like one."""
+    if not isinstance(cell, str):
+        return False
+    return ((cell.startswith(FORMULA_START) and not _NUMBER.fullmatch(cell))
+            or _LATER_LINE.search(cell) is not None)
 
 
 def spreadsheet_safe(cell):
-    """The cell for a spreadsheet export: formula-leading text gets a leading quote.
+    """The cell for a spreadsheet export: formula-leading text gets a leading quote,
+    and so does each later line of it that starts like a formula.
 
     Non-text values (numbers) and plain decimal numbers written as text
     (``-0.5``) are returned unchanged.
     """
-    return "'" + cell if is_formula(cell) else cell
+    if not is_formula(cell):
+        return cell
+    lead = "'" if cell.startswith(FORMULA_START) and not _NUMBER.fullmatch(cell) else ""
+    return lead + _LATER_LINE.sub(r"\1'", cell)
 
 
-def csv_text(rows, spreadsheet=True):
-    """CSV text of rows (sequences of cells), one line per row ending in '\\n'.
+class _Rows:
+    """Collects what csv.writer writes: one string per row."""
+
+    def __init__(self):
+        self.lines = []
+
+    def write(self, text):
+        self.lines.append(text)
+
+
+def csv_text(rows, spreadsheet=True, end="\n", delimiter=","):
+    """CSV text of rows (sequences of cells), each line ending in ``end``.
 
     ``spreadsheet=True`` (exports) escapes formula-leading text cells;
     ``spreadsheet=False`` writes them byte-exact (submissions for Kaggle).
+    Every field holding a quote, the delimiter, \\r or \\n is quoted: Python's
+    writer quotes only the characters of its line terminator, so with '\\n'
+    alone a bare \\r stayed unquoted and started a new row in any reader.
     """
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    sink = _Rows()
+    w = csv.writer(sink, lineterminator="\r\n", delimiter=delimiter)
     for row in rows:
         w.writerow([spreadsheet_safe(c) for c in row] if spreadsheet else row)
-    return buf.getvalue()
+    # writerow writes each row in one call, ending in the terminator given.
+    return "".join(line[:-2] + end for line in sink.lines)
 
 
 def formula_ids(ids, show=5):
@@ -171,5 +283,5 @@ def formula_ids(ids, show=5):
     return count, examples
 
 
-__all__ = ["SaveError", "save_atomic", "reason_in_words", "FORMULA_START", "is_formula",
+__all__ = ["SaveError", "save_atomic", "current_umask", "reason_in_words", "FORMULA_START", "is_formula",
            "spreadsheet_safe", "csv_text", "formula_ids"]

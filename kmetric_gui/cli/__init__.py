@@ -36,6 +36,27 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from ..errors import VisibleStream
+    # Names and ids from files reach messages: a terminal shows their escape codes
+    # and direction controls as text (stdout only on a terminal: a pipe gets the data).
+    streams = sys.stdout, sys.stderr
+    sys.stderr = VisibleStream(sys.stderr)
+    if _is_tty(sys.stdout):
+        sys.stdout = VisibleStream(sys.stdout)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+def _is_tty(stream):
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _main(argv):
     args = build_parser().parse_args(argv)
     try:
         return args.run(args)

@@ -51,11 +51,31 @@ def _qt_environment():
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
+def _write(data, folder):
+    """Every file into a staging folder, then moved into ``folder`` (report/folder.py)."""
+    from ..report.folder import discard, publish, stage
+    from ..report.write import write_index, write_tables
+    staging = stage(folder)
+    try:
+        write_tables(data, staging)
+        try:
+            _qt_environment()
+            from ..gui.report_render import render_report
+            render_report(data, staging)
+        except (ImportError, RuntimeError) as e:     # no Qt: the HTML, JSON and CSV still stand
+            data.notes.append(f"plots and PDF not made: {e}")
+            print(f"kmetric: plots and PDF not made: {e}", file=sys.stderr)
+        write_index(data, staging)
+        publish(staging, folder)
+    finally:
+        discard(staging)
+
+
 def run(args: argparse.Namespace) -> int:
     from ..errors import InputError
-    from ..report import FolderError, build_report, file_info, folder_size, prepare_folder, score_entry
+    from ..report import FolderError, build_report, file_info, folder_size, score_entry
+    from ..report.folder import check_folder
     from ..report.build import load_counted
-    from ..report.write import write_index, write_tables
     from ..scoring import score_prepared
     ci, shake, problems = stats_options(args)
     for line in problems:
@@ -67,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     if board is False:
         return 2
     try:
-        folder = prepare_folder(args.out, args.force)
+        folder = check_folder(args.out, args.force)      # made once the input is valid
     except FolderError as e:
         print(f"kmetric: {e}", file=sys.stderr)
         return 2
@@ -91,15 +111,14 @@ def run(args: argparse.Namespace) -> int:
     if board is not None:
         from ..ranking import add_to_report
         add_to_report(data, board)
-    write_tables(data, folder)
     try:
-        _qt_environment()
-        from ..gui.report_render import render_report
-        render_report(data, folder)
-    except (ImportError, RuntimeError) as e:     # no Qt: the HTML, JSON and CSV still stand
-        data.notes.append(f"plots and PDF not made: {e}")
-        print(f"kmetric: plots and PDF not made: {e}", file=sys.stderr)
-    write_index(data, folder)
+        _write(data, folder)
+    except (FolderError, OSError) as e:
+        from ..saving import reason_in_words
+        why = getattr(e, "reason", None) or (reason_in_words(e) if isinstance(e, OSError) else e)
+        print(f"kmetric: report not written to {folder}: {why} (nothing was changed there)",
+              file=sys.stderr)
+        return 2
     size = folder_size(folder)
     print(f"report written to {folder}: index.html, report.json"
           f"{', report.pdf' if data.pdf else ''}, {len(data.plots)} plots, "

@@ -316,6 +316,9 @@ class AppController(QObject):
             from ..saving import formula_ids, save_atomic
             prep = version.prepared()
             header, rows = metric.submission_rows(prep)
+            if source:          # the file's other columns (notes, ...) are kept
+                from ..io.keep import with_all_columns
+                header, rows = with_all_columns(source, header, rows)
             save_atomic(path, _csv(header, rows, _line_end(source)))
             count, first = formula_ids(prep.id_array)
             return Saved(str(path), index, tuple(first) if count else ())
@@ -383,10 +386,7 @@ def _line_end(path):
 
 
 def _csv(header, rows, end="\n"):
-    import csv
-    import io
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator=end)
-    w.writerow(header)
-    w.writerows(rows)
-    return buf.getvalue()
+    from itertools import chain
+
+    from ..saving import csv_text     # quotes a bare \r too: the file reads back
+    return csv_text(chain([header], rows), spreadsheet=False, end=end)

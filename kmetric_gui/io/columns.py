@@ -181,7 +181,10 @@ def check_span(columns, name, col, limit):
     hi = max(int(v.max()) for _, v, _ in present)
     if hi - lo + 1 <= limit:
         return
-    for fname, vals, ids in present:
+    # The file(s) whose own ratings span too many classes are at fault; only when
+    # each is fine alone (1..5 against 100..104, say) are both named.
+    alone = [x for x in present if int(x[1].max()) - int(x[1].min()) + 1 > limit]
+    for fname, vals, ids in alone or present:
         shown_rows = [r for r in (int(vals.argmin()), int(vals.argmax()))
                       if int(vals[r]) in (lo, hi)]
         if shown_rows:

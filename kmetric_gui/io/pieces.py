@@ -18,7 +18,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from .read import PARQUET, _delimiter
-from .sources import head_bytes, open_source
+from .sources import fingerprint, head_bytes, open_source
 
 PIECE = 4 << 20             # bytes of text per parse: Arrow's threads share its blocks
 _PARSER = ThreadPoolExecutor(2, thread_name_prefix="kmetric-parse")   # two files read side by side
@@ -89,10 +89,12 @@ def tables(path, delim, head, convert, progress=None, quotes=False, hex=True, fi
             return cut
         return pacsv.read_csv(pa.BufferReader(pa.py_buffer(view)), read_options=read,
                               parse_options=parse, convert_options=convert)
+    before = fingerprint(path)
     size = max(os.path.getsize(path), 1)
     if size <= PIECE:                               # one piece: no thread to hand it to
         for view in _texts(path, size, progress, 1, quotes, hex):
             yield parsed(view)
+        _same(path, before)
         return
     pending = None
     for view in _texts(path, size, progress, 2, quotes, hex):
@@ -102,6 +104,14 @@ def tables(path, delim, head, convert, progress=None, quotes=False, hex=True, fi
         pending = nxt
     if pending is not None:
         yield pending.result()
+    _same(path, before)
+
+
+def _same(path, before):
+    """Off when the file changed while read: the full read then reads it again (and says so
+    if it is still changing)."""
+    if fingerprint(path) != before:
+        raise Off
 
 
 def _texts(path, size, progress, turns, quotes=False, hex=True):

@@ -13,10 +13,14 @@ import pyarrow.csv as pacsv
 from ..errors import InputError
 from .memory import (GB, NEED_PER_BYTE, available_memory, check_memory,  # noqa: F401 (API)
                      default_max_inflated, memory_message, memory_need, size_words, text_size)
+from .sources import CHANGED, fingerprint
 from .sources import (BOMB_FLOOR, BOMB_RATIO, PARQUET, Bomb,  # noqa: F401 (API)
                       _fail, head_bytes, open_source, os_reason, raise_stream_error, saw_hex,
                       stream_fault)
+from .exact import long_digits, whole_floats
+from .width import MAX_COLUMNS, width_problem
 
+MAX_ROW_GROUPS = 10_000     # each costs ~30 microseconds and a chunk per column
 _BLOCKS = (1 << 20, 64 << 20, 1 << 30)   # parser block sizes: bigger ones for huge lines
 
 
@@ -41,7 +45,10 @@ def read_header(path, label="file", max_inflated=None):
             except UnicodeDecodeError:
                 first = ""
             if first.strip() and '"' not in first:
-                return next(csv.reader([first], delimiter=_delimiter(name, first)))
+                names = next(csv.reader([first], delimiter=_delimiter(name, first)))
+                if len(names) > MAX_COLUMNS:
+                    _fail(label, path, width_problem(str(path), _delimiter(name, first)))
+                return names
     return read_table(path, label, header_only=True, max_inflated=max_inflated).column_names
 
 
@@ -54,8 +61,12 @@ def read_table(path, label="file", *, string_columns=(), header_only=False, max_
     ``max_inflated``: bytes a .gz/.zip may inflate to (None: from memory).
     """
     name, opener = open_source(path, label, max_inflated)
+    before = fingerprint(path)
     try:
-        return _read(path, label, name, opener, string_columns, header_only)
+        table = _read(path, label, name, opener, string_columns, header_only)
+        if fingerprint(path) != before:
+            _fail(label, path, CHANGED)
+        return table
     except InputError:
         raise
     except Exception as e:   # inflating faults surface from inside the parser
@@ -63,7 +74,7 @@ def read_table(path, label="file", *, string_columns=(), header_only=False, max_
         raise
 
 
-def _read(path, label, name, opener, string_columns, header_only):
+def _read(path, label, name, opener, string_columns, header_only, breaks=False):
     head = head_bytes(opener)
     if name.endswith(PARQUET) or head[:4] == b"PAR1":
         return _read_parquet(path, label, opener, string_columns, header_only)
@@ -83,13 +94,18 @@ def _read(path, label, name, opener, string_columns, header_only):
     if not first.strip():
         _fail(label, path, "the first line (header) is empty")
     delim = _delimiter(name, first)
+    wide = width_problem(opener(), delim)
+    if wide:
+        _fail(label, path, wide)
     # A header longer than the sniff window needs big parser blocks from the start.
     blocks = _BLOCKS[1:] if b"\n" not in body else _BLOCKS
     types = {c: pa.string() for c in string_columns}
     convert = pacsv.ConvertOptions(column_types=types, null_values=[], true_values=[],
                                    false_values=[], strings_can_be_null=False,
                                    quoted_strings_can_be_null=False)
-    parse = pacsv.ParseOptions(delimiter=delim)
+    # Line breaks inside quoted fields are valid CSV; Arrow reads them only when told
+    # (its threads then split the text less freely), so only on a second try.
+    parse = pacsv.ParseOptions(delimiter=delim, newlines_in_values=breaks)
     kind = "TSV" if delim == "\t" else "CSV"
     for i, block in enumerate(blocks):
         src = opener()
@@ -104,10 +120,14 @@ def _read(path, label, name, opener, string_columns, header_only):
                                        convert_options=convert)
             raise_stream_error(src)
             ints = [f.name for f in table.schema if pa.types.is_integer(f.type)]
-            if ints and saw_hex(src):
-                # Arrow's integer parser takes 0x3 as 3: read those columns as text so
-                # the number grammar names the rows.
-                convert.column_types = dict(types, **{c: pa.string() for c in ints})
+            # Arrow's integer parser takes 0x3 as 3, its float parser 4.9999999999999999
+            # as 5.0: such columns are read again as text, for the number grammar.
+            again = ints if ints and saw_hex(src) else []
+            rounded = whole_floats(table) if not header_only else []
+            if rounded and long_digits(opener):
+                again += rounded
+            if again:
+                convert.column_types = dict(types, **{c: pa.string() for c in again})
                 src2 = opener()
                 try:
                     table = pacsv.read_csv(src2, read_options=opts, parse_options=parse,
@@ -125,10 +145,29 @@ def _read(path, label, name, opener, string_columns, header_only):
                     continue
                 _fail(label, path, f"cannot parse as {kind}: a line or a field is longer than "
                       f"{block >> 20} MB")
+            if not breaks and "columns, got" in msg and _has_quote(opener):
+                return _read(path, label, name, opener, string_columns, header_only, True)
             _fail(label, path, f"cannot parse as {kind}: {_words(msg, opener)}")
         finally:
             if not isinstance(src, str):
                 src.close()
+
+
+def _has_quote(opener):
+    """Whether the text holds a double quote (a field may then hold a line break)."""
+    src = opener()
+    f = open(src, "rb") if isinstance(src, str) else src
+    try:
+        while True:
+            block = f.read(16 << 20)
+            if not block:
+                return False
+            if b'"' in block:
+                return True
+    except OSError:
+        return False
+    finally:
+        f.close()
 
 
 def _empty(schema):
@@ -199,13 +238,25 @@ def _read_parquet(path, label, opener, string_columns, header_only):
     finally:
         if not isinstance(src, str):
             src.close()
+    damaged = "not a readable Parquet file (damaged, or not Parquet)"
     try:
-        if header_only:
-            table = _empty(pq.read_schema(data if isinstance(data, str) else pa.BufferReader(data)))
-        else:
-            table = pq.read_table(data if isinstance(data, str) else pa.BufferReader(data))
+        pf = pq.ParquetFile(data if isinstance(data, str) else pa.BufferReader(data))
+        meta = pf.metadata
     except (pa.ArrowException, OSError, ValueError):
-        _fail(label, path, "not a readable Parquet file (damaged, or not Parquet)")
+        _fail(label, path, damaged)
+    if meta.num_columns > MAX_COLUMNS:
+        _fail(label, path, f"{meta.num_columns:,} columns; tables up to {MAX_COLUMNS:,} "
+              "columns are read")
+    if meta.num_row_groups > MAX_ROW_GROUPS:
+        _fail(label, path, f"{meta.num_row_groups:,} row groups; files of up to "
+              f"{MAX_ROW_GROUPS:,} are read (write it with bigger row groups, such as "
+              "pyarrow's default of about a million rows)")
+    try:
+        # ParquetFile.read, not read_table: with many row groups the dataset reader
+        # takes about 7 times as long and 5 times the memory.
+        table = _empty(pf.schema_arrow) if header_only else pf.read()
+    except (pa.ArrowException, OSError, ValueError):
+        _fail(label, path, damaged)
     table = _checked(table, label, path)
     for c in string_columns:
         if c not in table.column_names:
@@ -229,7 +280,8 @@ def _read_parquet(path, label, opener, string_columns, header_only):
 
 def _checked(table, label, path):
     names = table.column_names
-    dup = sorted({c for c in names if names.count(c) > 1})
+    from collections import Counter      # one pass: names.count per name was quadratic
+    dup = sorted(c for c, k in Counter(names).items() if k > 1)
     if dup:
         _fail(label, path, f"duplicate column name(s): {', '.join(dup)}")
     blank = [i + 1 for i, c in enumerate(names) if not str(c).strip()]

@@ -207,6 +207,9 @@ def open_source(path, label, max_inflated):
         _fail(label, path, os_reason(e))
     if stat.S_ISDIR(st.st_mode):
         _fail(label, path, "is a directory, not a table file")
+    if not stat.S_ISREG(st.st_mode):     # /dev/zero never ends, a pipe reads once
+        _fail(label, path, "not a regular file (a device, a pipe or a socket); save the table "
+              "to a file first")
     if st.st_size == 0:
         _fail(label, path, "file is empty")
     try:
@@ -250,6 +253,20 @@ def open_source(path, label, max_inflated):
             return _Inflated(_gzip_chunks(f, counter), lambda: counter[0], cap, not user_cap, (f,))
         return name[:-3], opener
     return name, lambda: str(p)
+
+
+def fingerprint(path):
+    """(size, modification time, inode) of a file: a change between two reads of it
+    means another program wrote it meanwhile."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_size, st.st_mtime_ns, st.st_ino
+
+
+CHANGED = ("changed while it was read (another program is writing it?); "
+           "read it again once it is complete")
 
 
 def stream_fault(label, path, e):

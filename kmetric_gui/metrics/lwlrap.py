@@ -44,16 +44,17 @@ class Lwlrap(Metric):
         id_col, options = ctx.id_col, ctx.options
         classes = [c for c in sub.column_names if c != id_col]
         sol_extra = [c for c in sol.column_names if c != id_col and c.lower() != "usage"]
-        wide = [c for c in classes if c in sol_extra]
+        in_sol, in_sub = set(sol_extra), set(classes)     # sets: a wide header is no square
+        wide = [c for c in classes if c in in_sol]
         al, sol_ids = join_ids(sol, sub, sol_name, sub_name, id_col, col)
         _release()      # the join's hash tables (tens of MB) before the (n, C) matrices
         sid = Lazy(sol_ids)
         sub_id = Lazy(string_ids(sub, id_col))
         if len(wide) >= 2 or (len(sol_extra) > 1 and not options.target_column):
-            missing = [c for c in sol_extra if c not in classes]
+            missing = [c for c in sol_extra if c not in in_sub]
             if missing:
                 col.add(sub_name, f"missing class column(s): {', '.join(missing)}")
-            extra = [c for c in classes if c not in sol_extra]
+            extra = [c for c in classes if c not in in_sol]
             if extra:
                 col.add(sub_name, f"class column(s) not in the solution: {', '.join(extra)}")
             truth = np.zeros((sol.num_rows, len(wide)), dtype=np.int8)

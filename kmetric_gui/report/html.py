@@ -4,10 +4,18 @@
 the same content for Qt's QTextDocument (simpler CSS, a page per plot).
 """
 import math
-from html import escape
+from html import escape as _escape
+
+from ..errors import visible
 
 from ..stats import interval_text, shakeup_lines
 from .folder import PLOTS, TABLES
+
+
+def escape(text):
+    """HTML-escaped, with control and direction-changing characters shown as escapes
+    (a right-to-left override in an id would reorder the text after it)."""
+    return _escape(visible(text))
 
 INLINE_ROWS = 25          # rows of a table shown on the page (the CSV has them all)
 INLINE_COLS = 16

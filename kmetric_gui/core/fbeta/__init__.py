@@ -64,7 +64,10 @@ def fbeta_from_counts(tp, fp, fn, beta=0.5):
     b2 = beta * beta
     if tp == 0:
         return 0.0, precision, recall, None
-    score = (1 + b2) * precision * recall / (b2 * precision + recall)
+    if b2 > 1:      # divided through by b2: a huge beta (b2 = inf) tends to the recall, not NaN
+        score = (1 + 1 / b2) * precision * recall / (precision + recall / b2)
+    else:           # a tiny beta (b2 = 0) gives the precision
+        score = (1 + b2) * precision * recall / (b2 * precision + recall)
     return float(score), float(precision), float(recall), None
 
 

@@ -1,7 +1,35 @@
 """Matching truths to predictions in every document at once, in dense blocks."""
 import numpy as np
 
+from ...errors import InputError
+
 _BLOCK_CELLS = 12288     # cells per matching block: arrays small enough for malloc's heap
+# Every truth of a document is compared with every prediction of it: past this
+# many pairs in one document (about a second) it is refused, not left to run
+# for minutes (200,000 x 200,000 would take hours).
+MAX_DOCUMENT_PAIRS = 2_000_000
+
+
+class DocumentTooLarge(InputError):
+    """A document with more truth-prediction pairs than MAX_DOCUMENT_PAIRS;
+    ``document`` is its position among the documents scored."""
+
+    def __init__(self, document, truths, predictions):
+        self.document = document
+        super().__init__(f"document {document + 1:,} (in solution order) has {truths:,} truths "
+                         f"and {predictions:,} predictions: {truths * predictions:,} pairs to "
+                         f"compare; documents of up to {MAX_DOCUMENT_PAIRS:,} pairs are scored")
+
+
+def check_sizes(nt, npd):
+    """Raise DocumentTooLarge for the first document past MAX_DOCUMENT_PAIRS."""
+    if not nt.size:
+        return
+    pairs = nt.astype(np.int64) * npd
+    big = np.flatnonzero(pairs > MAX_DOCUMENT_PAIRS)
+    if big.size:
+        d = int(big[0])
+        raise DocumentTooLarge(d, int(nt[d]), int(npd[d]))
 
 
 def _pairs(nt, npd):
@@ -41,6 +69,7 @@ def _match(prep, threshold, matching):
     used[n_p] = True
     one_to_one = matching == "one-to-one"
     nt, npd = prep.nt, prep.npd
+    check_sizes(nt, npd)
     docs = np.flatnonzero((nt > 0) & (npd > 0))
     if docs.size == 0:
         return chosen, used

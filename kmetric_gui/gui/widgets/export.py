@@ -16,7 +16,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMenu, QToolButton, QWidget
 
-from ...saving import save_atomic, spreadsheet_safe
+from ...saving import csv_text, save_atomic, spreadsheet_safe
 from . import render
 from .heatmap import Heatmap
 
@@ -31,7 +31,7 @@ def plain_name(*parts, limit=60):
 
 
 def csv_rows(text):
-    return list(csv.reader(io.StringIO(text)))
+    return list(csv.reader(io.StringIO(text, newline="")))
 
 
 def tsv(rows):
@@ -41,9 +41,7 @@ def tsv(rows):
 
 
 def spreadsheet_csv(rows):
-    buf = io.StringIO()
-    csv.writer(buf, lineterminator="\n").writerows([[spreadsheet_safe(c) for c in r] for r in rows])
-    return buf.getvalue()
+    return csv_text(rows, spreadsheet=True)
 
 
 def has_content(widget):
@@ -216,9 +214,6 @@ class ExportButton(QToolButton):
 
 def columns_csv(model):
     """CSV of a ColumnsModel's visible rows, in view order."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow([c.name for c in model.columns])
-    for r in model.rows:
-        w.writerow([c.fmt(c.values[r]) for c in model.columns])
-    return buf.getvalue()
+    head = [c.name for c in model.columns]
+    return csv_text([head] + [[c.fmt(c.values[r]) for c in model.columns] for r in model.rows],
+                    spreadsheet=False)

@@ -354,11 +354,8 @@ class Heatmap(QWidget):
         return [head] + rows
 
     def to_csv(self, sep=",", totals=False):
-        import csv
-        import io
-        buf = io.StringIO()
-        csv.writer(buf, delimiter=sep, lineterminator="\n").writerows(self.to_rows(totals))
-        return buf.getvalue()
+        from ...saving import csv_text     # quotes a bare \r too
+        return csv_text(self.to_rows(totals), spreadsheet=False, delimiter=sep)
 
     def copy_to_clipboard(self):
         from .export import tsv
