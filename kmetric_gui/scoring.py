@@ -158,7 +158,8 @@ def _num(x):
 
 def report_json(rep: ScoreReport) -> dict[str, Any]:
     r = rep.result
-    out = {"metric": rep.metric, "score": _num(r.score), "n_rows": rep.n_rows}
+    out = {"metric": rep.metric, "score": _num(r.score),
+           "higher_is_better": bool(rep.definition.higher_is_better), "n_rows": rep.n_rows}
     if r.undefined_reason:
         out["undefined_reason"] = r.undefined_reason
     for name in SPLITS:

@@ -9,16 +9,40 @@ from .fbeta import FBETA
 from .kappa import KAPPA
 from .lwlrap import LWLRAP
 
-_DETECTION_ORDER = (FBETA, LWLRAP, KAPPA)
+_DETECTION_ORDER = [FBETA, LWLRAP, KAPPA]
 REGISTRY = {m.name: m for m in (KAPPA, LWLRAP, FBETA)}
 METRIC_NAMES = tuple(REGISTRY)
+
+
+def register(metric, *, detect_before=None):
+    """Add a metric module (one line per metric). Its ``detect`` is asked before the
+    metric named ``detect_before`` (default: before the single-column fallback, kappa,
+    the last one). Registering a name again replaces it. Returns the metric."""
+    global METRIC_NAMES
+    if not metric.name or not isinstance(metric, Metric):
+        raise ValueError("register() takes a Metric instance with a name")
+    unregister(metric.name)
+    REGISTRY[metric.name] = metric
+    METRIC_NAMES = tuple(REGISTRY)
+    names = [m.name for m in _DETECTION_ORDER]
+    at = names.index(detect_before) if detect_before in names else len(names) - 1
+    _DETECTION_ORDER.insert(max(at, 0), metric)
+    return metric
+
+
+def unregister(name):
+    """Remove a registered metric (tests that register their own)."""
+    global METRIC_NAMES
+    if REGISTRY.pop(name, None) is not None:
+        METRIC_NAMES = tuple(REGISTRY)
+        _DETECTION_ORDER[:] = [m for m in _DETECTION_ORDER if m.name != name]
 
 
 def get_metric(name):
     try:
         return REGISTRY[name]
     except KeyError:
-        raise InputError(f"unknown metric {name!r}; allowed: {', '.join(METRIC_NAMES)}") from None
+        raise InputError(f"unknown metric {name!r}; allowed: {', '.join(REGISTRY)}") from None
 
 
 def choose_metric(sub_targets, chosen=None):
@@ -32,4 +56,5 @@ def choose_metric(sub_targets, chosen=None):
     raise InputError("no metric fits this submission's columns")
 
 
-__all__ = ["REGISTRY", "METRIC_NAMES", "get_metric", "choose_metric", "Metric", "Plan", "FieldSpec"]
+__all__ = ["REGISTRY", "METRIC_NAMES", "get_metric", "choose_metric", "register", "unregister",
+           "Metric", "Plan", "FieldSpec"]

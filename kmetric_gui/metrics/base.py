@@ -31,6 +31,10 @@ class Metric:
     name = ""           # registry key and CLI value: "qwk", "lwlrap", "fbeta"
     label = ""          # shown to users
     unit = "row"        # what Kaggle splits and the bootstrap resamples
+    # Direction: which way a score is better. Every layer reads it (compare's
+    # P(better) and star, the blend's best alpha, fix first's gains and order,
+    # shake-up wording, JSON "higher_is_better"); nothing assumes "higher".
+    higher_is_better = True
     ids_in_views = True  # the app's views index ids as Python strings (made on the worker)
 
     # -- layout ------------------------------------------------------------------
@@ -71,7 +75,8 @@ class Metric:
         return None
 
     def blend(self, report_a, report_b, alphas=None):
-        """Score of alpha*A + (1-alpha)*B (core.blend.BlendCurve) for score-like predictions, or None."""
+        """Score of alpha*A + (1-alpha)*B (core.blend.BlendCurve) for score-like predictions, or
+        None. The caller picks the best alpha in the metric's direction (BlendCurve.oriented)."""
         return None
 
     def rescore_cells(self, report, cells, old, new):
@@ -102,7 +107,9 @@ class Metric:
 
     # -- what moves the score (core/attribution.py) --------------------------------
     def fixes(self, report, rows, top):
-        """FixList of the scored units (``rows``: as in ``score``) in greedy fix-first order."""
+        """FixList of the scored units (``rows``: as in ``score``) in greedy fix-first order.
+        Gains are improvements in this metric's direction (core.attribution.as_fixlist,
+        unit_fix_first and greedy_types take ``higher_is_better``)."""
         raise NotImplementedError
 
     def gains(self, report, rows):
@@ -126,6 +133,22 @@ class Metric:
     def parse(self, spec, text, prep):
         """A typed value for an edited cell; ValueError with a reason in words."""
         raise ValueError("this cell cannot be edited")
+
+
+def better(metric, a, b):
+    """True when score ``a`` is strictly better than ``b`` for ``metric`` (nan is never better)."""
+    if not (np.isfinite(a) and np.isfinite(b)):
+        return bool(np.isfinite(a) and not np.isfinite(b))
+    return a > b if metric.higher_is_better else a < b
+
+
+def best_index(metric, scores):
+    """Index of the best finite score in the metric's direction (the first of ties), or None."""
+    best = None
+    for i, s in enumerate(scores):
+        if s is not None and np.isfinite(s) and (best is None or better(metric, s, scores[best])):
+            best = i
+    return best
 
 
 def split_rows(usage, split="all"):
