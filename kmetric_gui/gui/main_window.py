@@ -249,6 +249,7 @@ class MainWindow(FileActions, QMainWindow):
     # -- session events --------------------------------------------------------------
     def _options_changed(self, what):
         if what == "reload" and not self.request_discard(lambda: None):
+            self.options_panel.set_options(self.session.options)   # Cancel: show what is in force
             return
         self.controller.options_changed(self.options_panel.options(), what == "reload")
 

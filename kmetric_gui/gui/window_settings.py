@@ -53,7 +53,7 @@ class WindowSettings:
                 split.setSizes([int(x) for x in sizes])
         try:
             saved = json.loads(self.win.settings.value("options", "{}"))
-            self.win.options_panel.set_options(Options(**saved))
+            self.win.options_panel.set_options(Options.from_dict(saved, strict=False))
             self.win.session.set_options(self.win.options_panel.options())
         except (TypeError, ValueError):
             pass

@@ -35,6 +35,10 @@ class Metric:
     # P(better) and star, the blend's best alpha, fix first's gains and order,
     # shake-up wording, JSON "higher_is_better"); nothing assumes "higher".
     higher_is_better = True
+    # Options schema (metrics.schema.Option): CLI flags, the app's panel, JSON,
+    # project files and the report are made from it; values are read as
+    # ``options.<name>`` (scoring.Options).
+    options = ()
     ids_in_views = True  # the app's views index ids as Python strings (made on the worker)
 
     # -- layout ------------------------------------------------------------------
@@ -91,6 +95,10 @@ class Metric:
 
     # -- output ------------------------------------------------------------------
     def json_fields(self, report):
+        return {}
+
+    def json_options(self, report):
+        """Settings in force beyond the declared options (JSON ``options``), e.g. cut points."""
         return {}
 
     def human_lines(self, report, fields):

@@ -7,6 +7,7 @@ from .. import core as _core  # names load on first use: a faster start
 from ..tables import Column
 from .base import FieldSpec, Metric, Plan, split_positions, take
 from .fbeta_cells import Cells, EditedCells, code_cells
+from .schema import Option
 
 LABEL_COLUMNS = ("cleaned_label", "dataset_label", "labels", "label",
                  "predictionstring", "dataset_title")
@@ -20,6 +21,16 @@ class Fbeta(Metric):
     name = "fbeta"
     label = "Jaccard F-beta"
     unit = "document"
+    options = (
+        Option("beta", float, 0.5, help="F-beta's beta (0.5 weighs precision more)",
+               minimum=0.01, maximum=100, step=0.25),
+        Option("threshold", float, 0.5, help="Jaccard similarity at which a prediction matches",
+               minimum=0, maximum=1, step=0.05),
+        Option("matching", str, "one-to-one", ("one-to-one", "many-to-one"),
+               "how predictions match truths"),
+        Option("clean", bool, False, help="clean text as in the competition",
+               label="Clean text"),
+    )
 
     def detect(self, sub_targets):
         if any(c.lower() == "predictionstring" for c in sub_targets):

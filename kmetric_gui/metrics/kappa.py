@@ -7,6 +7,7 @@ from ..errors import Cancelled, InputError
 from .. import core as _core  # names load on first use: a faster start
 from ..tables import Column
 from .base import FieldSpec, Metric, Plan, parse_number, parse_rating, split_rows, take
+from .schema import Option
 
 _CHUNK = 1_000_000
 
@@ -16,6 +17,14 @@ class Kappa(Metric):
     ids_in_views = False    # only the table shows ids, read from Arrow text (5M: 1.2 s, 350 MB saved)
     label = "Weighted kappa"
     unit = "row"
+    options = (
+        Option("weights", str, "quadratic", ("quadratic", "linear", "none"),
+               "kappa weights: quadratic (QWK), linear, or none (Cohen's kappa)"),
+        Option("min_rating", int, None, help="lowest rating (default: from the data)",
+               minimum=-10 ** 6, maximum=10 ** 6),
+        Option("max_rating", int, None, help="highest rating (default: from the data)",
+               minimum=-10 ** 6, maximum=10 ** 6),
+    )
 
     def detect(self, sub_targets):
         return "the submission has one target column (weighted kappa)"
@@ -193,6 +202,14 @@ class Kappa(Metric):
         out.update(weights=r.weighting, labels=r.labels.tolist(),
                    observed=r.observed.astype(np.int64).tolist(),
                    numerator=r.numerator, denominator=r.denominator)
+        return out
+
+    def json_options(self, report):
+        o, out = report.options, {}
+        if o.allow_continuous:
+            out["allow_continuous"] = True
+        if o.cuts is not None:
+            out["cuts"] = [float(c) for c in o.cuts]
         return out
 
     def summary_lines(self, report):

@@ -5,6 +5,7 @@ from ..core import lwlrap
 from .. import core as _core  # names load on first use: a faster start
 from ..tables import Column
 from .base import FieldSpec, Metric, parse_number, split_positions, split_rows, take
+from .schema import Option
 
 
 def _f4(v):
@@ -28,6 +29,11 @@ class Lwlrap(Metric):
     name = "lwlrap"
     label = "LwLRAP"
     unit = "sample"
+    options = (
+        Option("ties", str, "worst", ("worst", "original"),
+               "tied scores: worst rank (scikit-learn) or the original column order",
+               choice_labels=("worst rank (scikit-learn)", "original order")),
+    )
 
     def detect(self, sub_targets):
         if len(sub_targets) >= 2:
