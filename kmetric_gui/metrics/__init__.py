@@ -5,6 +5,7 @@ one (kappa: a single target column) is the fallback.
 """
 from ..errors import InputError
 from .base import FieldSpec, Metric, Plan
+from .detect import AmbiguousMetric, Fit, Sample, choose
 from .fbeta import FBETA
 from .kappa import KAPPA
 from .lwlrap import LWLRAP
@@ -45,16 +46,13 @@ def get_metric(name):
         raise InputError(f"unknown metric {name!r}; allowed: {', '.join(REGISTRY)}") from None
 
 
-def choose_metric(sub_targets, chosen=None):
-    """(metric, reason): the user's choice, else the first whose layout fits."""
-    if chosen:
-        return get_metric(chosen), f"metric {chosen} chosen by the user"
-    for m in _DETECTION_ORDER:
-        reason = m.detect(sub_targets)
-        if reason:
-            return m, reason
-    raise InputError("no metric fits this submission's columns")
+def choose_metric(sub_targets, chosen=None, sample=None):
+    """(metric, reason): the user's choice, else the first metric clearly fitting the
+    layout, else the only one fitting; AmbiguousMetric (an InputError listing them) when
+    several fit and none clearly (metrics/detect.py). ``sample``: the columns' values."""
+    return choose(_DETECTION_ORDER, sub_targets, chosen, sample, get_metric)
 
 
 __all__ = ["REGISTRY", "METRIC_NAMES", "get_metric", "choose_metric", "register", "unregister",
+           "AmbiguousMetric", "Fit", "Sample",
            "Metric", "Plan", "FieldSpec"]

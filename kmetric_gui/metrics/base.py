@@ -43,8 +43,17 @@ class Metric:
 
     # -- layout ------------------------------------------------------------------
     def detect(self, sub_targets):
-        """Why this metric fits a submission's non-id columns, or None."""
+        """Why this metric fits a submission's non-id columns (by their names), or None."""
         return None
+
+    def fit(self, sub_targets, sample=None):
+        """A metrics.detect.Fit (why, and whether the layout is clearly this metric's), or
+        None. ``sample`` (metrics.detect.Sample: column kinds, ranges, 0/1 columns, rows
+        summing to 1) is None when only the header is known (the fast readers). The
+        default: ``detect`` by names, a clear fit."""
+        from .detect import Fit
+        reason = self.detect(sub_targets)
+        return Fit(reason) if reason else None
 
     def build(self, ctx):
         """Validated, id-aligned ``io.Prepared`` from two tables (see io/prepare.py)."""

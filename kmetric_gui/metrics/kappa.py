@@ -29,6 +29,23 @@ class Kappa(Metric):
     def detect(self, sub_targets):
         return "the submission has one target column (weighted kappa)"
 
+    def fit(self, sub_targets, sample=None):
+        # One integer (or unreadable: the build names the values) column is clearly
+        # kappa's; real-valued predictions may be kappa through cut points, or another
+        # metric's scores: not clear.
+        from .detect import Fit
+        if sample is None or len(sub_targets) != 1:
+            return Fit(self.detect(sub_targets))
+        name = sub_targets[0]
+        sub, sol = sample.sub_column(name), sample.sol_column(name)
+        if sol is not None and sol.kind == "real":     # not ratings: kappa only if nothing else
+            return Fit(f"one target column '{name}' (weighted kappa, but the solution's values "
+                       "are not whole ratings)", clear=False)
+        if sub is not None and sub.kind == "real":
+            return Fit(f"one target column '{name}' of non-integer predictions (weighted kappa "
+                       "through cut points)", clear=False)
+        return Fit(self.detect(sub_targets))      # the same words as the fast reader's
+
     def build(self, ctx):
         from ..core.kappa import MAX_CLASSES
         from ..io.columns import (Lazy, check_range, check_span, fraction_note, join_ids, numbers,
