@@ -177,17 +177,22 @@ def load_lean(truth_path, submission_path, options, sol_name, sub_name, progress
     names every problem. A valid pair has as many rows in each file as ids, except a
     long F-beta solution (one row per label): ``prep.file_rows`` then has both counts."""
     from .io.allocator import use_default
-    from .io.lean_fbeta import load_fbeta
-    from .io.lean_kappa import load_kappa
-    from .io.lean_lwlrap import load_lwlrap
+    from .metrics import REGISTRY
     progress, cancel = progress or _noop, cancel or _noop
     use_default()       # the lean allocator only for an F-beta pair (io.allocator)
-    prep = load_kappa(truth_path, submission_path, options, sol_name, sub_name, progress, cancel)
-    for lean in (load_lwlrap, load_fbeta):
-        if prep is None:
-            prep = lean(truth_path, submission_path, options, sol_name, sub_name,
-                        lambda f, m: _step(progress, cancel, f, m))
-    return prep
+
+    def step(f, m):
+        _step(progress, cancel, f, m)
+    step.progress, step.cancel = progress, cancel
+    # Each metric's fast-reader hook in registry order; each says None unless the pair
+    # is plainly its own layout.
+    for metric in REGISTRY.values():
+        if options.metric not in (None, metric.name):
+            continue
+        prep = metric.lean_load(truth_path, submission_path, options, sol_name, sub_name, step)
+        if prep is not None:
+            return prep
+    return None
 
 
 def score_prepared(prep: Prepared, options: Options = Options(),

@@ -3,6 +3,7 @@
 Detection asks the metrics in order, most specific layout first; the last
 one (kappa: a single target column) is the fallback.
 """
+from .. import chooser as _chooser
 from ..errors import InputError
 from .base import FieldSpec, Metric, Plan
 from .detect import AmbiguousMetric, Fit, Sample, choose
@@ -50,7 +51,12 @@ def choose_metric(sub_targets, chosen=None, sample=None):
     """(metric, reason): the user's choice, else the first metric clearly fitting the
     layout, else the only one fitting; AmbiguousMetric (an InputError listing them) when
     several fit and none clearly (metrics/detect.py). ``sample``: the columns' values."""
+    if isinstance(sample, tuple):
+        sample = Sample(*sample)
     return choose(_DETECTION_ORDER, sub_targets, chosen, sample, get_metric)
+
+
+_chooser.provide(choose_metric)
 
 
 __all__ = ["REGISTRY", "METRIC_NAMES", "get_metric", "choose_metric", "register", "unregister",

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..fields import FieldSpec  # noqa: F401 (re-exported: metric modules name fields)
 from ..numbers import parse_number, parse_rating  # noqa: F401 (one grammar: files, CLI, edits)
 
 
@@ -18,13 +19,6 @@ class Plan:
     pred: object
     params: dict = field(default_factory=dict)   # keyword arguments for the core call
     cuts: "np.ndarray | None" = None             # kappa: cut points of continuous predictions
-
-
-@dataclass(frozen=True)
-class FieldSpec:
-    """An editable field of a unit: the truth or the prediction (``part``: class)."""
-    name: str           # "truth" or "pred"
-    part: "int | None" = None
 
 
 class Metric:
@@ -54,6 +48,13 @@ class Metric:
         from .detect import Fit
         reason = self.detect(sub_targets)
         return Fit(reason) if reason else None
+
+    def lean_load(self, truth_path, submission_path, options, sol_name, sub_name, step):
+        """The metric's fast reader (plain CSV pairs in pieces, a fraction of the memory):
+        io.Prepared, or None for anything else and every invalid pair (the full read then
+        names every problem). ``step(fraction, message)`` reports progress and raises
+        Cancelled (``step.progress`` and ``step.cancel``: the caller's own). Default: none."""
+        return None
 
     def build(self, ctx):
         """Validated, id-aligned ``io.Prepared`` from two tables (see io/prepare.py)."""

@@ -37,6 +37,11 @@ class Fbeta(Metric):
             return "the submission has a PredictionString column (Jaccard F-beta)"
         return None
 
+    def lean_load(self, truth_path, submission_path, options, sol_name, sub_name, step):
+        from ..io import lean_fbeta
+        return lean_fbeta.load_fbeta(truth_path, submission_path, options, sol_name, sub_name,
+                                     step, metric=self)
+
     def build(self, ctx):
         from ..io.columns import join_ids, string_ids
         from ..io.prepare import Prepared
@@ -121,7 +126,7 @@ class Fbeta(Metric):
         are matched again alone and their TP/FP/FN replace theirs in the totals."""
         from dataclasses import replace
         from ..core.fbeta import update_documents
-        from ..state.lazy import LazyPrepared
+        from ..fields import LazyPrepared
         units = sorted({int(u) for _, u, _ in cells})
         if len(units) > 1000 or any(part is not None for _, _, part in cells):
             return None

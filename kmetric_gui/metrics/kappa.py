@@ -46,6 +46,11 @@ class Kappa(Metric):
                        "through cut points)", clear=False)
         return Fit(self.detect(sub_targets))      # the same words as the fast reader's
 
+    def lean_load(self, truth_path, submission_path, options, sol_name, sub_name, step):
+        from ..io import lean_kappa
+        return lean_kappa.load_kappa(truth_path, submission_path, options, sol_name, sub_name,
+                                     step.progress, step.cancel, metric=self)
+
     def build(self, ctx):
         from ..core.kappa import MAX_CLASSES
         from ..io.columns import (Lazy, check_range, check_span, fraction_note, join_ids, numbers,
@@ -158,7 +163,7 @@ class Kappa(Metric):
         """A kappa edit moves one count between two cells of O (per split): K x K work."""
         from dataclasses import replace
         from ..core import kappa_from_confusion
-        from ..state.lazy import LazyPrepared
+        from ..fields import LazyPrepared
         if len(cells) > 1000:
             return None
         r = report.result

@@ -41,6 +41,11 @@ class Lwlrap(Metric):
                     "one per class (LwLRAP)")
         return None
 
+    def lean_load(self, truth_path, submission_path, options, sol_name, sub_name, step):
+        from ..io import lean_lwlrap
+        return lean_lwlrap.load_lwlrap(truth_path, submission_path, options, sol_name, sub_name,
+                                       step, metric=self)
+
     def build(self, ctx):
         from ..io.columns import Lazy, join_ids, numbers, string_ids
         from ..io.prepare import Prepared
@@ -115,7 +120,7 @@ class Lwlrap(Metric):
         and spliced into each split's result (core.lwlrap.update_samples)."""
         from dataclasses import replace
         from ..core.lwlrap import update_samples
-        from ..state.lazy import LazyPrepared
+        from ..fields import LazyPrepared
         units = sorted({int(u) for _, u, _ in cells})
         if len(units) > 1000 or report.options.ties != report.result.ties:
             return None
