@@ -247,8 +247,8 @@ def compare_reports(names, paths, reports, options=CompareOptions(), progress=No
                                              o.method)
     fraction = o.public_fraction
     if fraction is None and usage is not None and splits:
-        pub, priv = int((usage == 0).sum()), int((usage == 1).sum())
-        fraction = pub / (pub + priv) if pub + priv else None
+        from .metrics.base import public_share
+        fraction = public_share(usage)
     fraction = DEFAULT_FRACTION if fraction is None else fraction
     n_public = int(round(fraction * n))
     warnings = []

@@ -204,10 +204,8 @@ def score_prepared(prep: Prepared, options: Options = Options(),
     usage = prep.usage
     plan = metric.plan(prep, options)
     # Without a Usage column every row is scored: no index, no copies.
-    rows = {"all": None}
-    if usage is not None:
-        rows = {"all": None if not (usage == 2).any() else np.flatnonzero(usage != 2),
-                "public": np.flatnonzero(usage == 0), "private": np.flatnonzero(usage == 1)}
+    from .metrics.base import split_row_sets
+    rows = split_row_sets(usage)
     results = {}
     for k, (name, idx) in enumerate(rows.items()):
         _step(progress, cancel, 0.7 + 0.3 * k / len(rows), f"scoring {name} rows")

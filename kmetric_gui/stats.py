@@ -123,8 +123,8 @@ def usage_fraction(report):
     usage = getattr(report.prepared, "usage", None)
     if usage is None or "public" not in report.splits:
         return None
-    pub, priv = int((usage == 0).sum()), int((usage == 1).sum())
-    return pub / (pub + priv) if pub + priv else None
+    from .metrics.base import public_share
+    return public_share(usage)
 
 
 def shakeup(report, options=ShakeupOptions(), cancel=None):

@@ -33,6 +33,7 @@ class AdditiveResult:
 class AdditiveMetric(Metric):
     unit = "row"
     stat_names = ("loss",)        # names of the m statistics (JSON "sums")
+    demo_detected = False         # set True with a ``fit`` that finds the layout
 
     # -- what a subclass gives -----------------------------------------------------
     def row_stats(self, truth, pred, options):

@@ -33,6 +33,17 @@ class Metric:
     # project files and the report are made from it; values are read as
     # ``options.<name>`` (scoring.Options).
     options = ()
+    # The app's demo: its words in the menu, and files resources/demo/<name>_solution.csv,
+    # <name>_submission.csv (and <name>_submission_b.csv to compare).
+    demo_label = ""
+    demo_detected = True    # detection finds the demo's metric (else the app chooses it)
+
+    def demo_paths(self):
+        """(solution, submission) paths of the metric's demo, or None without one."""
+        from ..paths import resources_dir
+        folder = resources_dir() / "demo"
+        sol, sub = folder / f"{self.name}_solution.csv", folder / f"{self.name}_submission.csv"
+        return (str(sol), str(sub)) if sol.is_file() and sub.is_file() else None
     ids_in_views = True  # the app's views index ids as Python strings (made on the worker)
 
     # -- layout ------------------------------------------------------------------
@@ -63,6 +74,12 @@ class Metric:
     # -- scoring -----------------------------------------------------------------
     def plan(self, prep, options):
         return Plan(prep.truth, prep.pred)
+
+    def reference(self, prep, options, rows=None):
+        """The score by an independent, plain definition (a loop, or a library such as
+        scikit-learn imported here): the conformance test holds ``score`` to it.
+        ``rows``: as in ``score``. Every registered metric gives one."""
+        raise NotImplementedError(f"metric {self.name} declares no reference")
 
     def score(self, plan, rows, options, cancel):
         """Core result over ``rows`` (an index array, or None for every row)."""
@@ -114,6 +131,11 @@ class Metric:
     def human_lines(self, report, fields):
         """Extra lines of `kmetric score` output (``fields``: the JSON object)."""
         return []
+
+    def report_tables(self, entry):
+        """{file name: (title, rows)} of the report's aggregate tables (report/build.py);
+        ``entry``: the report's entry (``report``, ``stats``, ``fixes``). Default: none."""
+        return {}
 
     def summary_lines(self, report):
         """Short HTML lines under the score in the app (counts, options in use)."""
@@ -170,12 +192,29 @@ def best_index(metric, scores):
 
 
 def split_rows(usage, split="all"):
-    """Rows of a split ("all": every scored row, i.e. not Ignored); None for every row."""
+    """Rows of a split ("all": every scored row, i.e. not Ignored); None for every row.
+    The one place that reads Usage codes (0 Public, 1 Private, 2 Ignored) into rows."""
     if usage is None:
         return None
     if split == "all":
         return np.flatnonzero(usage != 2) if (usage == 2).any() else None
     return np.flatnonzero(usage == ("public", "private").index(split))
+
+
+def split_row_sets(usage):
+    """{"all": rows, "public": rows, "private": rows} as scoring scores them (only "all",
+    None for every row, without a Usage column)."""
+    if usage is None:
+        return {"all": None}
+    return {name: split_rows(usage, name) for name in ("all", "public", "private")}
+
+
+def public_share(usage):
+    """Public's share of the Public and Private rows, or None (no Usage column or no rows)."""
+    if usage is None:
+        return None
+    pub, priv = int((usage == 0).sum()), int((usage == 1).sum())
+    return pub / (pub + priv) if pub + priv else None
 
 
 def split_positions(usage, units, results):

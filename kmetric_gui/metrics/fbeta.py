@@ -20,6 +20,7 @@ def _join(items):
 class Fbeta(Metric):
     name = "fbeta"
     label = "Jaccard F-beta"
+    demo_label = "Jaccard F-beta (Coleridge-like)"
     unit = "document"
     options = (
         Option("beta", float, 0.5, help="F-beta's beta (0.5 weighs precision more)",
@@ -41,6 +42,13 @@ class Fbeta(Metric):
         from ..io import lean_fbeta
         return lean_fbeta.load_fbeta(truth_path, submission_path, options, sol_name, sub_name,
                                      step, metric=self)
+
+    def reference(self, prep, options, rows=None):
+        from .references import fbeta_plain
+        t, p = [list(x) for x in prep.truth], [list(x) for x in prep.pred]
+        keep = range(len(t)) if rows is None else rows
+        return fbeta_plain([t[i] for i in keep], [p[i] for i in keep], options.beta,
+                           options.threshold, options.matching, options.clean)
 
     def build(self, ctx):
         from ..io.columns import join_ids, string_ids
@@ -154,6 +162,10 @@ class Fbeta(Metric):
     def human_lines(self, report, d):
         return [f"counts:  TP {d['tp']}  FP {d['fp']}  FN {d['fn']}  "
                 f"(precision {_fmt(d['precision'])}, recall {_fmt(d['recall'])})"]
+
+    def report_tables(self, entry):
+        from .report_tables import fbeta_tables
+        return fbeta_tables(entry)
 
     def summary_lines(self, report):
         r = report.result

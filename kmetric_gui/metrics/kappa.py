@@ -16,6 +16,7 @@ class Kappa(Metric):
     name = "qwk"
     ids_in_views = False    # only the table shows ids, read from Arrow text (5M: 1.2 s, 350 MB saved)
     label = "Weighted kappa"
+    demo_label = "weighted kappa (APTOS-like)"
     unit = "row"
     options = (
         Option("weights", str, "quadratic", ("quadratic", "linear", "none"),
@@ -103,6 +104,14 @@ class Kappa(Metric):
             lo = min(int(prep.truth.min()), int(pred.min())) if lo is None else lo
             hi = max(int(prep.truth.max()), int(pred.max())) if hi is None else hi
         return Plan(prep.truth, pred, dict(min_rating=lo, max_rating=hi), cuts)
+
+    def reference(self, prep, options, rows=None):
+        from .references import kappa_plain
+        t, p = prep.truth.tolist(), prep.pred.tolist()
+        lo = min(t + p) if options.min_rating is None else options.min_rating
+        hi = max(t + p) if options.max_rating is None else options.max_rating
+        keep = range(len(t)) if rows is None else rows
+        return kappa_plain([t[i] for i in keep], [p[i] for i in keep], options.weights, lo, hi)
 
     def score(self, plan, rows, options, cancel):
         acc = KappaAccumulator(weights=options.weights, **plan.params)
@@ -233,6 +242,10 @@ class Kappa(Metric):
         if o.cuts is not None:
             out["cuts"] = [float(c) for c in o.cuts]
         return out
+
+    def report_tables(self, entry):
+        from .report_tables import kappa_tables
+        return kappa_tables(entry)
 
     def summary_lines(self, report):
         r = report.result

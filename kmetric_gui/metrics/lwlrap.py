@@ -28,6 +28,7 @@ def label_strings(truth, classes):
 class Lwlrap(Metric):
     name = "lwlrap"
     label = "LwLRAP"
+    demo_label = "LwLRAP (FSDKaggle2019-like)"
     unit = "sample"
     options = (
         Option("ties", str, "worst", ("worst", "original"),
@@ -45,6 +46,12 @@ class Lwlrap(Metric):
         from ..io import lean_lwlrap
         return lean_lwlrap.load_lwlrap(truth_path, submission_path, options, sol_name, sub_name,
                                        step, metric=self)
+
+    def reference(self, prep, options, rows=None):
+        from .references import lwlrap_plain
+        t, s = prep.truth.tolist(), prep.pred.tolist()
+        keep = range(len(t)) if rows is None else rows
+        return lwlrap_plain([t[i] for i in keep], [s[i] for i in keep], options.ties)
 
     def build(self, ctx):
         from ..io.columns import Lazy, join_ids, numbers, string_ids
@@ -177,6 +184,10 @@ class Lwlrap(Metric):
             return []
         return [f"ties:    {d['tied_positives']} positive label(s) tie another class's "
                 f"score (counted as '{d['ties']}')"]
+
+    def report_tables(self, entry):
+        from .report_tables import lwlrap_tables
+        return lwlrap_tables(entry)
 
     def summary_lines(self, report):
         r = report.result
