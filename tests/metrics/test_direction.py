@@ -142,3 +142,24 @@ def test_registration_is_undone(toymae):
     metrics.unregister("toymae")
     assert "toymae" not in metrics.METRIC_NAMES
     metrics.register(toymae)       # the fixture removes it again
+
+
+@pytest.mark.parametrize("higher", [True, False])
+def test_one_statistic_fast_path_equals_the_greedy(higher):
+    from kmetric_gui.core.attribution import greedy_types, unit_fix_first
+    rng = np.random.default_rng(3)
+    n = 300
+    loss = np.round(rng.exponential(size=n), 3)        # ties too
+    stats = np.stack([np.ones(n), loss], axis=1)
+
+    def score(s):
+        s = np.asarray(s, dtype=float)
+        v = np.sqrt(s[..., 1] / s[..., 0])               # an RMSE of sums: monotone
+        return v if not higher else -v
+    fast = unit_fix_first(stats, [1.0, 0.0], score, 40, higher)
+    movable = np.flatnonzero(loss != 0)
+    d = np.stack([np.zeros(movable.size), -loss[movable]], axis=1)
+    picks, after = greedy_types(stats.sum(axis=0), d, np.ones(movable.size, dtype=np.int64),
+                                score, 40, higher)
+    assert fast.units.tolist() == movable[picks].tolist()
+    np.testing.assert_allclose(fast.score_after, after, rtol=1e-12)
