@@ -86,3 +86,13 @@ def test_seed_layouts_keep_their_choice(toymse):
     assert metrics.choose_metric(["a", "b", "c"])[0].name == "lwlrap"
     assert metrics.choose_metric(["PredictionString"])[0].name == "fbeta"
     assert metrics.choose_metric(["y"])[0].name == "qwk"       # header only: as before
+
+
+def test_reading_values_leaves_the_table_as_it_was():
+    # Detection reads the columns before the metric's build: a bad value zeroed in the
+    # Arrow buffer itself made a 'nan' rating score as 0 (found by test_cli_files).
+    import pyarrow as pa
+    from kmetric_gui.numbers import column_numbers
+    arr = pa.array([1.0, float("nan"), 2.0])
+    cv = column_numbers(arr)
+    assert cv.bad.tolist() == [1] and np.isnan(arr.to_pylist()[1])
