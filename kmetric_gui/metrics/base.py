@@ -1,8 +1,26 @@
-"""What a metric module provides, outside the numpy core.
+"""What a metric module provides, outside the numpy core: the metric contract.
 
-One module per metric subclasses ``Metric`` and is listed once in
-``metrics/__init__.py``. Everything else (io, scoring, CLI, app) asks the
-registry; nothing branches on a metric's name.
+One module per metric subclasses ``Metric`` and is registered with one line
+in ``metrics/__init__.py`` (``register(MY_METRIC)``). Everything else (io,
+scoring, CLI, app, reports) asks the registry; nothing branches on a name.
+
+A metric declares:
+  name, label, unit        registry key / --metric value, words, what is resampled
+  higher_is_better         the direction every layer follows
+  options                  metrics.schema.Option tuple: CLI flags, panel, JSON, projects
+  detect / fit             why a layout is this metric's (metrics/detect.py)
+  build, plan, score       aligned inputs, then the core result over some rows
+  units                    per-unit additive statistics (bootstrap, shake-up, compare)
+  reference                the score by an independent definition (conformance test)
+  output hooks             json_fields, json_options, summary_lines, human_lines,
+                           report_tables, submission_rows, table_columns, parse
+  optional                 fixes, gains, fix_details, blend, differ, paired,
+                           rescore_cells, honest, lean_load, class_units, edit_note
+  demo                     demo_label, demo_paths (resources/demo/<name>_*.csv)
+Its view is registered in gui/views (``register_view``); without one the app
+shows the generic view. metrics.additive.AdditiveMetric fills most of this for
+metrics made of per-row statistics. tests/metrics/test_conformance.py holds
+every registered metric to the contract.
 """
 from dataclasses import dataclass, field
 
@@ -22,7 +40,7 @@ class Plan:
 
 
 class Metric:
-    name = ""           # registry key and CLI value: "qwk", "lwlrap", "fbeta"
+    name = ""           # registry key and --metric value
     label = ""          # shown to users
     unit = "row"        # what Kaggle splits and the bootstrap resamples
     # Direction: which way a score is better. Every layer reads it (compare's
@@ -37,6 +55,7 @@ class Metric:
     # <name>_submission.csv (and <name>_submission_b.csv to compare).
     demo_label = ""
     demo_detected = True    # detection finds the demo's metric (else the app chooses it)
+    ids_in_views = True  # the app's views index ids as Python strings (made on the worker)
 
     def demo_paths(self):
         """(solution, submission) paths of the metric's demo, or None without one."""
@@ -44,7 +63,6 @@ class Metric:
         folder = resources_dir() / "demo"
         sol, sub = folder / f"{self.name}_solution.csv", folder / f"{self.name}_submission.csv"
         return (str(sol), str(sub)) if sol.is_file() and sub.is_file() else None
-    ids_in_views = True  # the app's views index ids as Python strings (made on the worker)
 
     # -- layout ------------------------------------------------------------------
     def detect(self, sub_targets):
