@@ -163,3 +163,14 @@ def test_one_statistic_fast_path_equals_the_greedy(higher):
                                 score, 40, higher)
     assert fast.units.tolist() == movable[picks].tolist()
     np.testing.assert_allclose(fast.score_after, after, rtol=1e-12)
+
+
+def test_cli_says_lower_is_better(toymae, files, capsys):
+    from kmetric_gui.cli import main
+    sol, a, b, *_ = files
+    assert main(["score", str(sol), str(a), "--metric", "toymae"]) == 0
+    assert "lower is better" in capsys.readouterr().out.splitlines()[0]
+    assert main(["compare", str(sol), str(a), str(b), "--metric", "toymae", "--bootstrap", "50",
+                 "--permutations", "10", "--splits", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "(lower is better)" in out and "P(B<A)" in out
