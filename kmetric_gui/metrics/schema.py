@@ -84,10 +84,21 @@ class Option:
 
 
 def all_options(metrics):
-    """Every declared option of the metrics, by name (the first declaration of a name wins;
-    two metrics may share an option, e.g. ``average``, with one meaning)."""
+    """Every declared option of the metrics, by name. Two metrics may share an option
+    (e.g. ``average``) with one type and meaning: the first declaration gives the type,
+    default and help, the choices are the union (each metric refuses, in its own
+    ``plan``, a choice it does not take)."""
+    from dataclasses import replace
     out = {}
     for m in metrics:
         for o in m.options:
-            out.setdefault(o.name, o)
+            first = out.get(o.name)
+            if first is None:
+                out[o.name] = o
+            elif o.choices and any(c not in first.choices for c in o.choices):
+                labels = dict(zip(first.choices, first.choice_labels or first.choices))
+                labels.update(zip(o.choices, o.choice_labels or o.choices))
+                choices = tuple(dict.fromkeys(first.choices + o.choices))
+                out[o.name] = replace(first, choices=choices,
+                                      choice_labels=tuple(labels[c] for c in choices))
     return out

@@ -90,3 +90,17 @@ def test_project_file_options_checked_by_the_schema(toyk):
         _options({"toy_k": 1000}, bad)
     with pytest.raises(ValueError, match="options.nope: is not an option"):
         _options({"nope": 1}, bad)
+
+
+def test_a_shared_option_takes_every_choice(toyk, capsys):
+    class Other(Metric):
+        name, label = "toyk2", "Other toy"
+        options = (Option("toy_mode", str, "a", ("a", "c"), "a mode"),)
+    metrics.register(Other())
+    try:
+        from kmetric_gui.scoring import declared_options
+        assert declared_options()["toy_mode"].choices == ("a", "b", "c")
+        sol, sub = DEMO / "qwk_solution.csv", DEMO / "qwk_submission.csv"
+        assert run(["score", str(sol), str(sub), "--toy-mode", "c", "--json"]) == 0
+    finally:
+        metrics.unregister("toyk2")

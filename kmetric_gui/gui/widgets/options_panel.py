@@ -92,7 +92,10 @@ class OptionsPanel(QWidget):
         f.addRow("Target column", self.target_column)
         lay.addWidget(general)
 
-        # One group per metric with options, one widget per declared option.
+        # One group per metric with options, one widget per declared option (an option
+        # two metrics share: one widget, in the first one's group, every choice).
+        from ...metrics.schema import all_options
+        merged = all_options(REGISTRY.values())
         self.option_specs, self.option_widgets, self.metric_boxes = {}, {}, {}
         self._values = {}                       # option name -> value in force
         for m in REGISTRY.values():
@@ -103,6 +106,7 @@ class OptionsPanel(QWidget):
             for o in m.options:
                 if o.name in self.option_widgets:      # shared by two metrics: one widget
                     continue
+                o = merged[o.name]
                 w = option_widget(o)
                 w.setToolTip(o.help)
                 self.option_specs[o.name] = o
