@@ -101,3 +101,30 @@ def test_cancel_after_changing_the_metric_shows_the_one_in_force(window, monkeyp
     p.id_column.editingFinished.emit()
     assert p.id_column.text() == (in_force.id_column or "")
     assert window.session.options == in_force
+
+
+def test_a_metrics_own_option_is_kept_for_the_next_session(qtbot, tmp_path, monkeypatch):
+    class Toy(Metric):
+        name, label = "toykeep", "Toy"
+        options = (Option("toy_keep", int, 5, minimum=1),)
+    metrics.register(Toy())
+    monkeypatch.setenv("KMETRIC_SETTINGS", str(tmp_path / "settings.ini"))
+    from kmetric_gui.gui.main_window import MainWindow
+    try:
+        wins = []
+        for _ in range(2):
+            w = MainWindow()
+            qtbot.addWidget(w)
+            wins.append(w)
+            if len(wins) == 1:
+                w.options_panel.set_option("toy_keep", 9)
+                w.options_panel.set_option("weights", "linear")
+                w._save_settings()
+        o = wins[1].options_panel.options()
+        assert (o.toy_keep, o.weights) == (9, "linear")
+        assert wins[1].session.options.toy_keep == 9
+    finally:
+        for w in wins:
+            w._discarding = True
+            w.jobs.shutdown()
+        metrics.unregister("toykeep")
