@@ -232,7 +232,12 @@ class OptionsPanel(QWidget):
     def set_option(self, name, value):
         """One option changed from a view (a rescore follows through ``changed``)."""
         spec = self.option_specs[name]
-        value = spec.check(value)
+        try:
+            value = spec.check(value)
+        except ValueError as e:                 # refused: the value in force stays shown
+            self._show(name, self._values.get(name))
+            self.option_widgets[name].setToolTip(str(e))
+            return
         self._show(name, value)
         self._accept(name, value)
 
