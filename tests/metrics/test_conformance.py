@@ -174,3 +174,16 @@ def test_the_app_opens_its_demo(metric, qtbot, tmp_path, monkeypatch):
     finally:
         win._discarding = True
         win.jobs.shutdown()
+
+
+def test_a_report_of_the_registered_metric(toy, tmp_path, capsys):
+    sol, a, b = _files(toy)
+    out = tmp_path / "rep"
+    assert main(["report", sol, a, b, "--metric", toy.name, "--out", str(out)]) == 0, \
+        capsys.readouterr().err
+    d = json.loads((out / "report.json").read_text())
+    assert d["metric"] == toy.name and d["higher_is_better"] is False
+    assert set(d["options"]) == {"metric", "delta"}
+    assert d["comparison"]["higher_is_better"] is False
+    html = (out / "index.html").read_text(encoding="utf-8")
+    assert "lower is better" in html
