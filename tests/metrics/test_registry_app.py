@@ -86,3 +86,21 @@ def test_demo_with_another_metric_is_refused(capsys):
     assert e.value.code == 2
     assert "--demo fbeta is scored with fbeta" in capsys.readouterr().err
     assert parse_args(["--demo", "fbeta", "--metric", "fbeta"]).demo == "fbeta"
+
+
+def test_metric_flag_with_files_is_in_force(toyabs, qtbot, tmp_path, monkeypatch):
+    # Before: --metric only set the combo (signals blocked), so the files were scored with
+    # the detected metric under another metric's label.
+    monkeypatch.setenv("KMETRIC_SETTINGS", str(tmp_path / "settings.ini"))
+    from kmetric_gui.gui.app import create_window
+    sol, sub, truth, pred = _pair(tmp_path)
+    w = create_window(parse_args([str(sol), str(sub), "--metric", "toyabs"]))
+    qtbot.addWidget(w)
+    try:
+        qtbot.waitUntil(lambda: w.session.results is not None, timeout=30000)
+        assert w.session.options.metric == "toyabs"
+        assert w.session.results.report.metric == "toyabs"
+        assert w.session.results.report.score == pytest.approx(np.mean(np.abs(truth - pred)))
+    finally:
+        w._discarding = True
+        w.jobs.shutdown()
