@@ -93,6 +93,13 @@ class Comparison:
     skipped: dict = field(default_factory=dict)     # file name -> its problems (not compared)
     public_fraction: "float | None" = None
     engine: object = None     # the core.compare engine over all scored units
+    higher_is_better: bool = True   # the metric's direction ("better" in every pair)
+
+    @property
+    def best(self):
+        """Index of the submission with the best score in the metric's direction, or None."""
+        from .metrics.base import best_index
+        return best_index(self, [s.score for s in self.submissions])
 
     @property
     def problems(self):
@@ -241,8 +248,8 @@ def compare_reports(names, paths, reports, options=CompareOptions(), progress=No
                                              o.method)
     fraction = o.public_fraction
     if fraction is None and usage is not None and splits:
-        pub, priv = int((usage == 0).sum()), int((usage == 1).sum())
-        fraction = pub / (pub + priv) if pub + priv else None
+        from .metrics.base import public_share
+        fraction = public_share(usage)
     fraction = DEFAULT_FRACTION if fraction is None else fraction
     n_public = int(round(fraction * n))
     warnings = []
@@ -250,7 +257,8 @@ def compare_reports(names, paths, reports, options=CompareOptions(), progress=No
     todo = [(i, j) for i in range(len(subs)) for j in range(i + 1, len(subs))]
     for k, (i, j) in enumerate(todo):
         _tick(progress, cancel, 0.6 + 0.4 * k / len(todo), f"{subs[i].name} vs {subs[j].name}")
-        kw = dict(level=o.level, replicates=o.replicates, seed=o.seed, method=o.method)
+        kw = dict(level=o.level, replicates=o.replicates, seed=o.seed, method=o.method,
+                  higher_is_better=metric.higher_is_better)
         st = compare_pair(engines["all"], i, j, permutations=o.permutations, n_public=n_public,
                           splits=o.splits, **kw)
         split_stats = {s: compare_pair(engines[s], i, j, permutations=0, splits=0, **kw)
@@ -262,11 +270,14 @@ def compare_reports(names, paths, reports, options=CompareOptions(), progress=No
         blend = None
         if o.blend and not same:
             blend = metric.blend(reports[i], reports[j], np.linspace(0, 1, o.alphas))
+            if blend is not None:
+                blend = blend.oriented(metric.higher_is_better)
         pairs.append(Pair(i, j, st, split_stats, metric.differ(reports[i], reports[j],
                                                                engines["all"], i, j), blend, same))
     progress(1.0, "done")
     return Comparison(reports[0].metric, n, metric.unit, subs, pairs, o, warnings,
-                      public_fraction=fraction, engine=engines["all"])
+                      public_fraction=fraction, engine=engines["all"],
+                      higher_is_better=bool(metric.higher_is_better))
 
 
 def _check_same_truth(names, reports):
@@ -334,7 +345,8 @@ def comparison_json(cmp):
     seed = cmp.options.seed
     subs = []
     for s in cmp.submissions:
-        d = {"name": s.name, "score": _num(s.score), "ci": s.intervals["ci"].to_dict(seed),
+        d = {"name": s.name, "score": _num(s.score), "higher_is_better": cmp.higher_is_better,
+             "ci": s.intervals["ci"].to_dict(seed),
              "public": _num(s.split_score("public")), "private": _num(s.split_score("private"))}
         for key in ("public_ci", "private_ci"):
             if key in s.intervals:
@@ -360,8 +372,8 @@ def comparison_json(cmp):
         if p.same_file:
             d["same_file"] = True
         pairs.append(d)
-    out = {"metric": cmp.metric, "n_units": cmp.n_units, "unit": cmp.unit,
-           "submissions": subs, "pairs": pairs,
+    out = {"metric": cmp.metric, "higher_is_better": cmp.higher_is_better,
+           "n_units": cmp.n_units, "unit": cmp.unit, "submissions": subs, "pairs": pairs,
            "public_fraction": _num(cmp.public_fraction), "splits": cmp.options.splits,
            "replicates": cmp.options.replicates, "seed": seed}
     if cmp.warnings:

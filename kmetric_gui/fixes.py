@@ -27,10 +27,8 @@ class TopFixes:
 
 def scored_rows(prep):
     """Solution rows of the overall score (None: every row), as scoring picks them."""
-    usage = prep.usage
-    if usage is None or not (usage == 2).any():
-        return None
-    return np.flatnonzero(usage != 2)
+    from .metrics.base import split_rows
+    return split_rows(prep.usage)
 
 
 def top_fixes(report, top):

@@ -285,7 +285,7 @@ def column_numbers(arr, integer=False):
         if vals.dtype.kind != "f":
             vals = vals.astype(np.float64)
         if bad.size:
-            vals = vals.copy() if not vals.flags.writeable else vals
+            vals = vals.copy()     # a zero-copy view writes into the Arrow table itself
             vals[bad] = 0.0
         return ColumnValues(arr, vals, bad)
     return _whole(arr, vals, bad)

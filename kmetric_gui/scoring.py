@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 
 import numpy as np
@@ -25,9 +25,22 @@ if TYPE_CHECKING:
 SPLITS = ("public", "private")
 
 
+def declared_options():
+    """Every registered metric's declared options, by name (metrics/schema.py)."""
+    from .metrics import REGISTRY
+    from .metrics.schema import all_options
+    return all_options(REGISTRY.values())
+
+
 @dataclass(frozen=True)
 class Options:
-    metric: "str | None" = None        # qwk, lwlrap, fbeta; None: from the layout
+    """What to score and how. Each metric declares its own options once (``Metric.options``,
+    metrics/schema.py); the CLI flags, the app's panel, JSON and project files are made
+    from those declarations. The options of the first three metrics stay fields here, so
+    ``options.weights`` and ``Options(beta=...)`` keep working across the code base; any
+    other metric's options live in ``params`` and read the same way (``options.k``),
+    falling back to the declared default."""
+    metric: "str | None" = None        # a registered name; None: from the layout
     weights: str = "quadratic"
     min_rating: "int | None" = None
     max_rating: "int | None" = None
@@ -41,9 +54,65 @@ class Options:
     allow_continuous: bool = False     # kappa: accept non-integer predictions (the app)
     cuts: "tuple | None" = None        # kappa: cut points for continuous predictions
     max_inflated: "int | None" = None  # bytes a .gz/.zip may inflate to (None: from memory)
+    params: tuple = ()                 # ((name, value), ...): options of other metrics
+
+    def __post_init__(self):
+        p = self.params
+        if isinstance(p, dict):
+            p = p.items()
+        object.__setattr__(self, "params", tuple(sorted((str(k), v) for k, v in p)))
+
+    def __getattr__(self, name):
+        # Only called for names that are not fields: a metric's option from params,
+        # else its declared default.
+        if name.startswith("__"):
+            raise AttributeError(name)
+        for k, v in object.__getattribute__(self, "params"):
+            if k == name:
+                return v
+        declared = declared_options()
+        if name in declared:
+            return declared[name].default
+        raise AttributeError(f"Options has no option {name!r}")
 
     def with_(self, **kw):
-        return replace(self, **kw)
+        """A copy with some options changed (any declared option, field or not)."""
+        names = FIELD_NAMES
+        fields_kw = {k: v for k, v in kw.items() if k in names}
+        extra = {k: v for k, v in kw.items() if k not in names}
+        if extra:
+            fields_kw["params"] = {**dict(self.params), **extra}
+        return replace(self, **fields_kw)
+
+    def metric_options(self, metric):
+        """{name: value} of the options ``metric`` declares (JSON ``options``, the report)."""
+        return {o.name: getattr(self, o.name) for o in metric.options}
+
+    def to_dict(self):
+        """Every option as plain JSON values (project files, the app's settings)."""
+        out = {k: v for k, v in asdict(self).items() if k != "params"}
+        out.update(self.params)
+        return out
+
+    @classmethod
+    def from_dict(cls, d, strict=True):
+        """Options from ``to_dict`` output, each value checked against its declaration;
+        ValueError naming the option (``strict``) or the bad ones dropped."""
+        kw = {}
+        declared = declared_options()
+        for key, value in dict(d).items():
+            try:
+                if key in declared:
+                    value = declared[key].check(value)
+                elif key not in FIELD_NAMES or key == "params":
+                    raise ValueError(f"{key} is not an option; known: "
+                                     f"{', '.join(sorted(set(FIELD_NAMES) | set(declared)))}")
+            except ValueError:
+                if strict:
+                    raise
+                continue
+            kw[key] = tuple(value) if key == "cuts" and value is not None else value
+        return cls().with_(**kw)
 
 
 @dataclass
@@ -108,17 +177,22 @@ def load_lean(truth_path, submission_path, options, sol_name, sub_name, progress
     names every problem. A valid pair has as many rows in each file as ids, except a
     long F-beta solution (one row per label): ``prep.file_rows`` then has both counts."""
     from .io.allocator import use_default
-    from .io.lean_fbeta import load_fbeta
-    from .io.lean_kappa import load_kappa
-    from .io.lean_lwlrap import load_lwlrap
+    from .metrics import REGISTRY
     progress, cancel = progress or _noop, cancel or _noop
     use_default()       # the lean allocator only for an F-beta pair (io.allocator)
-    prep = load_kappa(truth_path, submission_path, options, sol_name, sub_name, progress, cancel)
-    for lean in (load_lwlrap, load_fbeta):
-        if prep is None:
-            prep = lean(truth_path, submission_path, options, sol_name, sub_name,
-                        lambda f, m: _step(progress, cancel, f, m))
-    return prep
+
+    def step(f, m):
+        _step(progress, cancel, f, m)
+    step.progress, step.cancel = progress, cancel
+    # Each metric's fast-reader hook in registry order; each says None unless the pair
+    # is plainly its own layout.
+    for metric in REGISTRY.values():
+        if options.metric not in (None, metric.name):
+            continue
+        prep = metric.lean_load(truth_path, submission_path, options, sol_name, sub_name, step)
+        if prep is not None:
+            return prep
+    return None
 
 
 def score_prepared(prep: Prepared, options: Options = Options(),
@@ -130,10 +204,8 @@ def score_prepared(prep: Prepared, options: Options = Options(),
     usage = prep.usage
     plan = metric.plan(prep, options)
     # Without a Usage column every row is scored: no index, no copies.
-    rows = {"all": None}
-    if usage is not None:
-        rows = {"all": None if not (usage == 2).any() else np.flatnonzero(usage != 2),
-                "public": np.flatnonzero(usage == 0), "private": np.flatnonzero(usage == 1)}
+    from .metrics.base import split_row_sets
+    rows = split_row_sets(usage)
     results = {}
     for k, (name, idx) in enumerate(rows.items()):
         _step(progress, cancel, 0.7 + 0.3 * k / len(rows), f"scoring {name} rows")
@@ -156,9 +228,23 @@ def _num(x):
     return None if x is None or not np.isfinite(x) else float(x)
 
 
+COMMON_OPTIONS = ("metric", "id_column", "target_column", "max_inflated")
+
+
+def report_options(rep):
+    """The JSON ``options``: the common ones set, then the metric's own (and only those)."""
+    o = rep.options
+    out = {k: getattr(o, k) for k in COMMON_OPTIONS if getattr(o, k) is not None}
+    out.update({k: v for k, v in o.metric_options(rep.definition).items() if v is not None})
+    extra = rep.definition.json_options(rep)
+    out.update(extra)
+    return out
+
+
 def report_json(rep: ScoreReport) -> dict[str, Any]:
     r = rep.result
-    out = {"metric": rep.metric, "score": _num(r.score), "n_rows": rep.n_rows}
+    out = {"metric": rep.metric, "score": _num(r.score),
+           "higher_is_better": bool(rep.definition.higher_is_better), "n_rows": rep.n_rows}
     if r.undefined_reason:
         out["undefined_reason"] = r.undefined_reason
     for name in SPLITS:
@@ -170,9 +256,11 @@ def report_json(rep: ScoreReport) -> dict[str, Any]:
     out.update(rep.definition.json_fields(rep))
     out["chosen"] = rep.reason
     out["layout"] = rep.layout
-    out["options"] = {k: v for k, v in asdict(rep.options).items() if v is not None}
+    out["options"] = report_options(rep)
     return out
 
+
+FIELD_NAMES = tuple(f.name for f in fields(Options))
 
 __all__ = ["Options", "ScoreReport", "load", "load_lean", "score_prepared", "score_files",
            "report_json", "InputError", "Cancelled"]

@@ -9,7 +9,7 @@ the README section "How sure is the score".
     st = analyze(report, StatsOptions(level=0.95, replicates=2000, seed=0), ShakeupOptions())
     st.intervals["ci"].low, st.shakeup.summary()["p95"], st.to_json()   # JSON keys of DESIGN.md
 """
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -123,8 +123,8 @@ def usage_fraction(report):
     usage = getattr(report.prepared, "usage", None)
     if usage is None or "public" not in report.splits:
         return None
-    pub, priv = int((usage == 0).sum()), int((usage == 1).sum())
-    return pub / (pub + priv) if pub + priv else None
+    from .metrics.base import public_share
+    return public_share(usage)
 
 
 def shakeup(report, options=ShakeupOptions(), cancel=None):
@@ -137,7 +137,8 @@ def shakeup(report, options=ShakeupOptions(), cancel=None):
     actual = float("nan")
     if all(s in report.splits for s in SPLIT_NAMES):
         actual = report.splits["private"].score - report.splits["public"].score
-    return simulate(units, f, o.splits, o.seed, actual, cancel)
+    sim = simulate(units, f, o.splits, o.seed, actual, cancel)
+    return replace(sim, higher_is_better=bool(report.definition.higher_is_better))
 
 
 def analyze(report, ci=None, shake=None, cancel=None, strict=False):
@@ -202,7 +203,8 @@ def shakeup_lines(sh):
         lines.append("          private - public: undefined in every split")
     else:
         lines.append(f"          private - public: mean {s['mean']:+.6f}, sd {s['sd']:.6f}, "
-                     f"5%..95% [{s['p05']:+.6f}, {s['p95']:+.6f}], median {s['p50']:+.6f}")
+                     f"5%..95% [{s['p05']:+.6f}, {s['p95']:+.6f}], median {s['p50']:+.6f} "
+                     f"({sh.worse_sign}: Private scores worse)")
     if sh.undefined:
         lines.append(f"          {sh.undefined} split(s) undefined on one side (left out above)")
     if np.isfinite(sh.actual_gap):

@@ -108,7 +108,9 @@ def _table(head, rows, left=1):
 
 def human_lines(cmp, d):
     o = cmp.options
-    lines = [f"metric:  {d['metric']}, {d['n_units']} {d['unit']}s compared; "
+    lower = not d.get("higher_is_better", True)
+    lines = [f"metric:  {d['metric']}{' (lower is better)' if lower else ''}, "
+             f"{d['n_units']} {d['unit']}s compared; "
              f"{100 * o.level:g}% intervals ({o.method}, {o.replicates} replicates, seed {o.seed})"]
     level = f"{100 * o.level:g}% CI"
     has_split = any(s["public"] is not None for s in d["submissions"])
@@ -122,7 +124,8 @@ def human_lines(cmp, d):
     lines += [""] + _table(head, rows)
     lines += ["", f"pairs (delta = B - A; p-value from {o.permutations} random swaps; order flips "
                   f"over {o.splits} random splits with {_pct(cmp.public_fraction)} Public):"]
-    head = ["A", "B", "delta", level, "P(B>A)", "p-value", "P(order flips)"]
+    # P(B better): B above A, or below it when lower is better.
+    head = ["A", "B", "delta", level, "P(B<A)" if lower else "P(B>A)", "p-value", "P(order flips)"]
     if has_split:
         head += ["public delta", "private delta"]
     rows = []
@@ -149,7 +152,7 @@ def human_lines(cmp, d):
 
 
 def _matrix(d):
-    """Row A, column B: B - A and P(B > A), submissions numbered as in the leaderboard."""
+    """Row A, column B: B - A and P(B better), submissions numbered as in the leaderboard."""
     subs = d["submissions"]
     k = len(subs)
     cell = {}
@@ -159,7 +162,8 @@ def _matrix(d):
         cell[i, j] = f"{_f(p['delta'], sign=True)} ({_p(p['p_b_better'])})"
         neg = None if p["delta"] is None else 0.0 - p["delta"]
         cell[j, i] = f"{_f(neg, sign=True)} ({_p(p['p_a_better'])})"
-    head = ["B - A (P(B>A))"] + [f"B = #{j + 1}" for j in range(k)]
+    better = "P(B<A)" if not d.get("higher_is_better", True) else "P(B>A)"
+    head = [f"B - A ({better})"] + [f"B = #{j + 1}" for j in range(k)]
     rows = [[f"A = #{i + 1} {subs[i]['name']}"] + [cell.get((i, j), "") for j in range(k)]
             for i in range(k)]
     return _table(head, rows)

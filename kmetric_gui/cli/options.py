@@ -34,32 +34,51 @@ def gb_arg(text):
     return v
 
 
+def schema_arg(option):
+    """An argparse type reading one declared option (metrics/schema.py) in numbers.py's grammar."""
+    def parse(text):
+        try:
+            return option.parse(text)
+        except ValueError as e:
+            what = {int: "a whole number", float: "a number"}.get(option.type, "a value")
+            raise argparse.ArgumentTypeError(f"expected {what}: {e}") from None
+    parse.__name__ = option.name
+    return parse
+
+
 def add_metric_options(s: argparse.ArgumentParser) -> None:
-    from ..metrics import METRIC_NAMES
-    s.add_argument("--metric", choices=list(METRIC_NAMES))
-    s.add_argument("--weights", choices=["quadratic", "linear", "none"], default="quadratic")
-    s.add_argument("--min-rating", type=int_arg)
-    s.add_argument("--max-rating", type=int_arg)
+    """--metric, the common flags, then every registered metric's declared options."""
+    from ..metrics import REGISTRY
+    from ..metrics.schema import all_options
+    s.add_argument("--metric", choices=list(REGISTRY))
     s.add_argument("--id-column")
     s.add_argument("--target-column")
-    s.add_argument("--ties", choices=["worst", "original"], default="worst")
-    s.add_argument("--beta", type=float_arg, default=0.5)
-    s.add_argument("--threshold", type=float_arg, default=0.5)
-    s.add_argument("--matching", choices=["one-to-one", "many-to-one"], default="one-to-one")
-    s.add_argument("--clean", action="store_true", help="F-beta: clean text as in the competition")
+    owners = {}
+    for m in REGISTRY.values():
+        for o in m.options:
+            owners.setdefault(o.name, []).append(m.name)
+    for o in all_options(REGISTRY.values()).values():
+        where = ", ".join(owners[o.name])
+        help_text = f"{where}: {o.help}" if o.help else where
+        if o.type is bool:
+            s.add_argument(o.flag, dest=o.name, action="store_true", help=help_text)
+        elif o.choices:
+            s.add_argument(o.flag, dest=o.name, choices=list(o.choices), default=o.default,
+                           help=help_text)
+        else:
+            s.add_argument(o.flag, dest=o.name, type=schema_arg(o), default=o.default,
+                           metavar=o.name.upper(), help=help_text)
     s.add_argument("--max-inflated-gb", type=gb_arg, metavar="GB",
                    help=".gz/.zip: refuse files inflating past this size (default: what memory holds; "
                         "also lifts the compressed-bomb check)")
 
 
 def options_from_args(args: argparse.Namespace) -> Options:
-    from ..scoring import Options
-    return Options(metric=args.metric, weights=args.weights, min_rating=args.min_rating,
-                   max_rating=args.max_rating, id_column=args.id_column,
-                   target_column=args.target_column, ties=args.ties, beta=args.beta,
-                   threshold=args.threshold, matching=args.matching, clean=args.clean,
-                   max_inflated=(None if getattr(args, "max_inflated_gb", None) is None
-                                 else int(args.max_inflated_gb * 1e9)))
+    from ..scoring import Options, declared_options
+    gb = getattr(args, "max_inflated_gb", None)
+    kw = {name: getattr(args, name) for name in declared_options() if hasattr(args, name)}
+    return Options(metric=args.metric, id_column=args.id_column, target_column=args.target_column,
+                   max_inflated=None if gb is None else int(gb * 1e9)).with_(**kw)
 
 
 def print_problems(error, stream):

@@ -36,7 +36,8 @@ def human(rep, d):
 
 
 def human_lines(rep, d):
-    lines = [f"metric:  {rep.metric}  ({rep.reason})",
+    lower = "" if rep.definition.higher_is_better else ", lower is better"
+    lines = [f"metric:  {rep.metric}  ({rep.reason}{lower})",
              f"layout:  {rep.layout}",
              f"rows:    {rep.n_rows}",
              f"score:   {fmt(d['score'])}"]

@@ -33,7 +33,8 @@ _CHUNK = 1 << 20   # rows per pass when mapping picked cells back to rows
 class FixList:
     """Units in greedy "fix first" order (all arrays have the same length)."""
     units: np.ndarray          # (N,) unit positions (row, sample or document index)
-    gains: np.ndarray          # (N,) score change of each fix, given the fixes before it
+    gains: np.ndarray          # (N,) improvement of each fix, given the fixes before it: the
+                               # score change, negated when lower is better (a gain is > 0)
     score_after: np.ndarray    # (N,) exact score after fixing this unit and all before it
     score: float               # the score before any fix (nan when undefined)
     n_fixable: int             # units with an error: the most a list can hold
@@ -60,13 +61,14 @@ def _finite(v):
     return np.where(np.isnan(v), -np.inf, v)
 
 
-def greedy_types(state, deltas, counts, score_fn, top):
+def greedy_types(state, deltas, counts, score_fn, top, higher_is_better=True):
     """Greedy over unit types: the units of one type have identical fixes.
 
     state: (m,) sufficient statistics; deltas: (T, m) change of one fix of
     each type; counts: (T,) units of each type; score_fn maps (..., m)
     statistics to scores (nan when undefined). Returns (types picked in
-    order, score after each pick). Ties go to the lowest type index.
+    order, score after each pick). Ties go to the lowest type index. The best
+    pick raises the score, or lowers it when ``higher_is_better`` is False.
 
     A type often stays the best for many steps in a row, so after each pick
     the next few states of repeating it are scored at once (a block that
@@ -80,9 +82,10 @@ def greedy_types(state, deltas, counts, score_fn, top):
     run_types, run_lengths = [], []
     done, block = 0, 2
     cur = state.copy()
+    sign = 1.0 if higher_is_better else -1.0
     while done < top and live.size:
         d_live = deltas[live]
-        cand = _finite(score_fn(cur + d_live))
+        cand = _finite(sign * score_fn(cur + d_live))
         j = int(np.argmax(cand))
         if cand[j] == -np.inf:
             break
@@ -92,7 +95,7 @@ def greedy_types(state, deltas, counts, score_fn, top):
         if most > 1:
             m = min(most, block)
             ahead = cur + np.arange(1, m)[:, None] * deltas[t]           # after 1..m-1 more
-            vals = _finite(score_fn(ahead[:, None, :] + d_live[None, :, :]))
+            vals = _finite(sign * score_fn(ahead[:, None, :] + d_live[None, :, :]))
             still = (np.argmax(vals, axis=1) == j) & (vals[:, j] > -np.inf)
             run = m if still.all() else 1 + int(np.argmin(still))
             cap = max(2, (1 << 20) // live.size)
@@ -110,10 +113,55 @@ def greedy_types(state, deltas, counts, score_fn, top):
     return picks, np.asarray(after, dtype=np.float64)
 
 
-def as_fixlist(units, after, score, n_fixable):
+def as_fixlist(units, after, score, n_fixable, higher_is_better=True):
+    """A FixList from the score after each fix; gains are improvements in the metric's direction."""
+    after = np.asarray(after, dtype=np.float64)
     prev = np.concatenate(([score], after[:-1]))
-    return FixList(np.asarray(units, dtype=np.int64), after - prev, after,
+    gains = after - prev if higher_is_better else prev - after
+    return FixList(np.asarray(units, dtype=np.int64), gains, after,
                    float(score), int(n_fixable))
+
+
+def unit_fix_first(stats, fixed, score_fn, top, higher_is_better=True, n_fixable=None):
+    """Greedy "fix first" over units with additive statistics (any such metric).
+
+    stats: (n, m) statistics of each unit; fixed: (n, m) or (m,) statistics of
+    a unit once its prediction equals its truth; score_fn: sums (..., m) ->
+    scores (nan when undefined). Units whose fix changes nothing are left out.
+
+    When a fix moves one statistic only (a mean of per-row losses: RMSE, MAE,
+    log loss) and the score is monotone in it over the units' fixes, the greedy
+    order is the order of single fixes: one pass, O(n log n). Otherwise each
+    step scores every remaining unit (O(top x n)).
+    """
+    top = check_top(top)
+    stats = np.asarray(stats, dtype=np.float64).reshape(len(stats), -1)
+    fixed = np.broadcast_to(np.asarray(fixed, dtype=np.float64), stats.shape)
+    delta = fixed - stats
+    movable = np.flatnonzero(np.any(delta != 0, axis=1))
+    total = stats.sum(axis=0)
+    score = float(score_fn(total[None, :])[0])
+    n_fix = int(movable.size) if n_fixable is None else int(n_fixable)
+    if not movable.size or not np.isfinite(score):
+        return empty_fixes(score, None if np.isfinite(score) else "the score is undefined", n_fix)
+    d = delta[movable]
+    moving = np.flatnonzero(np.any(d != 0, axis=0))
+    if moving.size == 1:
+        sign = 1.0 if higher_is_better else -1.0
+        single = np.concatenate([score_fn(total + d[a:a + _CHUNK])
+                                 for a in range(0, d.shape[0], _CHUNK)])
+        good = np.where(np.isnan(single), -np.inf, sign * single)
+        col = d[:, moving[0]]
+        tol = 1e-12 * max(1.0, abs(score))     # rounding of scores of nearly equal sums
+        for order in (np.argsort(col, kind="stable"), np.argsort(-col, kind="stable")):
+            if np.all(np.diff(good[order]) <= tol):      # monotone in the statistic: greedy
+                picks = order[:top]
+                after = np.asarray(score_fn(total + np.cumsum(d[picks], axis=0)),
+                                   dtype=np.float64)
+                return as_fixlist(movable[picks], after, score, n_fix, higher_is_better)
+    picks, after = greedy_types(total, d, np.ones(movable.size, dtype=np.int64),
+                                score_fn, top, higher_is_better)
+    return as_fixlist(movable[picks], after, score, n_fix, higher_is_better)
 
 
 def nth_in_groups(groups, picks, chunk=_CHUNK):

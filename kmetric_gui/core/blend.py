@@ -28,8 +28,15 @@ _EPS = 64 * np.finfo(np.float64).eps
 class BlendCurve:
     alphas: np.ndarray        # (G,) weight of A (1: A alone, 0: B alone)
     scores: np.ndarray        # (G,) score of each blend (nan: undefined)
-    best_alpha: float         # first alpha with the highest score (nan if none defined)
+    best_alpha: float         # first alpha with the best score (nan if none defined)
     best_score: float
+    higher_is_better: bool = True   # which way "best" is
+
+    def oriented(self, higher_is_better):
+        """The curve with its best point picked in the metric's direction."""
+        if bool(higher_is_better) == self.higher_is_better:
+            return self
+        return _curve(self.alphas, self.scores, higher_is_better)
 
 
 def check_alphas(alphas):
@@ -41,12 +48,20 @@ def check_alphas(alphas):
     return a
 
 
-def _curve(alphas, scores):
+def _curve(alphas, scores, higher_is_better=True):
+    """The curve, its best point the first alpha with the highest (or lowest) score."""
     ok = np.isfinite(scores)
+    hib = bool(higher_is_better)
     if not ok.any():
-        return BlendCurve(alphas, scores, float("nan"), float("nan"))
-    g = int(np.flatnonzero(ok)[np.argmax(scores[ok])])
-    return BlendCurve(alphas, scores, float(alphas[g]), float(scores[g]))
+        return BlendCurve(alphas, scores, float("nan"), float("nan"), hib)
+    pick = np.argmax if hib else np.argmin
+    g = int(np.flatnonzero(ok)[pick(scores[ok])])
+    return BlendCurve(alphas, scores, float(alphas[g]), float(scores[g]), hib)
+
+
+def blend_curve(alphas, scores, higher_is_better=True):
+    """A BlendCurve from scores a metric computed at each alpha (any metric's blend hook)."""
+    return _curve(check_alphas(alphas), np.asarray(scores, dtype=np.float64), higher_is_better)
 
 
 def lwlrap_blend(truth, a, b, alphas=None, *, ties="worst"):

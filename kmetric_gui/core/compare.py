@@ -321,14 +321,15 @@ class PairStats:
     """Paired statistics of submissions i (A) and j (B); delta = B - A."""
     delta: float
     delta_ci: object              # core.intervals.Interval over the paired replicates
-    p_b_better: float             # share of defined replicates with delta > 0
+    p_b_better: float             # share of defined replicates where B is better (delta > 0
+                                  # when higher is better, delta < 0 when lower is)
     p_value: float                # approximate randomisation, two-sided, +1 correction
     permutations: int
     deltas: np.ndarray            # (replicates,) bootstrap deltas (nan: undefined)
     permuted: np.ndarray          # (permutations,) deltas under random swaps
     p_order_flips: "float | None" = None
     flip_splits: int = 0
-    p_a_better: float = float("nan")   # share with delta < 0 (ties are neither)
+    p_a_better: float = float("nan")   # share where A is better (ties are neither)
 
 
 def p_value(observed, permuted):
@@ -357,8 +358,10 @@ def check_counts(replicates, permutations, splits=0):
 
 
 def compare_pair(engine, i, j, *, level=0.95, replicates=1000, permutations=1000, seed=0,
-                 method="percentile", n_public=None, splits=1000):
-    """Bootstrap interval of delta, P(B > A), permutation p-value and order-flip probability."""
+                 method="percentile", n_public=None, splits=1000, higher_is_better=True):
+    """Bootstrap interval of delta, P(B better than A), permutation p-value and order-flip
+    probability. Delta is always B - A; "better" follows the metric's direction (the
+    p-value and the order flips do not depend on it)."""
     check_counts(replicates, permutations, splits)
     scores = engine.scores()
     delta = float(scores[j] - scores[i])
@@ -367,8 +370,9 @@ def compare_pair(engine, i, j, *, level=0.95, replicates=1000, permutations=1000
     jk, jw = engine.pair_jackknife(i, j) if method == "bca" else (None, None)
     ci = interval(deltas, level, method, point=delta, jackknife_values=jk, jackknife_weights=jw)
     ok = np.isfinite(deltas)
-    p_better = float(np.count_nonzero(deltas[ok] > 0) / ok.sum()) if ok.any() else float("nan")
-    p_worse = float(np.count_nonzero(deltas[ok] < 0) / ok.sum()) if ok.any() else float("nan")
+    up = float(np.count_nonzero(deltas[ok] > 0) / ok.sum()) if ok.any() else float("nan")
+    down = float(np.count_nonzero(deltas[ok] < 0) / ok.sum()) if ok.any() else float("nan")
+    p_better, p_worse = (up, down) if higher_is_better else (down, up)
     permuted = engine.permutation(i, j, permutations, seed) if permutations else np.zeros(0)
     p = p_value(delta, permuted) if permutations else float("nan")
     flips, n_splits = None, 0

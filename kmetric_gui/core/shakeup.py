@@ -35,6 +35,12 @@ class Shakeup:
     seed: "int | None"
     actual_gap: float = float("nan")   # private - public of the real split, when known
     kind: str = "unit"                 # what a unit is (row, sample, document)
+    higher_is_better: bool = True      # the metric's direction: which sign of a gap is worse
+
+    @property
+    def worse_sign(self):
+        """Words for the gaps where Private scores worse than Public."""
+        return "a negative gap" if self.higher_is_better else "a positive gap"
 
     @property
     def gap(self):
@@ -75,7 +81,7 @@ class Shakeup:
                 "gap_p05": _num(s["p05"]), "gap_p50": _num(s["p50"]),
                 "gap_p95": _num(s["p95"]), "actual_gap": _num(self.actual_gap),
                 "actual_gap_percentile": _num(self.actual_percentile),
-                "undefined_splits": self.undefined}
+                "undefined_splits": self.undefined, "higher_is_better": self.higher_is_better}
 
 
 def _num(x):

@@ -15,9 +15,12 @@ def parse_args(argv):
     p = argparse.ArgumentParser(prog="kmetric-gui", description="Kaggle metric analyzer.")
     p.add_argument("truth", nargs="?", help="solution file")
     p.add_argument("submission", nargs="?", help="submission file")
-    p.add_argument("--metric", choices=["qwk", "lwlrap", "fbeta"])
-    p.add_argument("--demo", nargs="?", const="qwk", choices=["qwk", "lwlrap", "fbeta"],
-                   help="open built-in demo files (default: qwk)")
+    from ..metrics import REGISTRY
+    names = list(REGISTRY)
+    demos = [m.name for m in REGISTRY.values() if m.demo_paths()]
+    p.add_argument("--metric", choices=names)
+    p.add_argument("--demo", nargs="?", const=demos[0] if demos else None, choices=demos,
+                   help=f"open built-in demo files (default: {demos[0] if demos else 'none'})")
     p.add_argument("--screenshot", metavar="PNG",
                    help="save the window once scoring finished, then exit")
     p.add_argument("--size", metavar="WxH", type=_size,
@@ -27,6 +30,10 @@ def parse_args(argv):
     args = p.parse_args(argv)
     if bool(args.truth) != bool(args.submission):
         p.error("give both TRUTH and SUBMISSION, or neither")
+    if args.demo and args.metric and args.metric != args.demo:
+        # A demo's files are its metric's: another metric would only change the label.
+        p.error(f"--demo {args.demo} is scored with {args.demo}; --metric {args.metric} does "
+                f"not fit it (drop --metric, or use --demo {args.metric})")
     return args
 
 
@@ -62,6 +69,7 @@ def create_window(args=None):
         win.options_panel.metric_combo.blockSignals(True)
         win.options_panel.metric_combo.setCurrentIndex(i)
         win.options_panel.metric_combo.blockSignals(False)
+        win.session.set_options(win.options_panel.options())   # in force, not only shown
     if args.demo:
         win.open_files(*demo_paths(args.demo))
     elif args.truth:

@@ -67,6 +67,7 @@ class AppController(QObject):
     raw_tables = Signal(object)      # {role: (columns, n_rows)} of files that failed validation
     message = Signal(str, int)       # status bar text, timeout in ms (0: until the next)
     saved = Signal(str)
+    metric_ambiguous = Signal(list)  # names of the metrics that fit the files: the user chooses
 
     def __init__(self, session, jobs, parent=None):
         super().__init__(parent)
@@ -138,6 +139,9 @@ class AppController(QObject):
         self._problem_shown = True
         self.message.emit(str(problems[0]), 0)
         self.failed.emit(str(problems[0]))
+        names = getattr(exc, "names", None)       # metrics.AmbiguousMetric: ask which one
+        if isinstance(names, list) and names:
+            self.metric_ambiguous.emit(names)
 
     def rescore(self):
         """Score the current (possibly edited) data with the current options."""

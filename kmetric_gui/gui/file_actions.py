@@ -14,9 +14,15 @@ from .widgets.drop_zone import dropped_paths
 FILE_FILTER = "Tables (*.csv *.tsv *.gz *.zip *.parquet *.pq);;All files (*)"
 
 
-def demo_paths(name="qwk"):
-    folder = resources_dir() / "demo"
-    return str(folder / f"{name}_solution.csv"), str(folder / f"{name}_submission.csv")
+def demo_paths(name=None):
+    """(solution, submission) of a metric's demo (None: the first registered metric's)."""
+    from ..metrics import REGISTRY, get_metric
+    metric = get_metric(name) if name else next(iter(REGISTRY.values()))
+    found = metric.demo_paths()
+    if found is None:
+        folder = resources_dir() / "demo"
+        return str(folder / f"{metric.name}_solution.csv"), str(folder / f"{metric.name}_submission.csv")
+    return found
 
 
 def guess_roles(paths):
@@ -83,6 +89,15 @@ class FileActions:
         return self.request_discard(go)
 
     def open_demo(self, name):
+        """A metric's demo, scored with that metric: chosen for it when another is chosen
+        or when detection would not find it (``Metric.demo_detected``)."""
+        from ..metrics import get_metric
+        combo = self.options_panel.metric_combo
+        if combo.currentData() not in (None, name) or not get_metric(name).demo_detected:
+            combo.blockSignals(True)
+            combo.setCurrentIndex(max(0, combo.findData(name)))
+            combo.blockSignals(False)
+            self.session.set_options(self.options_panel.options())
         self.open_files(*demo_paths(name))
 
     def reload_files(self):

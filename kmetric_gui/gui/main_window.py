@@ -156,6 +156,7 @@ class MainWindow(FileActions, QMainWindow):
         s.data_changed.connect(self._data_changed)
         c.message.connect(lambda text, ms: self.statusBar().showMessage(text, ms))
         c.failed.connect(self.failed)
+        c.metric_ambiguous.connect(self._choose_metric)
         c.saved.connect(lambda _: self._remember_recent())
         self.jobs.error.connect(self._unexpected_error)
         self.jobs.busy_changed.connect(self.status_progress.busy)
@@ -203,6 +204,19 @@ class MainWindow(FileActions, QMainWindow):
                            QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel,
                            QMessageBox.Save)
 
+    def ask_metric(self, names):
+        """Which of the metrics that fit the files to use (None: none chosen)."""
+        from PySide6.QtWidgets import QInputDialog
+        name, ok = QInputDialog.getItem(self, "Choose the metric", "Several metrics fit these "
+                                        "files. Score them with:", names, 0, False)
+        return name if ok else None
+
+    def _choose_metric(self, names):
+        name = self.ask_metric(names)
+        combo = self.options_panel.metric_combo
+        if name and combo.findData(name) >= 0:
+            combo.setCurrentIndex(combo.findData(name))     # reloads with that metric
+
     def ask_save_path(self):
         start = save_start(self.session.sub_path, self.settings.value("last_folder", ""))
         return QFileDialog.getSaveFileName(self, "Save submission as", start, "CSV (*.csv)")[0]
@@ -249,6 +263,7 @@ class MainWindow(FileActions, QMainWindow):
     # -- session events --------------------------------------------------------------
     def _options_changed(self, what):
         if what == "reload" and not self.request_discard(lambda: None):
+            self.options_panel.set_options(self.session.options)   # Cancel: show what is in force
             return
         self.controller.options_changed(self.options_panel.options(), what == "reload")
 

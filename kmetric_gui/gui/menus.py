@@ -4,8 +4,6 @@ from PySide6.QtGui import QAction, QKeySequence
 
 from .project import add_menu_entries
 
-DEMOS = {"qwk": "weighted kappa (APTOS-like)", "lwlrap": "LwLRAP (FSDKaggle2019-like)",
-         "fbeta": "Jaccard F-beta (Coleridge-like)"}
 
 
 def _action(menu, text, slot, shortcut=None):
@@ -28,8 +26,10 @@ def build_menus(win):
     acts["compare"] = _action(m, "&Add submission to compare…", win.browse_compare, "Ctrl+Shift+O")
     _action(m, "C&lear compared submissions", win.controller.compare_jobs.clear, "Ctrl+Shift+L")
     demo = m.addMenu("Open &demo")
-    for n, (name, label) in enumerate(DEMOS.items(), start=1):
-        _action(demo, label, lambda name=name: win.open_demo(name), f"Ctrl+Alt+{n}")
+    from .views import demos
+    for n, (name, label) in enumerate(demos(), start=1):
+        _action(demo, label, lambda name=name: win.open_demo(name),
+                f"Ctrl+Alt+{n}" if n <= 9 else None)
     win.recent_menu = m.addMenu("&Recent")
     m.addSeparator()
     acts["save"] = _action(m, "&Save submission as…", win.save_as, "Ctrl+Shift+S")

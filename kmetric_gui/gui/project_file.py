@@ -12,7 +12,7 @@ problem is a ProjectError naming the project file and the field.
 """
 import json
 import os
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
@@ -85,7 +85,7 @@ def project_json(refs, options, changes, view, compare=()):
                         for r in compare],
             "files": {r.role: {"path": r.path, "absolute": r.absolute, "size": r.size,
                                "sha256": r.sha256} for r in refs},
-            "options": _plain(asdict(options)),
+            "options": _plain(options.to_dict()),
             "edits": [encode_change(c) for c in changes],
             "view": view}
 
@@ -150,13 +150,24 @@ def read_project(path):
 
 
 def _options(raw, bad):
+    """Options checked against each metric's declared options (metrics/schema.py); the
+    common fields (id column, cuts, ...) by their kind."""
+    from ..scoring import declared_options
     if not isinstance(raw, dict):
         raise bad("options", "must be an object")
-    known = {f.name: f.default for f in fields(Options)}
+    declared = declared_options()
+    known = {f.name: f.default for f in fields(Options) if f.name != "params"}
     kw = {}
     for key, value in raw.items():
+        if key in declared:
+            try:
+                kw[key] = declared[key].check(value)
+            except ValueError as e:
+                raise bad(f"options.{key}", str(e)) from None
+            continue
         if key not in known:
-            raise bad(f"options.{key}", f"is not an option; known: {', '.join(known)}")
+            names = sorted(set(known) | set(declared))
+            raise bad(f"options.{key}", f"is not an option; known: {', '.join(names)}")
         default = known[key]
         if key == "cuts":
             if value is not None and not (isinstance(value, list) and all(
@@ -166,7 +177,7 @@ def _options(raw, bad):
         elif value is not None and default is not None and not _same_kind(value, default):
             raise bad(f"options.{key}", f"must be {type(default).__name__}, got {value!r}")
         kw[key] = value
-    return Options(**kw)
+    return Options().with_(**kw)
 
 
 def _same_kind(value, default):

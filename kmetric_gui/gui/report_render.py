@@ -18,12 +18,12 @@ from PySide6.QtWidgets import QApplication, QWidget
 from ..report.folder import PLOTS
 from ..report.html import render_html
 from ..saving import save_atomic
-from .widgets.heatmap import Heatmap
+from .views import report_plots
 from .widgets.shakeup_panel import ShakeupPanel
+from .widgets.static_plot import GREEN, SIZE
+from .widgets.static_plot import static_plot as _plot
 
-SIZE = (640, 480)         # logical pixels of a plot; PNG at 2x
 PDF_WIDTH = 500           # image width in the PDF's layout units
-BLUE, ORANGE, RED, GREEN = (31, 119, 180), (255, 127, 14), (200, 30, 30), (26, 152, 80)
 
 try:                      # the bundle leaves QtSvg out: SVG is then skipped, said in the report
     from PySide6.QtSvg import QSvgGenerator
@@ -48,95 +48,6 @@ def _quiet(kind, context, message):
         sys.stderr.write(f"qt: {message}\n")
 
 
-def _plot(title, left="", bottom=""):
-    p = pg.PlotWidget(background="w", title=title)
-    p.setMouseEnabled(False, False)
-    p.hideButtons()
-    for side in ("left", "bottom"):
-        p.getAxis(side).enableAutoSIPrefix(False)     # scores read as scores, not "x0.001"
-    if left:
-        p.setLabel("left", left)
-    if bottom:
-        p.setLabel("bottom", bottom)
-    return p
-
-
-# -- the metric's plots (a parallel registry: metric name -> plots) -------------------
-
-def _kappa_plots(entry):
-    r = entry.report.result
-    labels = [str(v) for v in r.labels]
-    out = []
-    for key, title, div, integer in (("observed", "O: observed counts", False, True),
-                                     ("weights", f"W: {r.weighting} weights", False, False),
-                                     ("expected", "E: expected by chance", False, False),
-                                     ("numerator_matrix", "W·O: numerator", False, False),
-                                     ("denominator_matrix", "W·E: denominator", False, False)):
-        h = Heatmap(title, diverging=div)
-        m = np.asarray(getattr(r, key), dtype=float)
-        outline = (m > 0) & ~np.eye(m.shape[0], dtype=bool) if key == "observed" else None
-        h.set_matrix(m, labels, outline=outline, integer=integer and np.all(m == np.round(m)))
-        out.append((key, title, h))
-    p = _plot("Class balance: truth vs prediction", "rows", "rating")
-    p.addLegend(offset=(10, 10))
-    x = np.arange(len(labels))
-    p.addItem(pg.BarGraphItem(x=x - 0.2, height=r.hist_true, width=0.38, brush=BLUE, name="truth"))
-    p.addItem(pg.BarGraphItem(x=x + 0.2, height=r.hist_pred, width=0.38, brush=ORANGE,
-                              name="prediction"))
-    p.getAxis("bottom").setTicks([list(zip(x, labels))])
-    out.append(("class_balance", "Class balance: truth vs prediction", p))
-    return out
-
-
-def _lwlrap_plots(entry):
-    r, names = entry.report.result, entry.report.prepared.classes
-    order = np.argsort(np.where(r.class_weights > 0, r.per_class, np.inf), kind="stable")
-    order = order[r.class_weights[order] > 0]
-    w = r.class_weights[order]
-    x0 = np.concatenate(([0.0], np.cumsum(w)[:-1]))
-    cmap = pg.ColorMap([0.0, 0.5, 1.0], [(215, 48, 39), (254, 224, 139), GREEN])
-    p = _plot("Per-class LwLRAP, worst first (bar width = class weight)", "class lwlrap",
-              "classes (width ∝ share of positive labels)")
-    brushes = [pg.mkBrush(*cmap.map(float(v), mode="byte")) for v in r.per_class[order]]
-    p.addItem(pg.BarGraphItem(x0=x0, x1=x0 + w * 0.97, height=r.per_class[order], brushes=brushes,
-                              pen=pg.mkPen("w")))
-    if np.isfinite(r.score):
-        p.addItem(pg.InfiniteLine(pos=r.score, angle=0, label=f"overall {r.score:.4f}",
-                                  pen=pg.mkPen(RED, width=2, style=Qt.DashLine),
-                                  labelOpts={"position": 0.9, "color": RED}))
-    room = (SIZE[0] - 80) / 7
-    ticks = [(c, str(names[i]) if w[k] * room >= len(str(names[i])) else "")
-             for k, (c, i) in enumerate(zip(x0 + w / 2, order))]
-    p.getAxis("bottom").setTicks([ticks])
-    p.setYRange(0, 1.05)
-    q = _plot("Share of the score lost per class", "weight × (1 − class lwlrap)", "class, worst first")
-    lost = (r.class_weights * (1 - np.nan_to_num(r.per_class, nan=1.0)))[order][:30]
-    q.addItem(pg.BarGraphItem(x=np.arange(lost.size), height=lost, width=0.8, brush=ORANGE))
-    q.getAxis("bottom").setTicks([[(k, str(names[i])) for k, i in enumerate(order[:30])][::3]])
-    return [("per_class", "Per-class LwLRAP (bar width = class weight)", p),
-            ("lost_per_class", "Share of the score lost per class (30 worst)", q)]
-
-
-def _fbeta_plots(entry):
-    r = entry.report.result
-    p = _plot("Pooled counts", "count")
-    vals = [int(r.tp), int(r.fp), int(r.fn)]
-    p.addItem(pg.BarGraphItem(x=[0, 1, 2], height=vals, width=0.6,
-                              brushes=[pg.mkBrush(*c) for c in (GREEN, ORANGE, RED)]))
-    p.getAxis("bottom").setTicks([[(0, f"TP {vals[0]:,}"), (1, f"FP {vals[1]:,}"),
-                                   (2, f"FN {vals[2]:,}")]])
-    per = np.asarray(r.per_document)
-    errors = per[:, 1] + per[:, 2] if per.size else np.zeros(0, dtype=np.int64)
-    counts = np.bincount(np.minimum(errors, 20).astype(np.int64), minlength=5)
-    q = _plot("Documents by number of errors (FP + FN)", "documents", "errors")
-    q.addItem(pg.BarGraphItem(x=np.arange(counts.size), height=counts, width=0.8, brush=BLUE))
-    step = max(1, counts.size // 12)
-    q.getAxis("bottom").setTicks([[(k, str(k) if k < 20 else "20+") for k in range(0, counts.size, step)]])
-    return [("counts", "Pooled counts: TP, FP, FN", p),
-            ("documents_by_errors", "Documents by number of errors", q)]
-
-
-PLOTS_OF = {"qwk": _kappa_plots, "lwlrap": _lwlrap_plots, "fbeta": _fbeta_plots}
 
 
 def _extra_plots(entry):
@@ -198,7 +109,7 @@ def render_steps(data, folder):
     per event-loop turn, so the window stays responsive), then write the PDF."""
     ensure_app()
     entry = data.main
-    plots = PLOTS_OF.get(entry.report.metric, lambda e: [])(entry) + _extra_plots(entry)
+    plots = report_plots(entry) + _extra_plots(entry)
     if QSvgGenerator is None:
         data.notes.append("SVG plots were not made: this build of kmetric has no Qt SVG module")
     drawn = []

@@ -53,19 +53,18 @@ class WindowSettings:
                 split.setSizes([int(x) for x in sizes])
         try:
             saved = json.loads(self.win.settings.value("options", "{}"))
-            self.win.options_panel.set_options(Options(**saved))
+            self.win.options_panel.set_options(Options.from_dict(saved, strict=False))
             self.win.session.set_options(self.win.options_panel.options())
         except (TypeError, ValueError):
             pass
         self.fill_recent()
 
     def save(self):
-        from dataclasses import asdict
         self.win.settings.setValue("geometry", self.win.saveGeometry())
         self.win.settings.setValue("window_state", self.win.saveState())
         self.win.settings.setValue("split_main", self.win.splitter.sizes())
         self.win.settings.setValue("split_top", self.win.top_split.sizes())
-        self.win.settings.setValue("options", json.dumps(asdict(self.win.options_panel.options())))
+        self.win.settings.setValue("options", json.dumps(self.win.options_panel.options().to_dict()))
         self.win.settings.sync()
 
     def reset_layout(self):

@@ -35,15 +35,15 @@ from .read import _release, read_header
 PROBE = 1 << 16     # bytes of the first rows parsed with Arrow's inference
 
 
-def load_fbeta(truth_path, submission_path, options, sol_name, sub_name, step):
+def load_fbeta(truth_path, submission_path, options, sol_name, sub_name, step, metric=None):
     """io.Prepared for a valid F-beta pair of plain CSV files, or None.
 
     ``step(fraction, message)`` reports progress (and raises Cancelled).
     """
-    if options.metric not in (None, "fbeta"):
+    if metric is not None and options.metric not in (None, metric.name):
         return None
     try:
-        sol, sub = _read(truth_path, submission_path, options, step)
+        sol, sub = _read(truth_path, submission_path, options, step, metric)
     except (Off, InputError, pa.ArrowException, OSError, ValueError, MemoryError):
         return None             # the full path reads again and names every problem
     from .prepare import prepare
@@ -59,13 +59,13 @@ def load_fbeta(truth_path, submission_path, options, sol_name, sub_name, step):
         _release()
 
 
-def _columns(sol_head, sub_head, options):
+def _columns(sol_head, sub_head, options, expected=None):
     """The id column of an F-beta pair (Off for anything the full read would refuse)."""
-    from ..metrics import choose_metric
+    from ..chooser import choose_metric
     id_col = id_column(sol_head, sub_head, options)
     targets = [c for c in sub_head if c != id_col and c.lower() != "usage"]
     metric, _ = choose_metric(targets, options.metric)
-    if metric.name != "fbeta":
+    if expected is not None and metric is not expected:
         raise Off
     return id_col
 
@@ -102,13 +102,13 @@ def _table(path, delim, head, step, span):
     return pa.concat_tables(parts)
 
 
-def _read(truth_path, submission_path, options, step):
+def _read(truth_path, submission_path, options, step, metric=None):
     from .memory import check_memory
     sol_delim = plain(truth_path, "solution", options)
     sub_delim = plain(submission_path, "submission", options)
     sol_head = read_header(truth_path, "solution", options.max_inflated)
     sub_head = read_header(submission_path, "submission", options.max_inflated)
-    id_col = _columns(sol_head, sub_head, options)
+    id_col = _columns(sol_head, sub_head, options, metric)
     use_lean()          # an F-beta pair: before Arrow's first allocation (the probes)
     check_memory([truth_path, submission_path])
     _all_text(truth_path, sol_delim, id_col)

@@ -31,25 +31,28 @@ _USAGE = (b"public", b"private", b"ignored")
 
 
 def load_kappa(truth_path, submission_path, options, sol_name, sub_name,
-               progress=None, cancel=None):
-    """Prepared for a valid kappa pair of plain CSV files, or None (take the full path)."""
+               progress=None, cancel=None, metric=None):
+    """Prepared for a valid kappa pair of plain CSV files, or None (take the full path).
+    ``metric``: the metric module asking (its fast-reader hook); None for any."""
     progress = progress or (lambda *_: None)
     cancel = cancel or (lambda: False)
     try:
-        return _load(truth_path, submission_path, options, sol_name, sub_name, progress, cancel)
+        return _load(truth_path, submission_path, options, sol_name, sub_name, progress, cancel,
+                     metric)
     except (Off, InputError, pa.ArrowException, OSError, ValueError, MemoryError):
         return None             # the full path reads again and names every problem
 
 
-def _columns(sol_head, sub_head, options):
-    from ..metrics import choose_metric
+def _columns(sol_head, sub_head, options, expected=None):
+    from ..chooser import choose_metric
     id_col = pieces.id_column(sol_head, sub_head, options)
     targets = [c for c in sub_head if c != id_col]
     if len(sol_head) < 2 or not targets or any(c.lower() == "usage" for c in sub_head):
         raise Off
     metric, reason = choose_metric(targets, options.metric)
-    if metric.name != "qwk":
+    if expected is not None and metric is not expected:
         raise Off
+    reason = (metric.name, reason)
     target = options.target_column or (targets[0] if len(targets) == 1 else None)
     if target is None or target not in sol_head or target not in sub_head:
         raise Off
@@ -214,7 +217,8 @@ def _read_both(paths, delims, heads, cols, progress, cancel):
     return sol, sub, sol_keyer
 
 
-def _load(truth_path, submission_path, options, sol_name, sub_name, progress, cancel):
+def _load(truth_path, submission_path, options, sol_name, sub_name, progress, cancel,
+          metric=None):
     from ..core.kappa import MAX_CLASSES
     from .memory import check_memory
     from .prepare import Prepared
@@ -222,7 +226,7 @@ def _load(truth_path, submission_path, options, sol_name, sub_name, progress, ca
     delims = (plain(truth_path, "solution", options), plain(submission_path, "submission", options))
     heads = (read_header(truth_path, "solution", options.max_inflated),
              read_header(submission_path, "submission", options.max_inflated))
-    cols = _columns(*heads, options)
+    cols = _columns(*heads, options, metric)
     check_memory(list(paths))
     (sol_keys, truth, usage), sub, keyer = _read_both(paths, delims, heads, cols, progress, cancel)
     sub_keys, values, p_lo, p_hi = sub
@@ -267,7 +271,7 @@ def _join(sol_keys, truth, usage, sub_keys, lo, vbits, keyer, order, cols, progr
     the ids differ: the full path lists them)."""
     n = truth.size
     progress(0.5, "joining ids")
-    id_col, target, _, reason = cols
+    id_col, target, _, (name, reason) = cols
     layout = f"id '{id_col}' + integer rating column '{target}'"
     ids = KeyIds(sol_keys, keyer.width, keyer.digits)   # the ids as keys: text when shown
     mask = np.uint64((1 << vbits) - 1)
@@ -287,7 +291,7 @@ def _join(sol_keys, truth, usage, sub_keys, lo, vbits, keyer, order, cols, progr
             raise Off                      # missing, extra or repeated ids: the full path lists them
     del order, sub_keys
     pred += np.int32(lo)
-    return prepared("qwk", reason, id_col, [target], ids, truth, pred, usage, layout=layout)
+    return prepared(name, reason, id_col, [target], ids, truth, pred, usage, layout=layout)
 
 
 def _same_ids(sol_keys, order, sub_packed=None, vbits=0, pred=None):

@@ -31,15 +31,15 @@ from .pieces import Off, id_column, plain, tables
 from .pieces import convert as text_convert
 from .read import _release, read_header
 
-def load_lwlrap(truth_path, submission_path, options, sol_name, sub_name, step):
+def load_lwlrap(truth_path, submission_path, options, sol_name, sub_name, step, metric=None):
     """io.Prepared for a valid wide LwLRAP pair of plain CSV files, or None.
 
     ``step(fraction, message)`` reports progress (and raises Cancelled).
     """
-    if options.metric not in (None, "lwlrap") or options.target_column:
+    if metric is not None and options.metric not in (None, metric.name) or options.target_column:
         return None
     try:
-        tables = _read(truth_path, submission_path, options, step)
+        tables = _read(truth_path, submission_path, options, step, metric)
     except (Off, InputError, pa.ArrowException, OSError, ValueError, MemoryError):
         return None             # the full path reads again and names every problem
     from .prepare import prepare
@@ -54,15 +54,15 @@ def load_lwlrap(truth_path, submission_path, options, sol_name, sub_name, step):
     return prep
 
 
-def _columns(sol_head, sub_head, options):
+def _columns(sol_head, sub_head, options, expected=None):
     """(id column, classes in submission order, Usage column or None) of a wide pair."""
-    from ..metrics import choose_metric
+    from ..chooser import choose_metric
     id_col = id_column(sol_head, sub_head, options)
     if any(c.lower() == "usage" for c in sub_head if c != id_col):
         raise Off
     classes = [c for c in sub_head if c != id_col]
     metric, _ = choose_metric(classes, options.metric)
-    if metric.name != "lwlrap":
+    if expected is not None and metric is not expected:
         raise Off
     usage = [c for c in sol_head if c != id_col and c.lower() == "usage"]
     sol_extra = [c for c in sol_head if c != id_col and c.lower() != "usage"]
@@ -89,13 +89,13 @@ def _no_negative_zero(table, classes):
                 raise Off
 
 
-def _read(truth_path, submission_path, options, step):
+def _read(truth_path, submission_path, options, step, metric=None):
     from .memory import check_memory
     sol_delim = plain(truth_path, "solution", options)
     sub_delim = plain(submission_path, "submission", options)
     sol_head = read_header(truth_path, "solution", options.max_inflated)
     sub_head = read_header(submission_path, "submission", options.max_inflated)
-    id_col, classes, usage = _columns(sol_head, sub_head, options)
+    id_col, classes, usage = _columns(sol_head, sub_head, options, metric)
     check_memory([truth_path, submission_path])
     sol_types = {id_col: pa.string(), **{c: pa.int8() for c in classes}}
     if usage:

@@ -108,7 +108,7 @@ def prepare(sol, sub, sol_name, sub_name, options):
 
 
 def _prepare(sol, sub, sol_name, sub_name, options):
-    from ..metrics import choose_metric
+    from ..chooser import choose_metric
     col = Collector()
     sol_cols, sub_cols = sol.column_names, sub.column_names
     for name, cols in ((sol_name, sol_cols), (sub_name, sub_cols)):
@@ -133,7 +133,8 @@ def _prepare(sol, sub, sol_name, sub_name, options):
         # Usage belongs to the solution; in a submission it is not a class or a target.
         sub = sub.drop_columns(sub_usage)
         sub_cols = sub.column_names
-    metric, reason = choose_metric([c for c in sub_cols if c != id_col], options.metric)
+    metric, reason = choose_metric([c for c in sub_cols if c != id_col], options.metric,
+                                   (sol, sub, id_col))
     if sub_usage:
         reason += f"; the submission's '{sub_usage[0]}' column is ignored (Usage belongs to the solution)"
     for name, t in ((sol_name, sol), (sub_name, sub)):

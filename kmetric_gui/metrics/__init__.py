@@ -3,33 +3,62 @@
 Detection asks the metrics in order, most specific layout first; the last
 one (kappa: a single target column) is the fallback.
 """
+from .. import chooser as _chooser
 from ..errors import InputError
 from .base import FieldSpec, Metric, Plan
+from .detect import AmbiguousMetric, Fit, Sample, choose
 from .fbeta import FBETA
 from .kappa import KAPPA
 from .lwlrap import LWLRAP
 
-_DETECTION_ORDER = (FBETA, LWLRAP, KAPPA)
+_DETECTION_ORDER = [FBETA, LWLRAP, KAPPA]
 REGISTRY = {m.name: m for m in (KAPPA, LWLRAP, FBETA)}
 METRIC_NAMES = tuple(REGISTRY)
+
+
+def register(metric, *, detect_before=None):
+    """Add a metric module (one line per metric). Its ``detect`` is asked before the
+    metric named ``detect_before`` (default: before the single-column fallback, kappa,
+    the last one). Registering a name again replaces it. Returns the metric."""
+    global METRIC_NAMES
+    if not metric.name or not isinstance(metric, Metric):
+        raise ValueError("register() takes a Metric instance with a name")
+    unregister(metric.name)
+    REGISTRY[metric.name] = metric
+    METRIC_NAMES = tuple(REGISTRY)
+    names = [m.name for m in _DETECTION_ORDER]
+    at = names.index(detect_before) if detect_before in names else len(names) - 1
+    _DETECTION_ORDER.insert(max(at, 0), metric)
+    return metric
+
+
+def unregister(name):
+    """Remove a registered metric (tests that register their own)."""
+    global METRIC_NAMES
+    if REGISTRY.pop(name, None) is not None:
+        METRIC_NAMES = tuple(REGISTRY)
+        _DETECTION_ORDER[:] = [m for m in _DETECTION_ORDER if m.name != name]
 
 
 def get_metric(name):
     try:
         return REGISTRY[name]
     except KeyError:
-        raise InputError(f"unknown metric {name!r}; allowed: {', '.join(METRIC_NAMES)}") from None
+        raise InputError(f"unknown metric {name!r}; allowed: {', '.join(REGISTRY)}") from None
 
 
-def choose_metric(sub_targets, chosen=None):
-    """(metric, reason): the user's choice, else the first whose layout fits."""
-    if chosen:
-        return get_metric(chosen), f"metric {chosen} chosen by the user"
-    for m in _DETECTION_ORDER:
-        reason = m.detect(sub_targets)
-        if reason:
-            return m, reason
-    raise InputError("no metric fits this submission's columns")
+def choose_metric(sub_targets, chosen=None, sample=None):
+    """(metric, reason): the user's choice, else the first metric clearly fitting the
+    layout, else the only one fitting; AmbiguousMetric (an InputError listing them) when
+    several fit and none clearly (metrics/detect.py). ``sample``: the columns' values."""
+    if isinstance(sample, tuple):
+        sample = Sample(*sample)
+    return choose(_DETECTION_ORDER, sub_targets, chosen, sample, get_metric)
 
 
-__all__ = ["REGISTRY", "METRIC_NAMES", "get_metric", "choose_metric", "Metric", "Plan", "FieldSpec"]
+_chooser.provide(choose_metric)
+
+
+__all__ = ["REGISTRY", "METRIC_NAMES", "get_metric", "choose_metric", "register", "unregister",
+           "AmbiguousMetric", "Fit", "Sample",
+           "Metric", "Plan", "FieldSpec"]

@@ -1,13 +1,32 @@
-"""What a metric module provides, outside the numpy core.
+"""What a metric module provides, outside the numpy core: the metric contract.
 
-One module per metric subclasses ``Metric`` and is listed once in
-``metrics/__init__.py``. Everything else (io, scoring, CLI, app) asks the
-registry; nothing branches on a metric's name.
+One module per metric subclasses ``Metric`` and is registered with one line
+in ``metrics/__init__.py`` (``register(MY_METRIC)``). Everything else (io,
+scoring, CLI, app, reports) asks the registry; nothing branches on a name.
+
+A metric declares:
+  name, label, unit        registry key / --metric value, words, what is resampled
+  higher_is_better         the direction every layer follows
+  options                  metrics.schema.Option tuple: CLI flags, panel, JSON, projects
+  detect / fit             why a layout is this metric's (metrics/detect.py)
+  build, plan, score       aligned inputs, then the core result over some rows
+  units                    per-unit additive statistics (bootstrap, shake-up, compare)
+  reference                the score by an independent definition (conformance test)
+  output hooks             json_fields, json_options, summary_lines, human_lines,
+                           report_tables, submission_rows, table_columns, parse
+  optional                 fixes, gains, fix_details, blend, differ, paired,
+                           rescore_cells, honest, lean_load, class_units, edit_note
+  demo                     demo_label, demo_paths (resources/demo/<name>_*.csv)
+Its view is registered in gui/views (``register_view``); without one the app
+shows the generic view. metrics.additive.AdditiveMetric fills most of this for
+metrics made of per-row statistics. tests/metrics/test_conformance.py holds
+every registered metric to the contract.
 """
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..fields import FieldSpec  # noqa: F401 (re-exported: metric modules name fields)
 from ..numbers import parse_number, parse_rating  # noqa: F401 (one grammar: files, CLI, edits)
 
 
@@ -20,22 +39,50 @@ class Plan:
     cuts: "np.ndarray | None" = None             # kappa: cut points of continuous predictions
 
 
-@dataclass(frozen=True)
-class FieldSpec:
-    """An editable field of a unit: the truth or the prediction (``part``: class)."""
-    name: str           # "truth" or "pred"
-    part: "int | None" = None
-
-
 class Metric:
-    name = ""           # registry key and CLI value: "qwk", "lwlrap", "fbeta"
+    name = ""           # registry key and --metric value
     label = ""          # shown to users
     unit = "row"        # what Kaggle splits and the bootstrap resamples
+    # Direction: which way a score is better. Every layer reads it (compare's
+    # P(better) and star, the blend's best alpha, fix first's gains and order,
+    # shake-up wording, JSON "higher_is_better"); nothing assumes "higher".
+    higher_is_better = True
+    # Options schema (metrics.schema.Option): CLI flags, the app's panel, JSON,
+    # project files and the report are made from it; values are read as
+    # ``options.<name>`` (scoring.Options).
+    options = ()
+    # The app's demo: its words in the menu, and files resources/demo/<name>_solution.csv,
+    # <name>_submission.csv (and <name>_submission_b.csv to compare).
+    demo_label = ""
+    demo_detected = True    # detection finds the demo's metric (else the app chooses it)
     ids_in_views = True  # the app's views index ids as Python strings (made on the worker)
+
+    def demo_paths(self):
+        """(solution, submission) paths of the metric's demo, or None without one."""
+        from ..paths import resources_dir
+        folder = resources_dir() / "demo"
+        sol, sub = folder / f"{self.name}_solution.csv", folder / f"{self.name}_submission.csv"
+        return (str(sol), str(sub)) if sol.is_file() and sub.is_file() else None
 
     # -- layout ------------------------------------------------------------------
     def detect(self, sub_targets):
-        """Why this metric fits a submission's non-id columns, or None."""
+        """Why this metric fits a submission's non-id columns (by their names), or None."""
+        return None
+
+    def fit(self, sub_targets, sample=None):
+        """A metrics.detect.Fit (why, and whether the layout is clearly this metric's), or
+        None. ``sample`` (metrics.detect.Sample: column kinds, ranges, 0/1 columns, rows
+        summing to 1) is None when only the header is known (the fast readers). The
+        default: ``detect`` by names, a clear fit."""
+        from .detect import Fit
+        reason = self.detect(sub_targets)
+        return Fit(reason) if reason else None
+
+    def lean_load(self, truth_path, submission_path, options, sol_name, sub_name, step):
+        """The metric's fast reader (plain CSV pairs in pieces, a fraction of the memory):
+        io.Prepared, or None for anything else and every invalid pair (the full read then
+        names every problem). ``step(fraction, message)`` reports progress and raises
+        Cancelled (``step.progress`` and ``step.cancel``: the caller's own). Default: none."""
         return None
 
     def build(self, ctx):
@@ -45,6 +92,12 @@ class Metric:
     # -- scoring -----------------------------------------------------------------
     def plan(self, prep, options):
         return Plan(prep.truth, prep.pred)
+
+    def reference(self, prep, options, rows=None):
+        """The score by an independent, plain definition (a loop, or a library such as
+        scikit-learn imported here): the conformance test holds ``score`` to it.
+        ``rows``: as in ``score``. Every registered metric gives one."""
+        raise NotImplementedError(f"metric {self.name} declares no reference")
 
     def score(self, plan, rows, options, cancel):
         """Core result over ``rows`` (an index array, or None for every row)."""
@@ -71,7 +124,8 @@ class Metric:
         return None
 
     def blend(self, report_a, report_b, alphas=None):
-        """Score of alpha*A + (1-alpha)*B (core.blend.BlendCurve) for score-like predictions, or None."""
+        """Score of alpha*A + (1-alpha)*B (core.blend.BlendCurve) for score-like predictions, or
+        None. The caller picks the best alpha in the metric's direction (BlendCurve.oriented)."""
         return None
 
     def rescore_cells(self, report, cells, old, new):
@@ -88,9 +142,18 @@ class Metric:
     def json_fields(self, report):
         return {}
 
+    def json_options(self, report):
+        """Settings in force beyond the declared options (JSON ``options``), e.g. cut points."""
+        return {}
+
     def human_lines(self, report, fields):
         """Extra lines of `kmetric score` output (``fields``: the JSON object)."""
         return []
+
+    def report_tables(self, entry):
+        """{file name: (title, rows)} of the report's aggregate tables (report/build.py);
+        ``entry``: the report's entry (``report``, ``stats``, ``fixes``). Default: none."""
+        return {}
 
     def summary_lines(self, report):
         """Short HTML lines under the score in the app (counts, options in use)."""
@@ -102,7 +165,9 @@ class Metric:
 
     # -- what moves the score (core/attribution.py) --------------------------------
     def fixes(self, report, rows, top):
-        """FixList of the scored units (``rows``: as in ``score``) in greedy fix-first order."""
+        """FixList of the scored units (``rows``: as in ``score``) in greedy fix-first order.
+        Gains are improvements in this metric's direction (core.attribution.as_fixlist,
+        unit_fix_first and greedy_types take ``higher_is_better``)."""
         raise NotImplementedError
 
     def gains(self, report, rows):
@@ -128,13 +193,46 @@ class Metric:
         raise ValueError("this cell cannot be edited")
 
 
+def better(metric, a, b):
+    """True when score ``a`` is strictly better than ``b`` for ``metric`` (nan is never better)."""
+    if not (np.isfinite(a) and np.isfinite(b)):
+        return bool(np.isfinite(a) and not np.isfinite(b))
+    return a > b if metric.higher_is_better else a < b
+
+
+def best_index(metric, scores):
+    """Index of the best finite score in the metric's direction (the first of ties), or None."""
+    best = None
+    for i, s in enumerate(scores):
+        if s is not None and np.isfinite(s) and (best is None or better(metric, s, scores[best])):
+            best = i
+    return best
+
+
 def split_rows(usage, split="all"):
-    """Rows of a split ("all": every scored row, i.e. not Ignored); None for every row."""
+    """Rows of a split ("all": every scored row, i.e. not Ignored); None for every row.
+    The one place that reads Usage codes (0 Public, 1 Private, 2 Ignored) into rows."""
     if usage is None:
         return None
     if split == "all":
         return np.flatnonzero(usage != 2) if (usage == 2).any() else None
     return np.flatnonzero(usage == ("public", "private").index(split))
+
+
+def split_row_sets(usage):
+    """{"all": rows, "public": rows, "private": rows} as scoring scores them (only "all",
+    None for every row, without a Usage column)."""
+    if usage is None:
+        return {"all": None}
+    return {name: split_rows(usage, name) for name in ("all", "public", "private")}
+
+
+def public_share(usage):
+    """Public's share of the Public and Private rows, or None (no Usage column or no rows)."""
+    if usage is None:
+        return None
+    pub, priv = int((usage == 0).sum()), int((usage == 1).sum())
+    return pub / (pub + priv) if pub + priv else None
 
 
 def split_positions(usage, units, results):

@@ -7,6 +7,7 @@ from .. import core as _core  # names load on first use: a faster start
 from ..tables import Column
 from .base import FieldSpec, Metric, Plan, split_positions, take
 from .fbeta_cells import Cells, EditedCells, code_cells
+from .schema import Option
 
 LABEL_COLUMNS = ("cleaned_label", "dataset_label", "labels", "label",
                  "predictionstring", "dataset_title")
@@ -19,12 +20,35 @@ def _join(items):
 class Fbeta(Metric):
     name = "fbeta"
     label = "Jaccard F-beta"
+    demo_label = "Jaccard F-beta (Coleridge-like)"
     unit = "document"
+    options = (
+        Option("beta", float, 0.5, help="F-beta's beta (0.5 weighs precision more)",
+               minimum=0.01, maximum=100, step=0.25),
+        Option("threshold", float, 0.5, help="Jaccard similarity at which a prediction matches",
+               minimum=0, maximum=1, step=0.05),
+        Option("matching", str, "one-to-one", ("one-to-one", "many-to-one"),
+               "how predictions match truths"),
+        Option("clean", bool, False, help="clean text as in the competition",
+               label="Clean text"),
+    )
 
     def detect(self, sub_targets):
         if any(c.lower() == "predictionstring" for c in sub_targets):
             return "the submission has a PredictionString column (Jaccard F-beta)"
         return None
+
+    def lean_load(self, truth_path, submission_path, options, sol_name, sub_name, step):
+        from ..io import lean_fbeta
+        return lean_fbeta.load_fbeta(truth_path, submission_path, options, sol_name, sub_name,
+                                     step, metric=self)
+
+    def reference(self, prep, options, rows=None):
+        from .references import fbeta_plain
+        t, p = [list(x) for x in prep.truth], [list(x) for x in prep.pred]
+        keep = range(len(t)) if rows is None else rows
+        return fbeta_plain([t[i] for i in keep], [p[i] for i in keep], options.beta,
+                           options.threshold, options.matching, options.clean)
 
     def build(self, ctx):
         from ..io.columns import join_ids, string_ids
@@ -110,7 +134,7 @@ class Fbeta(Metric):
         are matched again alone and their TP/FP/FN replace theirs in the totals."""
         from dataclasses import replace
         from ..core.fbeta import update_documents
-        from ..state.lazy import LazyPrepared
+        from ..fields import LazyPrepared
         units = sorted({int(u) for _, u, _ in cells})
         if len(units) > 1000 or any(part is not None for _, _, part in cells):
             return None
@@ -138,6 +162,10 @@ class Fbeta(Metric):
     def human_lines(self, report, d):
         return [f"counts:  TP {d['tp']}  FP {d['fp']}  FN {d['fn']}  "
                 f"(precision {_fmt(d['precision'])}, recall {_fmt(d['recall'])})"]
+
+    def report_tables(self, entry):
+        from .report_tables import fbeta_tables
+        return fbeta_tables(entry)
 
     def summary_lines(self, report):
         r = report.result

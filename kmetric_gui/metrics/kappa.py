@@ -7,6 +7,7 @@ from ..errors import Cancelled, InputError
 from .. import core as _core  # names load on first use: a faster start
 from ..tables import Column
 from .base import FieldSpec, Metric, Plan, parse_number, parse_rating, split_rows, take
+from .schema import Option
 
 _CHUNK = 1_000_000
 
@@ -15,10 +16,41 @@ class Kappa(Metric):
     name = "qwk"
     ids_in_views = False    # only the table shows ids, read from Arrow text (5M: 1.2 s, 350 MB saved)
     label = "Weighted kappa"
+    demo_label = "weighted kappa (APTOS-like)"
     unit = "row"
+    options = (
+        Option("weights", str, "quadratic", ("quadratic", "linear", "none"),
+               "kappa weights: quadratic (QWK), linear, or none (Cohen's kappa)"),
+        Option("min_rating", int, None, help="lowest rating (default: from the data)",
+               minimum=-10 ** 6, maximum=10 ** 6),
+        Option("max_rating", int, None, help="highest rating (default: from the data)",
+               minimum=-10 ** 6, maximum=10 ** 6),
+    )
 
     def detect(self, sub_targets):
         return "the submission has one target column (weighted kappa)"
+
+    def fit(self, sub_targets, sample=None):
+        # One integer (or unreadable: the build names the values) column is clearly
+        # kappa's; real-valued predictions may be kappa through cut points, or another
+        # metric's scores: not clear.
+        from .detect import Fit
+        if sample is None or len(sub_targets) != 1:
+            return Fit(self.detect(sub_targets))
+        name = sub_targets[0]
+        sub, sol = sample.sub_column(name), sample.sol_column(name)
+        if sol is not None and sol.kind == "real":     # not ratings: kappa only if nothing else
+            return Fit(f"one target column '{name}' (weighted kappa, but the solution's values "
+                       "are not whole ratings)", clear=False)
+        if sub is not None and sub.kind == "real":
+            return Fit(f"one target column '{name}' of non-integer predictions (weighted kappa "
+                       "through cut points)", clear=False)
+        return Fit(self.detect(sub_targets))      # the same words as the fast reader's
+
+    def lean_load(self, truth_path, submission_path, options, sol_name, sub_name, step):
+        from ..io import lean_kappa
+        return lean_kappa.load_kappa(truth_path, submission_path, options, sol_name, sub_name,
+                                     step.progress, step.cancel, metric=self)
 
     def build(self, ctx):
         from ..core.kappa import MAX_CLASSES
@@ -72,6 +104,14 @@ class Kappa(Metric):
             lo = min(int(prep.truth.min()), int(pred.min())) if lo is None else lo
             hi = max(int(prep.truth.max()), int(pred.max())) if hi is None else hi
         return Plan(prep.truth, pred, dict(min_rating=lo, max_rating=hi), cuts)
+
+    def reference(self, prep, options, rows=None):
+        from .references import kappa_plain
+        t, p = prep.truth.tolist(), prep.pred.tolist()
+        lo = min(t + p) if options.min_rating is None else options.min_rating
+        hi = max(t + p) if options.max_rating is None else options.max_rating
+        keep = range(len(t)) if rows is None else rows
+        return kappa_plain([t[i] for i in keep], [p[i] for i in keep], options.weights, lo, hi)
 
     def score(self, plan, rows, options, cancel):
         acc = KappaAccumulator(weights=options.weights, **plan.params)
@@ -132,7 +172,7 @@ class Kappa(Metric):
         """A kappa edit moves one count between two cells of O (per split): K x K work."""
         from dataclasses import replace
         from ..core import kappa_from_confusion
-        from ..state.lazy import LazyPrepared
+        from ..fields import LazyPrepared
         if len(cells) > 1000:
             return None
         r = report.result
@@ -194,6 +234,18 @@ class Kappa(Metric):
                    observed=r.observed.astype(np.int64).tolist(),
                    numerator=r.numerator, denominator=r.denominator)
         return out
+
+    def json_options(self, report):
+        o, out = report.options, {}
+        if o.allow_continuous:
+            out["allow_continuous"] = True
+        if o.cuts is not None:
+            out["cuts"] = [float(c) for c in o.cuts]
+        return out
+
+    def report_tables(self, entry):
+        from .report_tables import kappa_tables
+        return kappa_tables(entry)
 
     def summary_lines(self, report):
         r = report.result

@@ -5,6 +5,7 @@ from ..core import lwlrap
 from .. import core as _core  # names load on first use: a faster start
 from ..tables import Column
 from .base import FieldSpec, Metric, parse_number, split_positions, split_rows, take
+from .schema import Option
 
 
 def _f4(v):
@@ -27,13 +28,30 @@ def label_strings(truth, classes):
 class Lwlrap(Metric):
     name = "lwlrap"
     label = "LwLRAP"
+    demo_label = "LwLRAP (FSDKaggle2019-like)"
     unit = "sample"
+    options = (
+        Option("ties", str, "worst", ("worst", "original"),
+               "tied scores: worst rank (scikit-learn) or the original column order",
+               choice_labels=("worst rank (scikit-learn)", "original order")),
+    )
 
     def detect(self, sub_targets):
         if len(sub_targets) >= 2:
             return (f"the submission has {len(sub_targets)} score columns, "
                     "one per class (LwLRAP)")
         return None
+
+    def lean_load(self, truth_path, submission_path, options, sol_name, sub_name, step):
+        from ..io import lean_lwlrap
+        return lean_lwlrap.load_lwlrap(truth_path, submission_path, options, sol_name, sub_name,
+                                       step, metric=self)
+
+    def reference(self, prep, options, rows=None):
+        from .references import lwlrap_plain
+        t, s = prep.truth.tolist(), prep.pred.tolist()
+        keep = range(len(t)) if rows is None else rows
+        return lwlrap_plain([t[i] for i in keep], [s[i] for i in keep], options.ties)
 
     def build(self, ctx):
         from ..io.columns import Lazy, join_ids, numbers, string_ids
@@ -110,7 +128,7 @@ class Lwlrap(Metric):
         and spliced into each split's result (core.lwlrap.update_samples)."""
         from dataclasses import replace
         from ..core.lwlrap import update_samples
-        from ..state.lazy import LazyPrepared
+        from ..fields import LazyPrepared
         units = sorted({int(u) for _, u, _ in cells})
         if len(units) > 1000 or report.options.ties != report.result.ties:
             return None
@@ -167,6 +185,10 @@ class Lwlrap(Metric):
             return []
         return [f"ties:    {d['tied_positives']} positive label(s) tie another class's "
                 f"score (counted as '{d['ties']}')"]
+
+    def report_tables(self, entry):
+        from .report_tables import lwlrap_tables
+        return lwlrap_tables(entry)
 
     def summary_lines(self, report):
         r = report.result

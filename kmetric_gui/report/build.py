@@ -197,7 +197,9 @@ def _add_comparison(data, cmp):
                       p.get("p_order_flips"), p.get("public_delta"), p.get("private_delta")]
                      for p in d.get("pairs", [])]
     data.tables["comparison_pairs.csv"] = rows
-    data.titles["comparison_pairs.csv"] = "Comparison: B - A for each pair (paired bootstrap)"
+    way = "higher" if cmp.higher_is_better else "lower"
+    data.titles["comparison_pairs.csv"] = (f"Comparison: B - A for each pair (paired bootstrap; "
+                                           f"{way} is better)")
 
 
 def _add_tables(data):
@@ -219,7 +221,7 @@ def _add_tables(data):
             row += [ci.get("low"), ci.get("high"), ci.get("level")]
         rows.append(row)
     t["scores.csv"] = rows
-    titles["scores.csv"] = "Scores"
+    titles["scores.csv"] = "Scores" if d.get("higher_is_better", True) else "Scores (lower is better)"
     main = data.main
     for name, (title, table) in metric_tables(main).items():
         t[name], titles[name] = table, title

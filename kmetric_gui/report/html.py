@@ -136,6 +136,9 @@ def _size(n):
 def _options_section(data, pdf):
     opts = data.json.get("options", {})
     pairs = [(k.replace("_", " "), v) for k, v in opts.items() if k not in ("allow_continuous",)]
+    if "higher_is_better" in data.json:       # the metric's direction, as every table reads it
+        pairs.append(("direction", "higher is better" if data.json["higher_is_better"]
+                      else "lower is better"))
     st = data.main.stats
     if st is not None and st.options is not None:
         o = st.options

@@ -11,9 +11,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from ..metrics import FieldSpec
-
-FIELDS = ("truth", "pred")
+from ..fields import FIELDS, FieldSpec
 
 
 def freeze(prep):

@@ -1,12 +1,15 @@
-"""The GUI side of the metric registry: one anatomy view per metric.
+"""The GUI side of the metric registry: one anatomy view per metric, and the report's
+plots of each; a metric without its own gets the generic view (score and interval,
+what each unit costs) and no plots.
 
 Every view takes a ViewContext, has ``set_report(report, new_data)`` and may
 emit the generic requests below; the tabs forward them, nobody branches on
-a metric's name.
+a metric's name. A metric module adds its view with ``register_view``.
 """
 from dataclasses import dataclass
 
 from .fbeta_view import FbetaView
+from .generic_view import GenericView
 from .kappa_view import KappaView
 from .lwlrap_view import LwlrapView
 
@@ -15,7 +18,46 @@ VIEWS = {
     "lwlrap": ("LwLRAP anatomy", LwlrapView),
     "fbeta": ("F-beta anatomy", FbetaView),
 }
+# Report plots: metric name -> (module of gui/views, function of a report entry).
+REPORT_PLOTS = {
+    "qwk": ("report_plots", "kappa_plots"),
+    "lwlrap": ("report_plots", "lwlrap_plots"),
+    "fbeta": ("report_plots", "fbeta_plots"),
+}
 REQUESTS = ("option_changed", "rows_requested", "transform_requested")
+
+
+def register_view(name, title, cls, plots=None):
+    """A metric's own view (and report plots: a function entry -> [(key, title, widget)])."""
+    VIEWS[name] = (title, cls)
+    if plots is not None:
+        REPORT_PLOTS[name] = plots
+
+
+def view_entry(name):
+    """(tab title, view class) of a metric: its own, else the generic view."""
+    if name in VIEWS:
+        return VIEWS[name]
+    from ...metrics import get_metric
+    return f"{get_metric(name).label} anatomy", GenericView
+
+
+def report_plots(entry):
+    """The report's plots of the entry's metric: [(key, title, widget)] (none by default)."""
+    found = REPORT_PLOTS.get(entry.report.metric)
+    if found is None:
+        return []
+    if callable(found):
+        return found(entry)
+    import importlib
+    module = importlib.import_module(f".{found[0]}", __name__)
+    return getattr(module, found[1])(entry)
+
+
+def demos():
+    """(metric name, words) of every registered metric with a demo, in registry order."""
+    from ...metrics import REGISTRY
+    return [(m.name, m.demo_label or m.label) for m in REGISTRY.values() if m.demo_paths()]
 
 
 @dataclass(frozen=True)

@@ -146,13 +146,13 @@ class CompareView(QWidget):
         o = cmp.options
         subs = cmp.submissions
         self.title.setText(
-            f"<b>{cmp.metric}</b>: {len(subs)} submissions on {cmp.n_units:,} {cmp.unit}s; "
+            f"<b>{cmp.metric}</b>{'' if cmp.higher_is_better else ' (lower is better)'}: "
+            f"{len(subs)} submissions on {cmp.n_units:,} {cmp.unit}s; "
             f"{100 * o.level:g}% intervals ({o.method}, {o.replicates:,} replicates, seed {o.seed}); "
             f"p-values from {o.permutations:,} random swaps; order flips over {o.splits:,} random "
             f"splits with {100 * (cmp.public_fraction or 0):.0f}% Public."
             + "".join(f"<br><span style='color:#b06000'>⚠ {w}</span>" for w in cmp.warnings))
-        best = max(range(len(subs)), key=lambda i: subs[i].score if math.isfinite(subs[i].score)
-                   else -math.inf)
+        best = cmp.best      # in the metric's direction
         _fill(self.leaderboard, [[("★ " if i == best else "") + s.name, num(s.score),
                                   interval(s.intervals.get("ci")), num(s.split_score("public")),
                                   num(s.split_score("private"))] for i, s in enumerate(subs)])

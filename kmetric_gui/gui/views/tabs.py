@@ -2,7 +2,7 @@
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QTabWidget
 
-from . import VIEWS
+from . import view_entry
 
 
 class MetricTabs(QTabWidget):
@@ -22,7 +22,7 @@ class MetricTabs(QTabWidget):
 
     def view(self, metric):
         if metric not in self.views:
-            title, cls = VIEWS[metric]
+            title, cls = view_entry(metric)
             v = cls(self.context)
             style_plots(v)
             self._keep_class_names(v)

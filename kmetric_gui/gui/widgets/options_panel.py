@@ -1,13 +1,73 @@
-"""Scoring options, mirroring the CLI flags. Emits ``changed`` on any edit."""
-from PySide6.QtCore import Signal
-from PySide6.QtGui import QIntValidator
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout,
-                               QGroupBox, QLineEdit, QSpinBox, QVBoxLayout, QWidget)
+"""Scoring options, made from each metric's declared options (metrics/schema.py).
+
+Emits ``changed`` on any edit. The panel always shows the options in force:
+an entry that does not parse goes back to the value in force (its tooltip
+says why), and the window puts back the session's options after a refused
+or cancelled change (``set_options``). The mouse wheel changes a field only
+when it has focus; otherwise it scrolls the panel.
+"""
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox,
+                               QLineEdit, QSpinBox, QVBoxLayout, QWidget)
 
 from ...scoring import Options
 
-METRIC_LABELS = [("auto (from the layout)", None), ("weighted kappa (QWK)", "qwk"),
-                 ("LwLRAP", "lwlrap"), ("Jaccard F-beta", "fbeta")]
+
+class _FocusWheel:
+    """The wheel edits the value only with focus; without, the panel scrolls."""
+
+    def wheelEvent(self, event):                     # noqa: N802 (Qt override)
+        if self.hasFocus():
+            super().wheelEvent(event)
+        else:
+            event.ignore()
+
+
+class WheelSafeCombo(_FocusWheel, QComboBox):
+    pass
+
+
+class WheelSafeSpin(_FocusWheel, QSpinBox):
+    pass
+
+
+class WheelSafeDoubleSpin(_FocusWheel, QDoubleSpinBox):
+    pass
+
+
+def _decimals(option):
+    step = option.step or 0.01
+    text = f"{step:.10f}".rstrip("0")
+    return max(2, len(text.split(".")[1]) if "." in text else 0)
+
+
+def option_widget(option):
+    """The widget of one declared option (no signals connected)."""
+    if option.type is bool:
+        return QCheckBox(option.title)
+    if option.choices:
+        w = WheelSafeCombo()
+        labels = option.choice_labels or option.choices
+        for label, value in zip(labels, option.choices):
+            w.addItem(label, value)
+        return w
+    if option.type is float and not option.optional:
+        lo = option.minimum if option.minimum is not None else -1e12
+        hi = option.maximum if option.maximum is not None else 1e12
+        w = WheelSafeDoubleSpin(decimals=_decimals(option), minimum=lo, maximum=hi,
+                                singleStep=option.step or 0.01)
+        return w
+    w = QLineEdit()       # whole numbers, "auto" values, text: parsed by the schema
+    if option.optional:
+        w.setPlaceholderText("auto")
+    return w
+
+
+def metric_entries():
+    """(label, value) of the metric combo: auto, then every registered metric."""
+    from ...metrics import REGISTRY
+    return [("auto (from the layout)", None)] + [(f"{m.label} ({m.name})", m.name)
+                                                 for m in REGISTRY.values()]
 
 
 class OptionsPanel(QWidget):
@@ -15,12 +75,13 @@ class OptionsPanel(QWidget):
     stats_changed = Signal()     # interval or shake-up settings
 
     def __init__(self, parent=None):
+        from ...metrics import REGISTRY
         super().__init__(parent)
         lay = QVBoxLayout(self)
         general = QGroupBox("Files")
         f = QFormLayout(general)
-        self.metric_combo = QComboBox()
-        for label, value in METRIC_LABELS:
+        self.metric_combo = WheelSafeCombo()
+        for label, value in metric_entries():
             self.metric_combo.addItem(label, value)
         self.id_column = QLineEdit()
         self.id_column.setPlaceholderText("first column of the submission")
@@ -29,51 +90,46 @@ class OptionsPanel(QWidget):
         f.addRow("Metric", self.metric_combo)
         f.addRow("Id column", self.id_column)
         f.addRow("Target column", self.target_column)
+        lay.addWidget(general)
 
-        self.kappa_box = QGroupBox("Weighted kappa")
-        f = QFormLayout(self.kappa_box)
-        self.weights = QComboBox()
-        self.weights.addItems(["quadratic", "linear", "none"])
-        self.min_rating = QLineEdit()
-        self.max_rating = QLineEdit()
-        for w in (self.min_rating, self.max_rating):
-            w.setValidator(QIntValidator(-10 ** 6, 10 ** 6, w))
-            w.setPlaceholderText("auto")
-        f.addRow("Weights", self.weights)
-        f.addRow("Min rating", self.min_rating)
-        f.addRow("Max rating", self.max_rating)
-
-        self.lwlrap_box = QGroupBox("LwLRAP")
-        f = QFormLayout(self.lwlrap_box)
-        self.ties = QComboBox()
-        self.ties.addItem("worst rank (scikit-learn)", "worst")
-        self.ties.addItem("original order", "original")
-        f.addRow("Ties", self.ties)
-
-        self.fbeta_box = QGroupBox("Jaccard F-beta")
-        f = QFormLayout(self.fbeta_box)
-        self.beta = QDoubleSpinBox(decimals=2, minimum=0.05, maximum=10, singleStep=0.25, value=0.5)
-        self.threshold = QDoubleSpinBox(decimals=2, minimum=0, maximum=1, singleStep=0.05, value=0.5)
-        self.matching = QComboBox()
-        self.matching.addItems(["one-to-one", "many-to-one"])
-        self.clean = QCheckBox("clean text (competition rule)")
-        f.addRow("Beta", self.beta)
-        f.addRow("Threshold", self.threshold)
-        f.addRow("Matching", self.matching)
-        f.addRow("", self.clean)
+        # One group per metric with options, one widget per declared option (an option
+        # two metrics share: one widget, in the first one's group, every choice).
+        from ...metrics.schema import all_options
+        merged = all_options(REGISTRY.values())
+        self.option_specs, self.option_widgets, self.metric_boxes = {}, {}, {}
+        self._values = {}                       # option name -> value in force
+        for m in REGISTRY.values():
+            if not m.options:
+                continue
+            box = QGroupBox(m.label)
+            form = QFormLayout(box)
+            for o in m.options:
+                if o.name in self.option_widgets:      # shared by two metrics: one widget
+                    continue
+                o = merged[o.name]
+                w = option_widget(o)
+                w.setToolTip(o.help)
+                self.option_specs[o.name] = o
+                self.option_widgets[o.name] = w
+                self._values[o.name] = o.default
+                if not hasattr(self, o.name):
+                    setattr(self, o.name, w)    # panel.weights, panel.beta, ...
+                form.addRow("" if isinstance(w, QCheckBox) else o.title, w)
+            self.metric_boxes[m.name] = box
+            lay.addWidget(box)
 
         self.stats_box = QGroupBox("Uncertainty")
         f = QFormLayout(self.stats_box)
-        self.ci_level = QDoubleSpinBox(decimals=3, minimum=0.5, maximum=0.999, singleStep=0.01,
-                                       value=0.95)
-        self.replicates = QSpinBox(minimum=100, maximum=100_000, singleStep=500, value=2000)
-        self.seed = QSpinBox(minimum=0, maximum=2 ** 31 - 1, value=0)
-        self.ci_method = QComboBox()
+        self.ci_level = WheelSafeDoubleSpin(decimals=3, minimum=0.5, maximum=0.999,
+                                            singleStep=0.01, value=0.95)
+        self.replicates = WheelSafeSpin(minimum=100, maximum=100_000, singleStep=500, value=2000)
+        self.seed = WheelSafeSpin(minimum=0, maximum=2 ** 31 - 1, value=0)
+        self.ci_method = WheelSafeCombo()
         self.ci_method.addItem("percentile", "percentile")
         self.ci_method.addItem("BCa (bias-corrected)", "bca")
-        self.splits = QSpinBox(minimum=100, maximum=100_000, singleStep=500, value=2000)
-        self.public_fraction = QDoubleSpinBox(decimals=2, minimum=0.0, maximum=0.95,
-                                              singleStep=0.05, value=0.0)
+        self.splits = WheelSafeSpin(minimum=100, maximum=100_000, singleStep=500, value=2000)
+        self.public_fraction = WheelSafeDoubleSpin(decimals=2, minimum=0.0, maximum=0.95,
+                                                   singleStep=0.05, value=0.0)
         self.public_fraction.setSpecialValueText("from Usage (else 0.30)")
         f.addRow("Confidence", self.ci_level)
         f.addRow("Replicates", self.replicates)
@@ -84,40 +140,83 @@ class OptionsPanel(QWidget):
         for w in (self.ci_level, self.replicates, self.seed, self.splits, self.public_fraction):
             w.valueChanged.connect(lambda *_: self.stats_changed.emit())
         self.ci_method.currentIndexChanged.connect(lambda *_: self.stats_changed.emit())
-
-        for w in (general, self.kappa_box, self.lwlrap_box, self.fbeta_box, self.stats_box):
-            lay.addWidget(w)
+        lay.addWidget(self.stats_box)
         lay.addStretch(1)
+        for w in self.findChildren(QWidget):
+            if isinstance(w, (QComboBox, QSpinBox, QDoubleSpinBox)):
+                w.setFocusPolicy(Qt.StrongFocus)       # no focus from the wheel alone
 
         self.metric_combo.currentIndexChanged.connect(lambda: self.changed.emit("reload"))
         for w in (self.id_column, self.target_column):
             w.editingFinished.connect(self._columns_edited)
         self._last_columns = ("", "")
-        for w in (self.weights, self.ties, self.matching):
-            w.currentIndexChanged.connect(lambda: self.changed.emit("rescore"))
-        for w in (self.min_rating, self.max_rating):
-            w.editingFinished.connect(self._range_edited)
-        self._last_range = ("", "")
-        self.beta.valueChanged.connect(lambda: self.changed.emit("rescore"))
-        self.threshold.valueChanged.connect(lambda: self.changed.emit("rescore"))
-        self.clean.toggled.connect(lambda: self.changed.emit("rescore"))
+        for name, w in self.option_widgets.items():
+            self._connect(name, w)
         self.show_metric(None)
         self.changed.connect(self.mark_changed)
         self.mark_changed()
 
+    def _connect(self, name, w):
+        if isinstance(w, QCheckBox):
+            w.toggled.connect(lambda v, n=name: self._accept(n, bool(v)))
+        elif isinstance(w, QComboBox):
+            w.currentIndexChanged.connect(lambda *_, n=name, w=w: self._accept(n, w.currentData()))
+        elif isinstance(w, QDoubleSpinBox):
+            w.valueChanged.connect(lambda v, n=name: self._accept(n, float(v)))
+        else:
+            w.editingFinished.connect(lambda n=name: self._text_edited(n))
+
+    def _accept(self, name, value):
+        if value != self._values.get(name):
+            self._values[name] = value
+            self.changed.emit("rescore")
+
+    def _text_edited(self, name):
+        """A typed value: in force when it parses (empty: auto), else the text goes back."""
+        w, spec = self.option_widgets[name], self.option_specs[name]
+        try:
+            value = spec.parse(w.text())
+        except ValueError as e:
+            self._show(name, self._values.get(name))
+            w.setToolTip(f"{e}; kept {self._shown(self._values.get(name))}")
+            return
+        self._show(name, value)          # "+3" shows as 3: the value in force
+        self._accept(name, value)
+
+    @staticmethod
+    def _shown(value):
+        return "auto" if value is None else str(value)
+
+    def _show(self, name, value):
+        """Put a value on its widget without signals."""
+        w = self.option_widgets[name]
+        w.blockSignals(True)
+        try:
+            if isinstance(w, QCheckBox):
+                w.setChecked(bool(value))
+            elif isinstance(w, QComboBox):
+                i = w.findData(value)
+                w.setCurrentIndex(i if i >= 0 else max(0, w.findText(str(value))))
+            elif isinstance(w, QDoubleSpinBox):
+                w.setValue(float(value))
+            else:
+                w.setText("" if value is None else str(value))
+        finally:
+            w.blockSignals(False)
+
     def mark_changed(self, *_):
         """Options kept from an earlier file or session stand out from the defaults."""
         now, default = self.options(), Options(allow_continuous=True)
-        for name, widget in (("weights", self.weights), ("min_rating", self.min_rating),
-                             ("max_rating", self.max_rating), ("ties", self.ties),
-                             ("beta", self.beta), ("threshold", self.threshold),
-                             ("matching", self.matching), ("clean", self.clean),
-                             ("id_column", self.id_column), ("target_column", self.target_column)):
+        named = dict(self.option_widgets, id_column=self.id_column, target_column=self.target_column)
+        for name, widget in named.items():
             changed = getattr(now, name) != getattr(default, name)
             font = widget.font()
             font.setBold(changed)
             widget.setFont(font)
-            widget.setToolTip(f"changed from the default ({getattr(default, name)})" if changed else "")
+            spec = self.option_specs.get(name)
+            base = spec.help if spec is not None else ""
+            tip = f"changed from the default ({getattr(default, name)})" if changed else base
+            widget.setToolTip(tip)
 
     def _columns_edited(self):
         now = (self.id_column.text(), self.target_column.text())
@@ -125,29 +224,22 @@ class OptionsPanel(QWidget):
             self._last_columns = now
             self.changed.emit("reload")
 
-    def _range_edited(self):
-        now = (self.min_rating.text(), self.max_rating.text())
-        if now != self._last_range:
-            self._last_range = now
-            self.changed.emit("rescore")
-
     def show_metric(self, metric):
         """Show the option groups that matter for the metric in use."""
-        for name, box in (("qwk", self.kappa_box), ("lwlrap", self.lwlrap_box),
-                          ("fbeta", self.fbeta_box)):
+        for name, box in self.metric_boxes.items():
             box.setVisible(metric in (None, name))
 
     def set_option(self, name, value):
         """One option changed from a view (a rescore follows through ``changed``)."""
-        widget = {"weights": self.weights, "ties": self.ties, "matching": self.matching,
-                  "beta": self.beta, "threshold": self.threshold, "clean": self.clean}[name]
-        if isinstance(widget, QComboBox):
-            i = widget.findData(value)
-            widget.setCurrentIndex(i if i >= 0 else widget.findText(str(value)))
-        elif isinstance(widget, QCheckBox):
-            widget.setChecked(bool(value))
-        else:
-            widget.setValue(float(value))
+        spec = self.option_specs[name]
+        try:
+            value = spec.check(value)
+        except ValueError as e:                 # refused: the value in force stays shown
+            self._show(name, self._values.get(name))
+            self.option_widgets[name].setToolTip(str(e))
+            return
+        self._show(name, value)
+        self._accept(name, value)
 
     def stats_settings(self):
         """(StatsOptions, ShakeupOptions) for kmetric_gui.stats.analyze."""
@@ -160,41 +252,29 @@ class OptionsPanel(QWidget):
                                seed=self.seed.value()))
 
     def options(self):
-        def num(w):
-            t = w.text().strip()
-            return int(t) if t not in ("", "-") else None
-        return Options(
-            metric=self.metric_combo.currentData(), weights=self.weights.currentText(),
-            min_rating=num(self.min_rating), max_rating=num(self.max_rating),
-            id_column=self.id_column.text().strip() or None,
-            target_column=self.target_column.text().strip() or None,
-            ties=self.ties.currentData(), beta=self.beta.value(),
-            threshold=self.threshold.value(), matching=self.matching.currentText(),
-            clean=self.clean.isChecked(), allow_continuous=True)
+        """The options shown (and in force once the window applies them)."""
+        return Options(metric=self.metric_combo.currentData(),
+                       id_column=self.id_column.text().strip() or None,
+                       target_column=self.target_column.text().strip() or None,
+                       allow_continuous=True).with_(**self._values)
 
     def set_options(self, o):
-        o = o if isinstance(o, Options) else Options(**o)
-        """Restore saved options without emitting a burst of changes."""
-        widgets = [self.metric_combo, self.weights, self.ties, self.matching, self.beta,
-                   self.threshold, self.clean, self.min_rating, self.max_rating,
-                   self.id_column, self.target_column]
+        """Show these options (restored, or the session's after a refusal or Cancel)
+        without emitting a burst of changes."""
+        o = o if isinstance(o, Options) else Options.from_dict(o, strict=False)
+        widgets = [self.metric_combo, self.id_column, self.target_column]
         for w in widgets:
             w.blockSignals(True)
         try:
             self.metric_combo.setCurrentIndex(max(0, self.metric_combo.findData(o.metric)))
-            self.weights.setCurrentText(o.weights)
-            self.ties.setCurrentIndex(max(0, self.ties.findData(o.ties)))
-            self.matching.setCurrentText(o.matching)
-            self.beta.setValue(o.beta)
-            self.threshold.setValue(o.threshold)
-            self.clean.setChecked(o.clean)
-            self.min_rating.setText("" if o.min_rating is None else str(o.min_rating))
-            self.max_rating.setText("" if o.max_rating is None else str(o.max_rating))
             self.id_column.setText(o.id_column or "")
             self.target_column.setText(o.target_column or "")
         finally:
             for w in widgets:
                 w.blockSignals(False)
+        for name in self.option_widgets:
+            value = getattr(o, name)
+            self._values[name] = value
+            self._show(name, value)
         self._last_columns = (self.id_column.text(), self.target_column.text())
-        self._last_range = (self.min_rating.text(), self.max_rating.text())
         self.mark_changed()

@@ -83,7 +83,8 @@ def summary_text(sh):
         return "Every simulated split was undefined on one side: no gap to show."
     parts = [f"Private − Public over random splits: mean <b>{s['mean']:+.4f}</b>, "
              f"sd {s['sd']:.4f}; 90% of the splits fall in "
-             f"<b>[{s['p05']:+.4f}, {s['p95']:+.4f}]</b> (median {s['p50']:+.4f})."]
+             f"<b>[{s['p05']:+.4f}, {s['p95']:+.4f}]</b> (median {s['p50']:+.4f}); "
+             f"{getattr(sh, 'worse_sign', 'a negative gap')}: Private scores worse."]
     if np.isfinite(sh.actual_gap):
         parts.append(f"The actual split's gap <b>{sh.actual_gap:+.4f}</b> is at percentile "
                      f"<b>{sh.actual_percentile:.1f}</b> of the simulated gaps.")

@@ -2,7 +2,10 @@
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-DEMOS = (("qwk", "Weighted kappa demo"), ("lwlrap", "LwLRAP demo"), ("fbeta", "Jaccard F-beta demo"))
+
+def _demos():
+    from ...metrics import REGISTRY
+    return [(m.name, f"{m.label} demo") for m in REGISTRY.values() if m.demo_paths()]
 
 
 class Welcome(QWidget):
@@ -15,15 +18,18 @@ class Welcome(QWidget):
         title = QLabel("<h2>Drop a solution and a submission here, or open a demo</h2>")
         title.setAlignment(Qt.AlignCenter)
         title.setWordWrap(True)
+        from ...metrics import REGISTRY
+        names = [m.label for m in REGISTRY.values()]
+        listed = ", ".join(names[:-1]) + (f" or {names[-1]}" if len(names) > 1 else names[0])
         hint = QLabel("CSV, TSV, .gz, .zip or Parquet files as Kaggle gives them. kmetric finds the "
-                      "metric from the columns (weighted kappa, LwLRAP or Jaccard F-beta), lists "
+                      f"metric from the columns ({listed}), lists "
                       "every problem of an invalid file, and shows what the score is made of.")
         hint.setAlignment(Qt.AlignCenter)
         hint.setWordWrap(True)
         hint.setObjectName("reason")
         row = QHBoxLayout()
         row.addStretch(1)
-        for name, label in DEMOS:
+        for name, label in _demos():
             b = QPushButton(label)
             b.clicked.connect(lambda _=False, n=name: self.demo_requested.emit(n))
             row.addWidget(b)

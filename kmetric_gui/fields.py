@@ -1,0 +1,32 @@
+"""Names of a unit's editable fields, shared by io, metrics and state (imports nothing of
+them): the neutral ground that keeps io -> metrics -> state free of import loops."""
+from dataclasses import dataclass
+
+FIELDS = ("truth", "pred")
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """An editable field of a unit: the truth or the prediction (``part``: class)."""
+    name: str           # "truth" or "pred"
+    part: "int | None" = None
+
+
+class LazyPrepared:
+    """A report's data materialized only when something reads the arrays.
+
+    An incremental rescore (a few edited cells) gives a new score in K x K work;
+    copying million-row arrays for it would cost more than the score itself.
+    ``version``: a state.data.DataVersion (``prepared()`` and ``base``).
+    """
+
+    def __init__(self, version):
+        self._version = version
+
+    def __getattr__(self, name):
+        if name in FIELDS:
+            return getattr(self._version.prepared(), name)
+        return getattr(self._version.base, name)
+
+    def __len__(self):
+        return len(self._version.base)
