@@ -157,7 +157,7 @@ class F1Result:
         return f1_units(self.confusion, self.average, self.pos_index)
 
 
-def _f1_from_counts(tp, fp, fn, support, average, pos_index):
+def f1_from_counts(tp, fp, fn, support, average, pos_index):
     """F1 from per-class counts (R, K) -> (R,)."""
     with np.errstate(invalid="ignore", divide="ignore"):
         if average == "micro":
@@ -193,7 +193,7 @@ def f1_units(observed, average, pos_index=None) -> Units:
         tp = per_class(ti, diag)
         fp = per_class(pj, ~diag)
         fn = per_class(ti, ~diag)
-        out = _f1_from_counts(tp, fp, fn, tp + fn, average, pos_index)
+        out = f1_from_counts(tp, fp, fn, tp + fn, average, pos_index)
         out[counts.sum(axis=1) == 0] = np.nan
         return out
 
@@ -248,7 +248,7 @@ def f1(y_true, y_pred, *, average: str = "binary", pos_label=1) -> F1Result:
     tp = np.diag(obs)[None, :].astype(np.float64)
     fp = obs.sum(axis=0)[None, :] - tp
     fn = obs.sum(axis=1)[None, :] - tp
-    score = float(_f1_from_counts(tp, fp, fn, tp + fn, average, pos_index)[0])
+    score = float(f1_from_counts(tp, fp, fn, tp + fn, average, pos_index)[0])
     den = 2 * tp[0] + fp[0] + fn[0]
     per = np.where(den > 0, 2 * tp[0] / np.where(den > 0, den, 1), 0.0)
     return F1Result(score, None, average, labels, obs, per, pos_index, t, p, note)

@@ -41,6 +41,8 @@ class AucResult:
     tied_pairs: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (C,) positive-negative ties
     n: int = 0
     higher_is_better: bool = True
+    # the inputs as given: AUC's statistics resample the rows themselves
+    data: tuple = field(default=(), repr=False, compare=False)
 
 
 def _truth_columns(truth, scores):
@@ -139,7 +141,7 @@ def roc_auc(truth, scores) -> AucResult:
         reason = (f"every row is {only}: AUC needs both classes" if binary else
                   "every column has a single class: AUC needs positives and negatives")
     score = float("nan") if reason else float(np.nanmean(per))
-    return AucResult(score, reason, per, pos, neg, skipped, tied, int(n))
+    return AucResult(score, reason, per, pos, neg, skipped, tied, int(n), data=(truth, scores))
 
 
 # --- per-row placements and DeLong ------------------------------------------

@@ -90,7 +90,7 @@ def rmse(y_true, y_pred) -> RegressionResult:
         return _empty("rmse", t)
     d = p - t
     flat = d.ravel()
-    ss = float(np.dot(flat, flat))
+    ss = float(np.einsum("i,i->", flat, flat))   # not BLAS: its threads spin on a busy machine
     if not np.isfinite(ss):
         _name_non_finite(t, p)
     return RegressionResult(float(np.sqrt(ss / d.size)), None, "rmse", t.shape[0], d)
@@ -128,7 +128,7 @@ def rmsle(y_true, y_pred) -> RegressionResult:
                              f"({int((arr < 0).sum())} negative value(s) in all)")
     d = np.log1p(p) - np.log1p(t)
     flat = d.ravel()
-    ss = float(np.dot(flat, flat))
+    ss = float(np.einsum("i,i->", flat, flat))   # not BLAS: its threads spin on a busy machine
     if not np.isfinite(ss):
         _name_non_finite(t, p)
     return RegressionResult(float(np.sqrt(ss / d.size)), None, "rmsle", t.shape[0], d)

@@ -8,9 +8,19 @@ from .base import FieldSpec, Metric, Plan
 from .fbeta import FBETA
 from .kappa import KAPPA
 from .lwlrap import LWLRAP
+from .accuracy import ACCURACY
+from .auc import AUC
+from .f1 import F1_SCORE
+from .logloss import LOGLOSS
+from .mae import MAE
+from .mapk import MAPK
+from .mcrmse import MCRMSE
+from .rmse import RMSE
+from .rmsle import RMSLE
 
 _DETECTION_ORDER = (FBETA, LWLRAP, KAPPA)
-REGISTRY = {m.name: m for m in (KAPPA, LWLRAP, FBETA)}
+REGISTRY = {m.name: m for m in (KAPPA, LWLRAP, FBETA, AUC, LOGLOSS, ACCURACY, F1_SCORE, MAPK,
+                                RMSE, RMSLE, MAE, MCRMSE)}
 METRIC_NAMES = tuple(REGISTRY)
 
 

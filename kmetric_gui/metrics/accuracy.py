@@ -1,0 +1,36 @@
+"""Accuracy: the share of rows whose predicted label is the true one."""
+import numpy as np
+
+from ..core.classification import accuracy
+from ._family import FamilyMetric
+from ._labels import build_labels
+
+
+class Accuracy(FamilyMetric):
+    name = "accuracy"
+    label = "Accuracy"
+
+    def build(self, ctx):
+        return build_labels(self, ctx)
+
+    def kernel(self, truth, pred, options):
+        return accuracy(truth, pred)
+
+    def row_stats(self, result):
+        hit = result.row_hits.astype(np.float64)
+
+        def score(sums):
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out = sums[:, 0] / sums[:, 1]
+            out[sums[:, 1] == 0] = np.nan
+            return out
+        return np.column_stack([hit, np.ones_like(hit)]), score
+
+    def fixed_stats(self, result, stats):
+        return np.ones_like(stats)
+
+    def json_fields(self, report):
+        return {**super().json_fields(report), "hits": report.result.hits}
+
+
+ACCURACY = Accuracy()

@@ -1,0 +1,65 @@
+"""ROC AUC: binary, multi-class (one-vs-rest, macro mean) or multi-label (mean over
+columns). Ties count one half, as scikit-learn. Statistics come from the rank
+statistic (core/ranking_stats.py), with DeLong's interval beside the bootstrap."""
+import numpy as np
+
+from ..core.ranking import delong, roc_auc
+from ..core.ranking_stats import AucPairs, RankUnits
+from ._family import FamilyMetric, Option
+from ._probabilities import build_probabilities
+from .base import split_rows, take
+
+
+class Auc(FamilyMetric):
+    name = "auc"
+    label = "ROC AUC"
+    options = (
+        Option("average", str, "macro", ("binary", "macro", "micro", "weighted"),
+               "auc multi-class / multi-label: macro (mean over classes); f1: the average"),
+    )
+
+    def build(self, ctx):
+        return build_probabilities(self, ctx, probabilities=False, multilabel=True)
+
+    def kernel(self, truth, pred, options):
+        return roc_auc(truth, pred)
+
+    def units(self, result):
+        return RankUnits(*result.data)
+
+    def paired(self, reports, split="all"):
+        rows = split_rows(reports[0].prepared.usage, split)
+        truth = take(reports[0].prepared.truth, rows)
+        return AucPairs(truth, [take(r.prepared.pred, rows) for r in reports])
+
+    def fixes(self, report, rows, top):
+        from ..core.attribution import empty_fixes
+        return empty_fixes(report.result.score, "fix first is not available for AUC "
+                           "(a fix changes the pairs of other rows)")
+
+    def json_fields(self, report):
+        r = report.result
+        out = {**super().json_fields(report), "per_column": [
+            None if not np.isfinite(v) else float(v) for v in r.per_column],
+            "positives": r.positives.tolist(), "negatives": r.negatives.tolist()}
+        if r.skipped:
+            out["skipped_columns"] = [report.prepared.target_columns[j] for j in r.skipped]
+        truth, pred = r.data
+        if r.per_column.size == 1 and np.ndim(pred) == 1 and np.isfinite(r.score):
+            d = delong(truth, pred)
+            out["delong"] = {"se": float(np.sqrt(d.covariance[0, 0])), "low": float(d.low[0]),
+                             "high": float(d.high[0]), "level": d.level}
+        return out
+
+    def summary_lines(self, report):
+        r = report.result
+        lines = super().summary_lines(report)
+        lines.append(f"{int(r.positives.sum()):,} positive and {int(r.negatives.sum()):,} "
+                     f"negative row-column pairs; ties count one half")
+        if r.skipped:
+            lines.append(f"{len(r.skipped)} column(s) with one class skipped: "
+                         f"{', '.join(report.prepared.target_columns[j] for j in r.skipped)}")
+        return lines
+
+
+AUC = Auc()

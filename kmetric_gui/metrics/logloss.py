@@ -1,0 +1,42 @@
+"""Log loss (binary and multi-class) as Kaggle computes it: probabilities clipped to
+[eps, 1 - eps], rows renormalised. Lower is better."""
+import numpy as np
+
+from ..core.probabilistic import DEFAULT_EPS, log_loss
+from ._family import FamilyMetric, Option, opt
+from ._probabilities import build_probabilities
+
+
+class LogLoss(FamilyMetric):
+    name = "logloss"
+    label = "Log loss"
+    higher_is_better = False
+    options = (
+        Option("eps", float, DEFAULT_EPS, help="log loss: probabilities are clipped to "
+               "[eps, 1 - eps] before rows are renormalised (Kaggle: 1e-15)",
+               minimum=0.0, maximum=0.49),
+    )
+
+    def build(self, ctx):
+        return build_probabilities(self, ctx, probabilities=True, multilabel=False)
+
+    def kernel(self, truth, pred, options):
+        return log_loss(truth, pred, eps=opt(options, self, "eps"))
+
+    def fixed_stats(self, result, stats):
+        out = stats.copy()
+        out[:, 0] = -np.log1p(-result.eps)     # the truth given 1 - eps: the least loss
+        return out
+
+    def json_fields(self, report):
+        r = report.result
+        return {**super().json_fields(report), "eps": r.eps, "clipped_rows": r.clipped}
+
+    def summary_lines(self, report):
+        r = report.result
+        return super().summary_lines(report) + [
+            f"probabilities clipped to [{r.eps:g}, 1 - {r.eps:g}] and rows renormalised; "
+            f"{r.clipped:,} row(s) clipped"]
+
+
+LOGLOSS = LogLoss()
