@@ -59,8 +59,7 @@ def build_probabilities(metric, ctx, probabilities, multilabel):
         pred = matrix(s, ctx.sub, classes, ctx.sub_name)
         layout = (f"multi-class: solution labels in '{label}', submission one "
                   f"{'probability' if probabilities else 'score'} column per class ({len(classes)})")
-    s.stop_if_any()
-    if probabilities:
+    if probabilities and pred is not None:     # named with the solution's problems, if any
         for j, c in enumerate(classes):
             s.check_probabilities(pred[:, j], c)
     s.stop_if_any()
