@@ -7,18 +7,18 @@ holds is a problem (most often a typo or a different spelling).
 """
 import numpy as np
 
-from ..io.columns import column_array
-from ..io.prepare import Prepared
-from ..numbers import column_numbers
-from ._layouts import Sides, at_rows, single_target
 
 
 def _numeric(table, name):
+    from ..io.columns import column_array
+    from ..numbers import column_numbers
     cv = column_numbers(column_array(table, name), integer=False)
     return cv.values if cv.ok else None
 
 
 def build_labels(metric, ctx):
+    from ..io.prepare import Prepared
+    from ._layouts import Sides, at_rows, single_target
     s = Sides(ctx)
     name = single_target(s)
     s.stop_if_any()

@@ -8,14 +8,14 @@
 """
 import numpy as np
 
-from ..io.prepare import Prepared
-from ._layouts import Sides, class_labels, matrix, one_hot_codes, single_target
 
 
 def build_probabilities(metric, ctx, probabilities, multilabel):
     """Prepared with truth (n,) 0/1 or class codes, or (n, C) 0/1 (multi-label),
     and scores (n,) or (n, C) in solution order. ``probabilities``: scores must be
     in [0, 1] (log loss); ``multilabel``: 0/1 solution columns are labels, not one-hot."""
+    from ..io.prepare import Prepared
+    from ._layouts import Sides, class_labels, matrix, one_hot_codes, single_target
     s = Sides(ctx)
     subs = s.targets(ctx.sub)
     sols = s.targets(ctx.sol)

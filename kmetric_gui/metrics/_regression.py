@@ -1,9 +1,7 @@
 """Regression layouts: id + one real column (rmse, rmsle, mae) or several (mcrmse)."""
 import numpy as np
 
-from ..io.prepare import Prepared
 from ._family import FamilyMetric
-from ._layouts import Sides, matrix, single_target
 
 
 class RegressionMetric(FamilyMetric):
@@ -12,6 +10,8 @@ class RegressionMetric(FamilyMetric):
     non_negative = False        # rmsle: logarithms of values >= 0
 
     def build(self, ctx):
+        from ..io.prepare import Prepared
+        from ._layouts import Sides, matrix, single_target
         s = Sides(ctx)
         if self.multi:
             names = s.same_columns("target")

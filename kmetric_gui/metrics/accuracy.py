@@ -1,7 +1,6 @@
 """Accuracy: the share of rows whose predicted label is the true one."""
 import numpy as np
 
-from ..core.classification import accuracy
 from ._family import FamilyMetric
 from ._labels import build_labels
 
@@ -14,6 +13,7 @@ class Accuracy(FamilyMetric):
         return build_labels(self, ctx)
 
     def kernel(self, truth, pred, options):
+        from ..core.classification import accuracy
         return accuracy(truth, pred)
 
     def row_stats(self, result):

@@ -3,10 +3,7 @@ columns). Ties count one half, as scikit-learn. Statistics come from the rank
 statistic (core/ranking_stats.py), with DeLong's interval beside the bootstrap."""
 import numpy as np
 
-from ..core.ranking import delong, roc_auc
-from ..core.ranking_stats import AucPairs, RankUnits
 from ._family import FamilyMetric, Option
-from ._probabilities import build_probabilities
 from .base import split_rows, take
 
 
@@ -19,17 +16,21 @@ class Auc(FamilyMetric):
     )
 
     def build(self, ctx):
+        from ._probabilities import build_probabilities
         return build_probabilities(self, ctx, probabilities=False, multilabel=True)
 
     def kernel(self, truth, pred, options):
+        from ..core.ranking import roc_auc
         return roc_auc(truth, pred)
 
     def units(self, result):
+        from ..core.ranking_stats import RankUnits
         return RankUnits(*result.data)
 
     def paired(self, reports, split="all"):
         rows = split_rows(reports[0].prepared.usage, split)
         truth = take(reports[0].prepared.truth, rows)
+        from ..core.ranking_stats import AucPairs
         return AucPairs(truth, [take(r.prepared.pred, rows) for r in reports])
 
     def fixes(self, report, rows, top):
@@ -44,6 +45,7 @@ class Auc(FamilyMetric):
             "positives": r.positives.tolist(), "negatives": r.negatives.tolist()}
         if r.skipped:
             out["skipped_columns"] = [report.prepared.target_columns[j] for j in r.skipped]
+        from ..core.ranking import delong
         truth, pred = r.data
         if r.per_column.size == 1 and np.ndim(pred) == 1 and np.isfinite(r.score):
             d = delong(truth, pred)

@@ -6,7 +6,6 @@ division (binary, the positive label nowhere) scores 0.0 as scikit-learn does.
 """
 import numpy as np
 
-from ..core.classification import AVERAGES, f1, f1_from_counts
 from ._family import FamilyMetric, Option, opt
 from ._labels import build_labels
 
@@ -15,7 +14,7 @@ class F1(FamilyMetric):
     name = "f1"
     label = "F1 score"
     options = (
-        Option("average", str, "binary", AVERAGES,
+        Option("average", str, "binary", ("binary", "macro", "micro", "weighted"),
                "f1: binary (of the positive label), or macro, micro, weighted over the classes; "
                "auc multi-class: macro"),
         Option("pos_label", str, "1", help="f1 binary: the positive label (default 1)"),
@@ -25,11 +24,13 @@ class F1(FamilyMetric):
         return build_labels(self, ctx)
 
     def kernel(self, truth, pred, options):
+        from ..core.classification import f1
         return f1(truth, pred, average=opt(options, self, "average"),
                   pos_label=opt(options, self, "pos_label"))
 
     def row_stats(self, result):
         """Per row, TP/FP/FN of every class (3K columns)."""
+        from ..core.classification import f1_from_counts
         t, p = result.truth_codes, result.pred_codes
         k = result.labels.size
         n = t.size

@@ -2,9 +2,7 @@
 [eps, 1 - eps], rows renormalised. Lower is better."""
 import numpy as np
 
-from ..core.probabilistic import DEFAULT_EPS, log_loss
 from ._family import FamilyMetric, Option, opt
-from ._probabilities import build_probabilities
 
 
 class LogLoss(FamilyMetric):
@@ -12,15 +10,17 @@ class LogLoss(FamilyMetric):
     label = "Log loss"
     higher_is_better = False
     options = (
-        Option("eps", float, DEFAULT_EPS, help="log loss: probabilities are clipped to "
+        Option("eps", float, 1e-15, help="log loss: probabilities are clipped to "
                "[eps, 1 - eps] before rows are renormalised (Kaggle: 1e-15)",
                minimum=0.0, maximum=0.49),
     )
 
     def build(self, ctx):
+        from ._probabilities import build_probabilities
         return build_probabilities(self, ctx, probabilities=True, multilabel=False)
 
     def kernel(self, truth, pred, options):
+        from ..core.probabilistic import log_loss
         return log_loss(truth, pred, eps=opt(options, self, "eps"))
 
     def fixed_stats(self, result, stats):

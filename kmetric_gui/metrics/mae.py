@@ -1,5 +1,4 @@
 """MAE (mean absolute error): lower is better; layout in metrics/_regression.py."""
-from ..core.regression import mae
 from ._regression import RegressionMetric
 
 
@@ -8,6 +7,7 @@ class Mae(RegressionMetric):
     label = "MAE"
 
     def kernel(self, truth, pred, options):
+        from ..core.regression import mae
         return mae(truth, pred)
 
 

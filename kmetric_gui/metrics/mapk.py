@@ -7,10 +7,7 @@ query with nothing relevant (AP 0, still counted).
 """
 import numpy as np
 
-from ..core.mapk import check_k, mapk, split_items
-from ..io.prepare import Prepared
 from ._family import FamilyMetric, Option, opt
-from ._layouts import Sides, at_rows, single_target
 
 
 class MapK(FamilyMetric):
@@ -23,6 +20,9 @@ class MapK(FamilyMetric):
     )
 
     def build(self, ctx):
+        from ..core.mapk import check_k, split_items
+        from ..io.prepare import Prepared
+        from ._layouts import Sides, at_rows, single_target
         s = Sides(ctx)
         name = single_target(s)
         s.stop_if_any()
@@ -42,6 +42,7 @@ class MapK(FamilyMetric):
                         layout=f"id '{ctx.id_col}' + space-separated items in '{name}'")
 
     def kernel(self, truth, pred, options):
+        from ..core.mapk import mapk
         return mapk(truth, pred, k=opt(options, self, "k"))
 
     def fixed_stats(self, result, stats):

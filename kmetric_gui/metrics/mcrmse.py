@@ -1,5 +1,4 @@
 """MCRMSE (mean column-wise root mean squared error): lower is better; layout in metrics/_regression.py."""
-from ..core.regression import mcrmse
 from ._regression import RegressionMetric
 
 
@@ -9,6 +8,7 @@ class Mcrmse(RegressionMetric):
     multi = True
 
     def kernel(self, truth, pred, options):
+        from ..core.regression import mcrmse
         return mcrmse(truth, pred)
 
 

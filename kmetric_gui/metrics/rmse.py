@@ -1,5 +1,4 @@
 """RMSE (root mean squared error): lower is better; layout in metrics/_regression.py."""
-from ..core.regression import rmse
 from ._regression import RegressionMetric
 
 
@@ -8,6 +7,7 @@ class Rmse(RegressionMetric):
     label = "RMSE"
 
     def kernel(self, truth, pred, options):
+        from ..core.regression import rmse
         return rmse(truth, pred)
 
 

@@ -1,5 +1,4 @@
 """RMSLE (root mean squared logarithmic error): lower is better; layout in metrics/_regression.py."""
-from ..core.regression import rmsle
 from ._regression import RegressionMetric
 
 
@@ -9,6 +8,7 @@ class Rmsle(RegressionMetric):
     non_negative = True
 
     def kernel(self, truth, pred, options):
+        from ..core.regression import rmsle
         return rmsle(truth, pred)
 
 
