@@ -158,3 +158,34 @@ def test_placements_average_to_auc_and_delong_close_to_bootstrap():
     se_boot = np.nanstd(auc_bootstrap(y, [s], 2000, seed=0)[:, 0], ddof=1)
     se_delong = math.sqrt(delong(y, s).covariance[0, 0])
     assert se_boot == pytest.approx(se_delong, rel=0.1)
+
+
+def test_rank_units_splits_and_pairs_equal_plain_subsets():
+    from kmetric_gui.core.ranking_stats import AucPairs, RankUnits
+    from kmetric_gui.core.shakeup import shakeup
+    n = 70
+    y = RNG.random(n) < 0.4
+    y[:4] = [True, False, True, False]
+    a = np.round(RNG.random(n) + 0.4 * y, 1)
+    b = RNG.random(n) + 0.2 * y
+    pub, priv = RankUnits(y, a).split_scores(20, 15, seed=5)
+    rng = np.random.default_rng(5)
+    for r in range(15):
+        sel = rng.choice(n, 20, replace=False, shuffle=False)
+        rest = np.setdiff1d(np.arange(n), sel)
+        for got, rows in ((pub[r], sel), (priv[r], rest)):
+            yy = y[rows]
+            ref = roc_auc_score(yy, a[rows]) if 0 < yy.sum() < yy.size else np.nan
+            assert got == pytest.approx(ref, rel=1e-12, nan_ok=True)
+    # through the shake-up of the statistics layer: the same splits
+    sh = shakeup(RankUnits(y, a), 20 / n, splits=15, seed=5)
+    assert sh.public == pytest.approx(pub, nan_ok=True) and sh.private == pytest.approx(priv, nan_ok=True)
+    eng = AucPairs(y, [a, b])
+    assert eng.scores() == pytest.approx([roc_auc_score(y, a), roc_auc_score(y, b)])
+    sp = eng.splits(0, 1, 20, 10, seed=3)
+    assert sp.shape == (10, 4)
+    jk, _ = eng.pair_jackknife(0, 1)
+    keep = np.arange(n) != 5
+    assert jk[5] == pytest.approx(roc_auc_score(y[keep], b[keep]) - roc_auc_score(y[keep], a[keep]))
+    perm = eng.permutation(0, 1, 30, seed=1)
+    assert perm.shape == (30,) and np.abs(perm).max() < 1
