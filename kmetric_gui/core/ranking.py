@@ -283,15 +283,15 @@ def auc_bootstrap(truth, submissions, replicates=1000, seed=0, cancel=None):
     if n == 0 or not any(cols):
         return out
     flat = [c for group in cols for c in group]
-    acc = [None] * len(flat)
+    whole = np.empty((1, n), dtype=np.uint32 if n < 2 ** 32 else np.int64)
     for r0, r, u0, idx in index_blocks(rng_of(seed), n, b):
         check_cancel(cancel)
-        for i, c in enumerate(flat):
-            part = c.counts(idx)
-            acc[i] = part if u0 == 0 else acc[i] + part
-        if u0 + idx.shape[1] < n:
-            continue                         # a replicate of n > CHUNK rows comes in slices
-        aucs = iter([c.auc(a.astype(np.float64)) for c, a in zip(flat, acc)])
+        if idx.shape[1] < n:                 # a replicate of n > CHUNK rows comes in slices
+            whole[0, u0:u0 + idx.shape[1]] = idx[0]
+            if u0 + idx.shape[1] < n:
+                continue
+            idx = whole
+        aucs = iter([c.auc(c.counts(idx).astype(np.float64)) for c in flat])
         for k, group in enumerate(cols):
             if group:
                 out[r0:r0 + r, k] = np.mean([next(aucs) for _ in group], axis=0)
