@@ -28,6 +28,16 @@ class LogLoss(FamilyMetric):
         out[:, 0] = -np.log1p(-result.eps)     # the truth given 1 - eps: the least loss
         return out
 
+    def fix_details(self, report, units, sol_rows):
+        prep = report.prepared
+        if prep.pred.ndim == 1:
+            return super().fix_details(report, units, sol_rows)
+        out = []
+        for t, row in zip(prep.truth[sol_rows].tolist(), prep.pred[sol_rows]):
+            out.append(f"truth {prep.classes[t]}, given {row[t]:.4g} "
+                       f"(highest: {prep.classes[int(row.argmax())]} {row.max():.4g})")
+        return out
+
     def json_fields(self, report):
         r = report.result
         return {**super().json_fields(report), "eps": r.eps, "clipped_rows": r.clipped}
