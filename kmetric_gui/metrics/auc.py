@@ -3,17 +3,15 @@ columns). Ties count one half, as scikit-learn. Statistics come from the rank
 statistic (core/ranking_stats.py), with DeLong's interval beside the bootstrap."""
 import numpy as np
 
-from ._family import FamilyMetric, Option
+from ._family import FamilyMetric
 from .base import split_rows, take
 
 
 class Auc(FamilyMetric):
     name = "auc"
     label = "ROC AUC"
-    options = (
-        Option("average", str, "macro", ("binary", "macro", "micro", "weighted"),
-               "auc multi-class / multi-label: macro (mean over classes); f1: the average"),
-    )
+    # Multi-class and multi-label AUC is always the macro mean (no --average here: one
+    # declaration of "average" (f1's) keeps its default "binary" for f1).
 
     def build(self, ctx):
         from ._probabilities import build_probabilities
