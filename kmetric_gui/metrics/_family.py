@@ -127,3 +127,42 @@ def _short(v):
 
 
 __all__ = ["FamilyMetric", "Option", "opt", "FieldSpec", "split_rows"]
+
+
+def fit_reason(metric, sample, why):
+    """A metrics.detect.Fit that is never "clear": these families share layouts (one
+    real column is RMSE, MAE or RMSLE), so the user is asked (used once the metric
+    contract's value-based detection is merged; ``sample`` is its Sample)."""
+    from .detect import Fit
+    return Fit(f"{why} ({metric.label})", clear=False)
+
+
+def one_column(sub_targets, sample):
+    """(name, submission summary, solution summary) of a one-column layout, or None."""
+    if sample is None or len(sub_targets) != 1:
+        return None
+    name = sub_targets[0]
+    sub, sol = sample.sub_column(name), sample.sol_column(name)
+    if sub is None or sol is None:
+        return None
+    return name, sub, sol
+
+
+def class_columns(sub_targets, sample, probabilities):
+    """Why several submission columns look like per-class scores, or None."""
+    if sample is None or len(sub_targets) < 2:
+        return None
+    subs = [sample.sub_column(c) for c in sub_targets]
+    if any(s is None or s.kind not in ("int", "real") for s in subs):
+        return None
+    if probabilities and not (all(s.unit_interval for s in subs)
+                              and sample.rows_sum_to_one(sub_targets, tol=1e-3)):
+        return None
+    sols = [sample.sol_column(c) for c in sub_targets]
+    if all(s is not None and s.binary for s in sols):
+        return f"{len(subs)} columns of 0/1 truth and scores"
+    if len(sample.sol_targets) == 1:
+        label = sample.sol_column(sample.sol_targets[0])
+        if label is not None and label.kind == "text":
+            return f"labels in '{sample.sol_targets[0]}', {len(subs)} class columns"
+    return None

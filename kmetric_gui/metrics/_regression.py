@@ -9,6 +9,27 @@ class RegressionMetric(FamilyMetric):
     multi = False               # mcrmse: several real columns
     non_negative = False        # rmsle: logarithms of values >= 0
 
+    def fit(self, sub_targets, sample=None):
+        from ._family import fit_reason, one_column
+        if self.multi:
+            if sample is None or len(sub_targets) < 2:
+                return None
+            cols = [(sample.sub_column(c), sample.sol_column(c)) for c in sub_targets]
+            if all(s is not None and t is not None and s.kind in ("int", "real")
+                   and t.kind in ("int", "real") for s, t in cols) \
+                    and not all(t.binary for _, t in cols):
+                return fit_reason(self, sample, f"{len(cols)} real columns in both files")
+            return None
+        found = one_column(sub_targets, sample)
+        if found is None:
+            return None
+        name, sub, sol = found
+        if sol.kind != "real" or sub.kind not in ("int", "real"):
+            return None
+        if self.non_negative and not (sol.low >= 0 and sub.low >= 0):
+            return None
+        return fit_reason(self, sample, f"one real column '{name}'")
+
     def build(self, ctx):
         from ..io.prepare import Prepared
         from ._layouts import Sides, matrix, single_target

@@ -9,6 +9,13 @@ class Accuracy(FamilyMetric):
     name = "accuracy"
     label = "Accuracy"
 
+    def fit(self, sub_targets, sample=None):
+        from ._family import fit_reason, one_column
+        found = one_column(sub_targets, sample)
+        if found is None or found[1].kind != "text" or found[2].kind != "text":
+            return None
+        return fit_reason(self, sample, f"text in '{found[0]}' (class labels)")
+
     def build(self, ctx):
         return build_labels(self, ctx)
 

@@ -13,6 +13,16 @@ class Auc(FamilyMetric):
     # Multi-class and multi-label AUC is always the macro mean (no --average here: one
     # declaration of "average" (f1's) keeps its default "binary" for f1).
 
+    def fit(self, sub_targets, sample=None):
+        from ._family import class_columns, fit_reason, one_column
+        found = one_column(sub_targets, sample)
+        if found is not None:
+            name, sub, sol = found
+            ok = sol.binary and sub.kind == "real"
+            return fit_reason(self, sample, f"0/1 truth and scores in '{name}'") if ok else None
+        why = class_columns(sub_targets, sample, probabilities=False)
+        return fit_reason(self, sample, why) if why else None
+
     def build(self, ctx):
         from ._probabilities import build_probabilities
         return build_probabilities(self, ctx, probabilities=False, multilabel=True)

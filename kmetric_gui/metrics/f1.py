@@ -20,6 +20,13 @@ class F1(FamilyMetric):
         Option("pos_label", str, "1", help="f1 binary: the positive label (default 1)"),
     )
 
+    def fit(self, sub_targets, sample=None):
+        from ._family import fit_reason, one_column
+        found = one_column(sub_targets, sample)
+        if found is None or found[1].kind != "text" or found[2].kind != "text":
+            return None
+        return fit_reason(self, sample, f"text in '{found[0]}' (class labels)")
+
     def build(self, ctx):
         return build_labels(self, ctx)
 

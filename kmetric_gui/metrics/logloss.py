@@ -15,6 +15,16 @@ class LogLoss(FamilyMetric):
                minimum=0.0, maximum=0.49),
     )
 
+    def fit(self, sub_targets, sample=None):
+        from ._family import class_columns, fit_reason, one_column
+        found = one_column(sub_targets, sample)
+        if found is not None:
+            name, sub, sol = found
+            ok = sol.binary and sub.kind == "real" and sub.unit_interval
+            return fit_reason(self, sample, f"0/1 truth and probabilities in '{name}'") if ok else None
+        why = class_columns(sub_targets, sample, probabilities=True)
+        return fit_reason(self, sample, why) if why else None
+
     def build(self, ctx):
         from ._probabilities import build_probabilities
         return build_probabilities(self, ctx, probabilities=True, multilabel=False)

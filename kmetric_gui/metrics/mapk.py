@@ -19,6 +19,13 @@ class MapK(FamilyMetric):
                minimum=1, maximum=10 ** 6),
     )
 
+    def fit(self, sub_targets, sample=None):
+        from ._family import fit_reason, one_column
+        found = one_column(sub_targets, sample)
+        if found is None or found[1].kind != "text" or found[2].kind != "text":
+            return None
+        return fit_reason(self, sample, f"text in '{found[0]}' (items)")
+
     def build(self, ctx):
         from ..core.mapk import check_k, split_items
         from ..io.prepare import Prepared
