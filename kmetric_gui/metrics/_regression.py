@@ -8,6 +8,15 @@ class RegressionMetric(FamilyMetric):
     higher_is_better = False
     multi = False               # mcrmse: several real columns
     non_negative = False        # rmsle: logarithms of values >= 0
+    demo_detected = False       # contract: the app chooses the metric for its demo
+
+    @property
+    def demo_label(self):
+        return f"{self.label} (regression)"
+
+    def reference(self, prep, options, rows=None):
+        from ._references import regression_reference
+        return regression_reference(self.name)(prep, options, rows)
 
     def fit(self, sub_targets, sample=None):
         from ._family import fit_reason, one_column

@@ -8,6 +8,12 @@ from ._labels import build_labels
 class Accuracy(FamilyMetric):
     name = "accuracy"
     label = "Accuracy"
+    demo_label = "accuracy (labels)"          # contract: the app's demo menu
+    demo_detected = False   # contract: the app chooses the metric for its demo (layouts overlap)
+
+    def reference(self, prep, options, rows=None):
+        from ._references import accuracy_reference
+        return accuracy_reference(prep, options, rows)
 
     def fit(self, sub_targets, sample=None):
         from ._family import fit_reason, one_column

@@ -10,6 +10,12 @@ from .base import split_rows, take
 class Auc(FamilyMetric):
     name = "auc"
     label = "ROC AUC"
+    demo_label = "ROC AUC (binary)"          # contract: the app's demo menu
+    demo_detected = False   # contract: the app chooses the metric for its demo (layouts overlap)
+
+    def reference(self, prep, options, rows=None):
+        from ._references import auc_reference
+        return auc_reference(prep, options, rows)
     # Multi-class and multi-label AUC is always the macro mean (no --average here: one
     # declaration of "average" (f1's) keeps its default "binary" for f1).
 

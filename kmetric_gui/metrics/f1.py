@@ -13,6 +13,12 @@ from ._labels import build_labels
 class F1(FamilyMetric):
     name = "f1"
     label = "F1 score"
+    demo_label = "F1 (binary)"          # contract: the app's demo menu
+    demo_detected = False   # contract: the app chooses the metric for its demo (layouts overlap)
+
+    def reference(self, prep, options, rows=None):
+        from ._references import f1_reference
+        return f1_reference(prep, options, rows)
     options = (
         Option("average", str, "binary", ("binary", "macro", "micro", "weighted"),
                "f1: binary (of the positive label), or macro, micro, weighted over the classes; "

@@ -8,6 +8,12 @@ from ._family import FamilyMetric, Option, opt
 class LogLoss(FamilyMetric):
     name = "logloss"
     label = "Log loss"
+    demo_label = "log loss (multi-class)"          # contract: the app's demo menu
+    demo_detected = False   # contract: the app chooses the metric for its demo (layouts overlap)
+
+    def reference(self, prep, options, rows=None):
+        from ._references import logloss_reference
+        return logloss_reference(prep, options, rows)
     higher_is_better = False
     options = (
         Option("eps", float, 1e-15, help="log loss: probabilities are clipped to "

@@ -13,6 +13,12 @@ from ._family import FamilyMetric, Option, opt
 class MapK(FamilyMetric):
     name = "mapk"
     label = "MAP@K"
+    demo_label = "MAP@5 (items)"          # contract: the app's demo menu
+    demo_detected = False   # contract: the app chooses the metric for its demo (layouts overlap)
+
+    def reference(self, prep, options, rows=None):
+        from ._references import mapk_reference
+        return mapk_reference(prep, options, rows)
     unit = "query"
     options = (
         Option("k", int, 5, help="mapk: predictions counted per query (default 5)",

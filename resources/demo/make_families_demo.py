@@ -2,10 +2,11 @@
 
     python resources/demo/make_families_demo.py
 
-One solution (with a Usage column) and two submissions per layout:
-binary probabilities (auc, logloss), multi-class probabilities (auc, logloss),
-class labels (accuracy, f1), space-separated items (mapk), one real column
-(rmse, rmsle, mae) and several real columns (mcrmse).
+One solution (with a Usage column) and two submissions per metric, named
+<metric>_solution.csv, <metric>_submission.csv, <metric>_submission_b.csv:
+auc (binary scores), logloss (multi-class probabilities), accuracy (text
+labels), f1 (0/1 labels), mapk (space-separated items), rmse / rmsle / mae
+(one real column, the same data), mcrmse (three real columns).
 """
 import csv
 import os
@@ -16,11 +17,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 N = 400
 
 
-def write(name, header, rows):
-    with open(os.path.join(HERE, name), "w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(header)
-        w.writerows(rows)
+def write(name, header, rows, also=()):
+    rows = list(rows)
+    for target in (name,) + tuple(name.replace(name.split("_")[0], a, 1) for a in also):
+        with open(os.path.join(HERE, target), "w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f)
+            w.writerow(header)
+            w.writerows(rows)
 
 
 def ids_usage(rng, prefix):
@@ -32,8 +35,8 @@ def ids_usage(rng, prefix):
 def binary(rng):
     ids, usage = ids_usage(rng, "b")
     y = (rng.random(N) < 0.3).astype(int)
-    write("binary_solution.csv", ["id", "target", "Usage"], zip(ids, y, usage))
-    for name, sep in (("binary_submission.csv", 1.4), ("binary_submission_b.csv", 1.0)):
+    write("auc_solution.csv", ["id", "target", "Usage"], zip(ids, y, usage))
+    for name, sep in (("auc_submission.csv", 1.4), ("auc_submission_b.csv", 1.0)):
         logit = rng.normal(0, 1, N) + sep * (2 * y - 1)
         p = 1 / (1 + np.exp(-logit))
         order = rng.permutation(N)
@@ -46,9 +49,9 @@ CLASSES = ["cat", "dog", "fox", "owl"]
 def multiclass(rng):
     ids, usage = ids_usage(rng, "m")
     y = rng.choice(len(CLASSES), N, p=[0.4, 0.3, 0.2, 0.1])
-    write("multiclass_solution.csv", ["id", "label", "Usage"],
+    write("logloss_solution.csv", ["id", "label", "Usage"],
           ((i, CLASSES[c], u) for i, c, u in zip(ids, y, usage)))
-    for name, sharp in (("multiclass_submission.csv", 1.6), ("multiclass_submission_b.csv", 1.1)):
+    for name, sharp in (("logloss_submission.csv", 1.6), ("logloss_submission_b.csv", 1.1)):
         logits = rng.normal(0, 1, (N, len(CLASSES))) + sharp * np.eye(len(CLASSES))[y]
         p = np.exp(logits)
         p /= p.sum(axis=1, keepdims=True)
@@ -58,11 +61,21 @@ def multiclass(rng):
 
 
 def labels(rng, ids, y, usage):
-    write("labels_solution.csv", ["id", "label", "Usage"],
+    write("accuracy_solution.csv", ["id", "label", "Usage"],
           ((i, CLASSES[c], u) for i, c, u in zip(ids, y, usage)))
-    for name, right in (("labels_submission.csv", 0.75), ("labels_submission_b.csv", 0.65)):
+    for name, right in (("accuracy_submission.csv", 0.75), ("accuracy_submission_b.csv", 0.65)):
         pred = np.where(rng.random(N) < right, y, rng.integers(0, len(CLASSES), N))
         write(name, ["id", "label"], ((ids[i], CLASSES[pred[i]]) for i in rng.permutation(N)))
+
+
+def binary_labels(rng):
+    ids, usage = ids_usage(rng, "f")
+    y = (rng.random(N) < 0.25).astype(int)
+    write("f1_solution.csv", ["id", "is_fraud", "Usage"], zip(ids, y, usage))
+    for name, recall, false_alarm in (("f1_submission.csv", 0.8, 0.08),
+                                      ("f1_submission_b.csv", 0.65, 0.05)):
+        pred = np.where(y == 1, rng.random(N) < recall, rng.random(N) < false_alarm).astype(int)
+        write(name, ["id", "is_fraud"], ((ids[i], pred[i]) for i in rng.permutation(N)))
 
 
 def items(rng):
@@ -84,15 +97,15 @@ def items(rng):
 def regression(rng):
     ids, usage = ids_usage(rng, "r")
     y = np.round(np.exp(rng.normal(3, 0.8, N)), 2)        # prices: positive, skewed
-    write("regression_solution.csv", ["id", "price", "Usage"], zip(ids, y, usage))
-    for name, spread in (("regression_submission.csv", 0.25), ("regression_submission_b.csv", 0.35)):
+    write("rmse_solution.csv", ["id", "price", "Usage"], zip(ids, y, usage), ("rmsle", "mae"))
+    for name, spread in (("rmse_submission.csv", 0.25), ("rmse_submission_b.csv", 0.35)):
         p = np.round(y * np.exp(rng.normal(0, spread, N)), 2)
-        write(name, ["id", "price"], ((ids[i], p[i]) for i in rng.permutation(N)))
+        write(name, ["id", "price"], ((ids[i], p[i]) for i in rng.permutation(N)), ("rmsle", "mae"))
     cols = ["cohesion", "syntax", "vocabulary"]
     t = np.round(rng.uniform(1, 5, (N, 3)) * 2) / 2           # essay scores in half points
-    write("columns_solution.csv", ["id"] + cols + ["Usage"],
+    write("mcrmse_solution.csv", ["id"] + cols + ["Usage"],
           ([i] + list(r) + [u] for i, r, u in zip(ids, t.tolist(), usage)))
-    for name, spread in (("columns_submission.csv", 0.4), ("columns_submission_b.csv", 0.55)):
+    for name, spread in (("mcrmse_submission.csv", 0.4), ("mcrmse_submission_b.csv", 0.55)):
         p = np.round(t + rng.normal(0, spread, t.shape), 3)
         write(name, ["id"] + cols, ([ids[i]] + list(p[i]) for i in rng.permutation(N)))
 
@@ -104,3 +117,4 @@ if __name__ == "__main__":
     labels(rng, ids, y, usage)
     items(rng)
     regression(rng)
+    binary_labels(rng)

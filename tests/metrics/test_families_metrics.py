@@ -23,8 +23,14 @@ ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "resources" / "demo"
 
 
+# each layout's demo files (named by the metric they demonstrate)
+FILES = {"binary": "auc", "multiclass": "logloss", "labels": "accuracy", "mapk": "mapk",
+         "regression": "rmse", "columns": "mcrmse", "binary_labels": "f1"}
+
+
 def demo(layout, b=False):
-    return DEMO / f"{layout}_solution.csv", DEMO / f"{layout}_submission{'_b' if b else ''}.csv"
+    name = FILES[layout]
+    return DEMO / f"{name}_solution.csv", DEMO / f"{name}_submission{'_b' if b else ''}.csv"
 
 
 def merged(layout):
@@ -58,11 +64,12 @@ def reference(metric):
         m = merged("binary")
         fn = skm.roc_auc_score if base == "auc" else skm.log_loss
         return fn(m["target_t"], m["target_p"])
-    if metric in ("accuracy", "f1"):
+    if metric == "accuracy":
         m = merged("labels")
-        if metric == "accuracy":
-            return skm.accuracy_score(m["label_t"], m["label_p"])
-        return skm.f1_score(m["label_t"], m["label_p"], average="macro")
+        return skm.accuracy_score(m["label_t"], m["label_p"])
+    if metric == "f1":
+        m = merged("binary_labels")
+        return skm.f1_score(m["is_fraud_t"], m["is_fraud_p"])
     if metric == "mapk":
         m = merged("mapk")
         return np.mean([apk(a.split(), p.split(), 5) for a, p in zip(m["items_t"], m["items_p"])])
@@ -80,15 +87,17 @@ def reference(metric):
 CASES = [("auc", "binary", "auc"), ("logloss", "binary", "logloss"),
          ("auc", "multiclass", "auc_multi"), ("logloss", "multiclass", "logloss_multi"),
          ("accuracy", "labels", "accuracy"), ("mapk", "mapk", "mapk"), ("rmse", "regression", "rmse"),
-         ("rmsle", "regression", "rmsle"), ("mae", "regression", "mae"), ("mcrmse", "columns", "mcrmse")]
+         ("rmsle", "regression", "rmsle"), ("mae", "regression", "mae"), ("mcrmse", "columns", "mcrmse"),
+         ("f1", "binary_labels", "f1")]
 
 
 @pytest.mark.parametrize("metric,layout,ref", CASES)
 def test_demo_scores_equal_references(metric, layout, ref):
     rep = score_files(*demo(layout), Options(metric=metric))
     assert rep.score == pytest.approx(reference(ref), rel=1e-10)
-    assert set(rep.splits) == {"public", "private"}
     m = get_metric(metric)
+    assert m.reference(rep.prepared, rep.options) == pytest.approx(rep.score, rel=1e-10)
+    assert set(rep.splits) == {"public", "private"}
     assert m.higher_is_better is (metric in ("auc", "accuracy", "f1", "mapk"))
     assert rep.to_json()["higher_is_better"] is m.higher_is_better
 
