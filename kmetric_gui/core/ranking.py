@@ -45,8 +45,9 @@ class AucResult:
     data: tuple = field(default=(), repr=False, compare=False)
 
 
-def _truth_columns(truth, scores):
-    """(truth bool (n, C), scores float (n, C), binary) after layout checks."""
+def _truth_columns(truth, scores, onehot=True):
+    """(truth bool (n, C), scores float (n, C), binary) after layout checks; with
+    ``onehot`` False, multi-class truth stays (n,) class codes."""
     t = as_numeric(truth, "truth")
     s = as_numeric(scores, "scores")
     if s.ndim == 1:
@@ -60,6 +61,8 @@ def _truth_columns(truth, scores):
         if t.shape[0] != n:
             raise InputError(f"truth has {t.shape[0]} rows, scores {n}")
         codes = _class_codes(t, c)
+        if not onehot:
+            return codes, s.astype(np.float64, copy=False), False
         onehot = np.zeros((n, c), dtype=bool)
         onehot[np.arange(n), codes] = True
         return onehot, s.astype(np.float64, copy=False), False
@@ -121,14 +124,16 @@ def roc_auc(truth, scores) -> AucResult:
     >>> roc_auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).score
     0.75
     """
-    t, s, binary = _truth_columns(truth, scores)
+    t, s, binary = _truth_columns(truth, scores, onehot=False)
     n, c = s.shape
     per = np.full(c, np.nan)
     pos = np.zeros(c, dtype=np.int64)
     neg = np.zeros(c, dtype=np.int64)
     tied = np.zeros(c, dtype=np.int64)
+    columns = np.ascontiguousarray(s.T)          # one pass; each column then contiguous
     for j in range(c):
-        u2, n1, n0, ties = binary_u(t[:, j], np.ascontiguousarray(s[:, j]), None if binary else j)
+        y = (t == j) if t.ndim == 1 else t[:, j]   # class codes (multi-class) or 0/1 columns
+        u2, n1, n0, ties = binary_u(y, columns[j], None if binary else j)
         pos[j], neg[j], tied[j] = n1, n0, ties
         if n1 and n0:
             per[j] = u2 / (2.0 * n1 * n0)
