@@ -7,6 +7,7 @@ import importlib
 
 # Modules named like one of their functions load now, so the function wins.
 from .lwlrap import LwlrapResult, lwlrap, sample_ranking  # noqa: E402
+from .mapk import MapkResult, mapk  # noqa: E402
 from .shakeup import Shakeup, shakeup  # noqa: E402
 
 _WHERE = {
@@ -45,6 +46,19 @@ _WHERE = {
     "fbeta_units": "units",
     "kappa_units": "units",
     "lwlrap_units": "units",
+    # the common Kaggle families (docs/metric-families.md)
+    "AucResult": "ranking",
+    "roc_auc": "ranking",
+    "auc_bootstrap": "ranking",
+    "delong": "ranking",
+    "LogLossResult": "probabilistic",
+    "log_loss": "probabilistic",
+    "accuracy": "classification",
+    "f1": "classification",
+    "rmse": "regression",
+    "rmsle": "regression",
+    "mae": "regression",
+    "mcrmse": "regression",
 }
 
 
@@ -74,4 +88,7 @@ __all__ = [
     # what moves the score: exact gains of fixes, greedy fix-first lists
     "FixList", "kappa_gain_map", "kappa_fix_first", "sample_gains", "lwlrap_class_gains",
     "lwlrap_fix_first", "fbeta_doc_gains", "fbeta_fix_first",
+    # the common families
+    "roc_auc", "AucResult", "auc_bootstrap", "delong", "log_loss", "LogLossResult", "accuracy",
+    "f1", "mapk", "MapkResult", "rmse", "rmsle", "mae", "mcrmse",
 ]

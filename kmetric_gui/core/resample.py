@@ -247,6 +247,8 @@ def bootstrap(units: Units, replicates: int = 2000, seed: int | None = 0,
     cancel: optional callable, checked between blocks (raises Cancelled).
     """
     b = check_replicates(replicates)
+    if hasattr(units, "replicates"):          # rank statistics (AUC) draw their own rows
+        return units.replicates(b, seed, cancel)
     rng = rng_of(seed)
     if units.n == 0:
         return np.full(b, np.nan)

@@ -141,6 +141,9 @@ def shakeup(units: Units, fraction: float, splits: int = 2000, seed: int | None 
     s = check_replicates(splits, "splits")
     n = units.n
     k = public_size(n, fraction)
+    if hasattr(units, "split_scores"):        # rank statistics (AUC) split their own rows
+        public, private = units.split_scores(k, s, seed, cancel)
+        return Shakeup(public, private, float(fraction), k, n, seed, float(actual_gap), units.kind)
     units = units.collapsed
     rng = rng_of(seed)
     public = np.empty(s)

@@ -10,6 +10,15 @@ from .detect import AmbiguousMetric, Fit, Sample, choose
 from .fbeta import FBETA
 from .kappa import KAPPA
 from .lwlrap import LWLRAP
+from .accuracy import ACCURACY
+from .auc import AUC
+from .f1 import F1_SCORE
+from .logloss import LOGLOSS
+from .mae import MAE
+from .mapk import MAPK
+from .mcrmse import MCRMSE
+from .rmse import RMSE
+from .rmsle import RMSLE
 
 _DETECTION_ORDER = [FBETA, LWLRAP, KAPPA]
 REGISTRY = {m.name: m for m in (KAPPA, LWLRAP, FBETA)}
@@ -55,6 +64,9 @@ def choose_metric(sub_targets, chosen=None, sample=None):
         sample = Sample(*sample)
     return choose(_DETECTION_ORDER, sub_targets, chosen, sample, get_metric)
 
+
+for _m in (AUC, LOGLOSS, ACCURACY, F1_SCORE, MAPK, RMSE, RMSLE, MAE, MCRMSE):
+    register(_m)            # asked before kappa, the single-column fallback
 
 _chooser.provide(choose_metric)
 

@@ -1,0 +1,128 @@
+"""Log loss (binary and multi-class), as Kaggle's metrics compute it.
+
+Probabilities are clipped to [eps, 1 - eps] (eps = 1e-15 by default), then
+each row is divided by its sum, and the loss of a row is -log of the
+probability it gives its true class. Binary: one probability per row (of
+class 1); the pair (1 - p, p) already sums to 1. Only the probability of the
+true class and the row sum are needed, so a row costs one log and one gather
+beyond the clip. The per-row losses are the additive statistic.
+
+Probabilities outside [0, 1] (and NaN/inf) are refused with their position:
+Kaggle would clip them silently, hiding a broken submission.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError
+from ._checks import as_numeric, position
+from .additive import mean_units
+
+DEFAULT_EPS = 1e-15
+
+
+@dataclass(frozen=True)
+class LogLossResult:
+    score: float                  # nan when undefined
+    undefined_reason: "str | None"
+    n: int
+    losses: np.ndarray            # (n,) -log p(true class), after clipping and renormalising
+    p_true: np.ndarray            # (n,) that probability
+    eps: float = DEFAULT_EPS
+    clipped: int = 0              # rows whose true-class probability was clipped
+    higher_is_better: bool = False
+
+    @property
+    def row_stats(self):
+        return self.losses
+
+    def units(self):
+        return mean_units(self.losses)
+
+
+def check_eps(eps):
+    e = float(eps)
+    if not 0.0 <= e < 0.5:
+        raise InputError(f"eps must be at least 0 and below 0.5; got {eps!r}")
+    return e
+
+
+def _check_probabilities(p):
+    lo, hi = p.min(), p.max()
+    if lo >= 0 and hi <= 1:
+        return
+    bad = ~((p >= 0) & (p <= 1))
+    i = int(np.flatnonzero(bad.ravel())[0])
+    v = p.ravel()[i]
+    what = ("NaN" if np.isnan(v) else "an infinite value" if np.isinf(v)
+            else f"{v.item()!r}, outside [0, 1]")
+    raise InputError(f"probabilities have {what} at {position(i, p.shape)} "
+                     f"({int(bad.sum())} such value(s) in all)")
+
+
+def _truth_codes(truth, c):
+    """Class code per row from codes (n,) or a one-hot matrix (n, C)."""
+    t = as_numeric(truth, "truth")
+    if t.ndim == 2:
+        if t.shape[1] != c:
+            raise InputError(f"truth has {t.shape[1]} columns, probabilities {c}")
+        ones = (t == 1).sum(axis=1)
+        ok = ((t == 0) | (t == 1)).all(axis=1) & (ones == 1)
+        if not ok.all():
+            r = int(np.flatnonzero(~ok)[0])
+            raise InputError(f"truth row {r} is not one-hot (one 1, the rest 0): {t[r].tolist()} "
+                             f"({int((~ok).sum())} such row(s) in all)")
+        return np.argmax(t, axis=1)
+    if t.ndim != 1:
+        raise InputError(f"truth must be 1-D class codes or 2-D one-hot; got {t.ndim}-D")
+    if t.size and not (t.min() >= 0 and t.max() < c and
+                       (t.dtype.kind in "iub" or np.array_equal(t, np.round(t)))):
+        bad = np.flatnonzero(~((t >= 0) & (t < c) & (t == np.round(t))))[0]
+        raise InputError(f"truth class codes must be integers 0..{c - 1}; "
+                         f"found {t[bad].item()!r} at row {bad}")
+    return t.astype(np.intp, copy=False)
+
+
+def log_loss(truth, probabilities, *, eps: float = DEFAULT_EPS) -> LogLossResult:
+    """Mean log loss.
+
+    truth: (n,) 0/1 with probabilities (n,) of class 1; or (n,) class codes
+    0..C-1 / (n, C) one-hot with probabilities (n, C).
+
+    >>> round(log_loss([1, 0], [0.8, 0.4]).score, 6)    # -(log .8 + log .6) / 2
+    0.366985
+    """
+    eps = check_eps(eps)
+    p = as_numeric(probabilities, "probabilities").astype(np.float64, copy=False)
+    if p.ndim not in (1, 2):
+        raise InputError(f"probabilities must be 1-D or 2-D; got {p.ndim}-D")
+    n = p.shape[0]
+    if n == 0:
+        z = np.zeros(0)
+        return LogLossResult(float("nan"), "no rows to score", 0, z, z, eps)
+    _check_probabilities(p)
+    if p.ndim == 1:
+        t = as_numeric(truth, "truth")
+        if t.shape != p.shape:
+            raise InputError(f"truth and probabilities differ in shape: {t.shape} vs {p.shape}")
+        if t.dtype != np.bool_ and not (t.min() >= 0 and t.max() <= 1 and
+                                        (t.dtype.kind in "iu" or np.array_equal(t, np.round(t)))):
+            bad = int(np.flatnonzero(~((t == 0) | (t == 1)))[0])
+            raise InputError(f"truth must be 0 or 1; found {t[bad].item()!r} at row {bad}")
+        raw = np.where(t.astype(bool), p, 1.0 - p)
+        pt = np.clip(raw, eps, 1.0 - eps)
+    else:
+        c = p.shape[1]
+        if c < 2:
+            raise InputError(f"multi-class probabilities need at least 2 columns; got {c}")
+        codes = _truth_codes(truth, c)
+        if codes.shape[0] != n:
+            raise InputError(f"truth has {codes.shape[0]} rows, probabilities {n}")
+        raw = p[np.arange(n), codes]
+        sums = np.clip(p, eps, 1.0 - eps).sum(axis=1)
+        pt = np.clip(raw, eps, 1.0 - eps) / sums
+    losses = -np.log(pt)
+    clipped = int(np.count_nonzero((raw < eps) | (raw > 1.0 - eps)))
+    return LogLossResult(float(losses.mean()), None, n, losses, pt, eps, clipped)

@@ -1,0 +1,303 @@
+"""ROC AUC from its rank statistic (Mann-Whitney U), with DeLong's variance.
+
+AUC = P(score of a positive > score of a negative) + 0.5 P(equal): tied
+scores count one half, which is exactly what scikit-learn's trapezoidal
+``roc_auc_score`` gives. Scoring sorts each class once and counts, for every
+positive, the negatives below it (``searchsorted`` on sorted keys); the counts
+are integers, so the score is exact up to the one final division.
+
+Layouts: binary (truth (n,) 0/1, scores (n,)); multi-class (truth (n,) class
+codes 0..C-1, scores (n, C)): one-vs-rest, macro mean; multi-label (truth
+(n, C) 0/1, scores (n, C)): mean of the columns' AUCs. A column with a single
+class has no AUC: it is skipped and named, as Kaggle's column-wise AUC
+metrics do; when every column is skipped the score is undefined.
+
+AUC is not a sum over rows, so its bootstrap is a weighted rank statistic:
+rows are sorted once, a replicate's row multiplicities (the same draws as
+``resample.bootstrap``) give the weighted U from cumulative counts in O(n).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from statistics import NormalDist
+
+import numpy as np
+
+from ..errors import InputError
+from ._checks import as_numeric
+from .resample import check_cancel, check_replicates, index_blocks, rng_of
+
+
+@dataclass(frozen=True)
+class AucResult:
+    """AUC of each column and their mean (binary: one column)."""
+    score: float                    # nan when undefined
+    undefined_reason: "str | None"
+    per_column: np.ndarray          # (C,) AUC; nan for a skipped column
+    positives: np.ndarray           # (C,) positive rows per column
+    negatives: np.ndarray           # (C,) negative rows per column
+    skipped: tuple = ()             # columns with a single class (no AUC)
+    tied_pairs: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (C,) positive-negative ties
+    n: int = 0
+    higher_is_better: bool = True
+    # the inputs as given: AUC's statistics resample the rows themselves
+    data: tuple = field(default=(), repr=False, compare=False)
+
+
+def _truth_columns(truth, scores, onehot=True):
+    """(truth bool (n, C), scores float (n, C), binary) after layout checks; with
+    ``onehot`` False, multi-class truth stays (n,) class codes."""
+    t = as_numeric(truth, "truth")
+    s = as_numeric(scores, "scores")
+    if s.ndim == 1:
+        if t.ndim != 1 or t.shape != s.shape:
+            raise InputError(f"truth and scores differ in shape: {t.shape} vs {s.shape}")
+        return _as_binary(t, "truth")[:, None], s.astype(np.float64, copy=False)[:, None], True
+    if s.ndim != 2:
+        raise InputError(f"scores must be 1-D or 2-D; got {s.ndim}-D")
+    n, c = s.shape
+    if t.ndim == 1:
+        if t.shape[0] != n:
+            raise InputError(f"truth has {t.shape[0]} rows, scores {n}")
+        codes = _class_codes(t, c)
+        if not onehot:
+            return codes, s.astype(np.float64, copy=False), False
+        onehot = np.zeros((n, c), dtype=bool)
+        onehot[np.arange(n), codes] = True
+        return onehot, s.astype(np.float64, copy=False), False
+    if t.shape != s.shape:
+        raise InputError(f"truth and scores differ in shape: {t.shape} vs {s.shape}")
+    return _as_binary(t, "truth"), s.astype(np.float64, copy=False), False
+
+
+def _as_binary(t, what):
+    if t.dtype == np.bool_:
+        return t
+    if t.size and not (t.min() >= 0 and t.max() <= 1 and
+                       (t.dtype.kind in "iu" or np.array_equal(t, np.round(t)))):
+        bad = np.flatnonzero(~((t.ravel() == 0) | (t.ravel() == 1)))[0]
+        raise InputError(f"{what} must be 0 or 1; found {t.ravel()[bad].item()!r} at flat position {bad}")
+    return t.astype(bool)
+
+
+def _class_codes(t, c):
+    if t.size and not (t.min() >= 0 and t.max() < c and
+                       (t.dtype.kind in "iu" or np.array_equal(t, np.round(t)))):
+        bad = np.flatnonzero(~((t >= 0) & (t < c) & (t == np.round(t))))[0]
+        raise InputError(f"truth class codes must be integers 0..{c - 1}; "
+                         f"found {t[bad].item()!r} at row {bad}")
+    return t.astype(np.intp)
+
+
+def _check_finite_sorted(sorted_parts, scores, col):
+    for part in sorted_parts:
+        if part.size and not (np.isfinite(part[0]) and np.isfinite(part[-1])):
+            bad = np.flatnonzero(~np.isfinite(scores))
+            v = scores[bad[0]]
+            kind = "NaN" if np.isnan(v) else "an infinite value"
+            where = f"row {bad[0]}" + ("" if col is None else f", column {col}")
+            raise InputError(f"scores have {kind} at {where} ({bad.size} such value(s) in all)")
+
+
+def binary_u(y, s, col=None):
+    """(2U, positives, negatives, tied pairs) of one column: integers, exact."""
+    s1 = np.sort(s[y])
+    s0 = np.sort(s[~y])
+    _check_finite_sorted((s1, s0), s, col)
+    n1, n0 = s1.size, s0.size
+    if n1 == 0 or n0 == 0:
+        return 0, n1, n0, 0
+    lo = np.searchsorted(s0, s1, "left")
+    below = int(lo.sum())
+    tie = s0[np.minimum(lo, n0 - 1)] == s1
+    ties = 0
+    if tie.any():
+        hi = np.searchsorted(s0, s1[tie], "right")
+        ties = int((hi - lo[tie]).sum())
+    return 2 * below + ties, n1, n0, ties
+
+
+def roc_auc(truth, scores) -> AucResult:
+    """ROC AUC: binary, one-vs-rest macro (multi-class) or column mean (multi-label).
+
+    >>> roc_auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).score
+    0.75
+    """
+    t, s, binary = _truth_columns(truth, scores, onehot=False)
+    n, c = s.shape
+    per = np.full(c, np.nan)
+    pos = np.zeros(c, dtype=np.int64)
+    neg = np.zeros(c, dtype=np.int64)
+    tied = np.zeros(c, dtype=np.int64)
+    columns = np.ascontiguousarray(s.T)          # one pass; each column then contiguous
+    for j in range(c):
+        y = (t == j) if t.ndim == 1 else t[:, j]   # class codes (multi-class) or 0/1 columns
+        u2, n1, n0, ties = binary_u(y, columns[j], None if binary else j)
+        pos[j], neg[j], tied[j] = n1, n0, ties
+        if n1 and n0:
+            per[j] = u2 / (2.0 * n1 * n0)
+    skipped = tuple(int(j) for j in np.flatnonzero(np.isnan(per)))
+    reason = None
+    if n == 0:
+        reason = "no rows to score"
+    elif len(skipped) == c:
+        only = "positive" if pos[0] else "negative"
+        reason = (f"every row is {only}: AUC needs both classes" if binary else
+                  "every column has a single class: AUC needs positives and negatives")
+    score = float("nan") if reason else float(np.nanmean(per))
+    return AucResult(score, reason, per, pos, neg, skipped, tied, int(n), data=(truth, scores))
+
+
+# --- per-row placements and DeLong ------------------------------------------
+
+def placements(y, s):
+    """(n,) DeLong's structural components in row order.
+
+    A positive row gets the share of negatives it outranks (ties one half);
+    a negative row the share of positives that outrank it. The mean over the
+    positives, and over the negatives, is the AUC.
+    """
+    y = _as_binary(np.asarray(y), "truth")
+    s = np.asarray(s, dtype=np.float64)
+    s1, s0 = np.sort(s[y]), np.sort(s[~y])
+    n1, n0 = s1.size, s0.size
+    out = np.full(s.size, np.nan)
+    if n1 == 0 or n0 == 0:
+        return out
+    sp, sn = s[y], s[~y]
+    out[y] = (np.searchsorted(s0, sp, "left") + np.searchsorted(s0, sp, "right")) / (2.0 * n0)
+    out[~y] = (2 * n1 - np.searchsorted(s1, sn, "right")
+               - np.searchsorted(s1, sn, "left")) / (2.0 * n1)
+    return out
+
+
+@dataclass(frozen=True)
+class DelongResult:
+    """AUCs of one or two submissions with DeLong's (co)variance."""
+    auc: np.ndarray          # (S,)
+    covariance: np.ndarray   # (S, S)
+    level: float = 0.95
+    low: np.ndarray = field(default_factory=lambda: np.zeros(0))   # (S,) normal interval
+    high: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    delta: float = float("nan")        # auc[1] - auc[0] (two submissions)
+    delta_se: float = float("nan")
+    delta_low: float = float("nan")
+    delta_high: float = float("nan")
+    z: float = float("nan")
+    p_value: float = float("nan")      # two-sided, H0: equal AUCs
+
+
+def delong(truth, *scores, level=0.95) -> DelongResult:
+    """DeLong, DeLong & Clarke-Pearson (1988): variance of one AUC, or of two
+    AUCs on the same rows and the paired test of their difference (binary)."""
+    y = _as_binary(np.asarray(truth), "truth").ravel()
+    if not scores:
+        raise InputError("delong needs at least one score vector")
+    v = np.array([placements(y, np.asarray(s, dtype=np.float64).ravel()) for s in scores])
+    n1, n0 = int(y.sum()), int((~y).sum())
+    z_level = NormalDist().inv_cdf(0.5 + level / 2.0)
+    k = len(scores)
+    if n1 < 2 or n0 < 2:
+        nan = np.full(k, np.nan)
+        return DelongResult(nan, np.full((k, k), np.nan), level, nan, nan)
+    v10, v01 = v[:, y], v[:, ~y]
+    auc = v10.mean(axis=1)
+    cov = np.atleast_2d(np.cov(v10)) / n1 + np.atleast_2d(np.cov(v01)) / n0
+    se = np.sqrt(np.diag(cov))
+    out = dict(auc=auc, covariance=cov, level=level, low=auc - z_level * se,
+               high=auc + z_level * se)
+    if k == 2:
+        d = float(auc[1] - auc[0])
+        var = float(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1])
+        dse = math.sqrt(max(var, 0.0))
+        out.update(delta=d, delta_se=dse, delta_low=d - z_level * dse, delta_high=d + z_level * dse)
+        if dse > 0:
+            zz = d / dse
+            out.update(z=zz, p_value=math.erfc(abs(zz) / math.sqrt(2.0)))
+        elif d == 0:
+            out.update(p_value=1.0)
+    return DelongResult(**out)
+
+
+# --- bootstrap: one sort, cumulative weighted counts -------------------------
+
+class _Cells:
+    """One column of one submission sorted once, as cells of rows that a
+    weighted U cannot tell apart.
+
+    Sorted rows fall into tie groups; consecutive groups holding one class
+    only merge (their rows see the same negatives below them), a group with
+    both classes stays alone (its pairs are ties). Each block has a negative
+    and a positive cell, so a replicate needs only its counts per cell:
+    U = sum over blocks of W1 * (negatives below + W0 / 2).
+    """
+
+    def __init__(self, y, s):
+        order = np.argsort(s, kind="stable")
+        ss, ys = s[order], y[order]
+        group = np.cumsum(np.r_[True, ss[1:] != ss[:-1]]) - 1
+        n1g = np.bincount(group, weights=ys)
+        n0g = np.bincount(group) - n1g
+        kind = np.where(n1g == 0, 0, np.where(n0g == 0, 1, 2))   # all negative, all positive, both
+        starts = np.r_[True, (kind[1:] == 2) | (kind[:-1] != kind[1:])]
+        block = np.cumsum(starts) - 1
+        self.cells = 2 * int(block[-1] + 1)
+        # uint32: half the bytes of intp, gathers measured 3x faster
+        self.cell = np.empty(s.size, dtype=np.uint32 if self.cells < 2 ** 32 else np.intp)
+        self.cell[order] = 2 * block[group] + ys
+
+    def auc(self, counts):
+        """(R,) AUC of cell counts (R, cells)."""
+        w0, w1 = counts[:, 0::2], counts[:, 1::2]
+        c0 = np.cumsum(w0, axis=1)
+        u = np.einsum("ij,ij->i", w1, c0 - 0.5 * w0)
+        n0, n1 = c0[:, -1], w1.sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = u / (n1 * n0)
+        out[~((n1 > 0) & (n0 > 0))] = np.nan
+        return out
+
+    def counts(self, idx):
+        """(r, cells) counts of the drawn row indices idx (r, w)."""
+        r = idx.shape[0]
+        flat = np.take(self.cell, idx, mode="clip")
+        if r > 1:
+            flat = flat + (np.arange(r, dtype=np.intp) * self.cells)[:, None]
+        return np.bincount(flat.ravel(), minlength=r * self.cells).reshape(r, self.cells)
+
+
+def auc_bootstrap(truth, submissions, replicates=1000, seed=0, cancel=None):
+    """Replicate AUCs (B, S) of S submissions on the same row draws.
+
+    submissions: a sequence of score arrays, each laid out as ``roc_auc``
+    takes them. The draws are those of ``resample.bootstrap`` for n units
+    (``resample.resample_indices(n, B, seed)``), so a plain loop over those
+    indices gives the same numbers. A replicate where a column the full data
+    scores has a single class is undefined (nan); skipped columns stay skipped.
+    """
+    b = check_replicates(replicates)
+    cols = []          # per submission: the _Cells of its scored columns
+    t = np.zeros((0, 1), dtype=bool)
+    for scores in submissions:
+        t, s, _ = _truth_columns(truth, scores)
+        keep = [j for j in range(s.shape[1]) if t[:, j].any() and not t[:, j].all()]
+        cols.append([_Cells(t[:, j], np.ascontiguousarray(s[:, j])) for j in keep])
+    n = t.shape[0]
+    out = np.full((b, len(cols)), np.nan)
+    if n == 0 or not any(cols):
+        return out
+    flat = [c for group in cols for c in group]
+    whole = np.empty((1, n), dtype=np.uint32 if n < 2 ** 32 else np.int64)
+    for r0, r, u0, idx in index_blocks(rng_of(seed), n, b):
+        check_cancel(cancel)
+        if idx.shape[1] < n:                 # a replicate of n > CHUNK rows comes in slices
+            whole[0, u0:u0 + idx.shape[1]] = idx[0]
+            if u0 + idx.shape[1] < n:
+                continue
+            idx = whole
+        aucs = iter([c.auc(c.counts(idx).astype(np.float64)) for c in flat])
+        for k, group in enumerate(cols):
+            if group:
+                out[r0:r0 + r, k] = np.mean([next(aucs) for _ in group], axis=0)
+    return out

@@ -1,0 +1,152 @@
+"""Regression errors: RMSE, RMSLE, MAE and MCRMSE (mean column-wise RMSE).
+
+Each keeps its per-row additive statistic (squared or absolute errors), so
+intervals, shake-up and comparisons are sums over rows. A 2-D input to
+``rmse`` / ``mae`` / ``rmsle`` pools every cell (one mean over all values);
+``mcrmse`` takes each column's RMSE and averages them (scikit-learn's
+``root_mean_squared_error`` with multioutput="uniform_average").
+
+Finiteness is checked from the sum: a NaN or infinite value anywhere makes
+the sum non-finite, and only then are the rows searched to name it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError
+from ._checks import as_numeric, position
+from .additive import column_root_mean_units, mean_units, root_mean_units
+
+
+@dataclass(frozen=True)
+class RegressionResult:
+    score: float                  # nan when undefined
+    undefined_reason: "str | None"
+    kind: str                     # "rmse", "rmsle", "mae", "mcrmse"
+    n: int                        # rows
+    errors: np.ndarray            # (n,) or (n, C): residual (rmse, mcrmse), log1p residual (rmsle),
+                                  # absolute error (mae); prediction - truth where signed
+    column_scores: "np.ndarray | None" = None   # (C,) each column's RMSE (mcrmse)
+    higher_is_better: bool = False
+
+    @property
+    def row_stats(self):
+        """Per-row additive statistic: squared error (summed over a row's columns
+        except for mcrmse), or absolute error for mae."""
+        e = self.errors
+        if self.kind == "mae":
+            return e if e.ndim == 1 else e.sum(axis=1)
+        sq = e * e
+        if self.kind == "mcrmse" or sq.ndim == 1:
+            return sq
+        return sq.sum(axis=1)
+
+    def units(self):
+        """Resampling units (rows) of this result."""
+        e = self.errors
+        if self.kind == "mcrmse":
+            return column_root_mean_units(e * e)
+        cells = 1 if e.ndim == 1 else e.shape[1]
+        if self.kind == "mae":
+            return mean_units(self.row_stats / cells)
+        return root_mean_units(self.row_stats / cells)
+
+
+def _pair(y_true, y_pred, what):
+    t = as_numeric(y_true, "truth")
+    p = as_numeric(y_pred, "predictions")
+    if t.shape != p.shape:
+        raise InputError(f"truth and predictions differ in shape: {t.shape} vs {p.shape}")
+    if t.ndim not in (1, 2):
+        raise InputError(f"{what} takes 1-D or 2-D values; got {t.ndim}-D")
+    return t.astype(np.float64, copy=False), p.astype(np.float64, copy=False)
+
+
+def _name_non_finite(t, p):
+    for arr, name in ((t, "truth"), (p, "predictions")):
+        bad = ~np.isfinite(arr)
+        if bad.any():
+            i = int(np.flatnonzero(bad.ravel())[0])
+            v = arr.ravel()[i]
+            kind = "NaN" if np.isnan(v) else "an infinite value"
+            raise InputError(f"{name} has {kind} at {position(i, arr.shape)} "
+                             f"({int(bad.sum())} such value(s) in all)")
+
+
+def _empty(kind, t):
+    return RegressionResult(float("nan"), "no rows to score", kind, 0, t - t)
+
+
+def rmse(y_true, y_pred) -> RegressionResult:
+    """Root mean squared error (pooled over all values of a 2-D input).
+
+    >>> rmse([1.0, 2.0, 3.0], [1.0, 2.0, 5.0]).score   # sqrt(4 / 3)
+    1.1547005383792515
+    """
+    t, p = _pair(y_true, y_pred, "rmse")
+    if t.size == 0:
+        return _empty("rmse", t)
+    d = p - t
+    flat = d.ravel()
+    ss = float(np.einsum("i,i->", flat, flat))   # not BLAS: its threads spin on a busy machine
+    if not np.isfinite(ss):
+        _name_non_finite(t, p)
+    return RegressionResult(float(np.sqrt(ss / d.size)), None, "rmse", t.shape[0], d)
+
+
+def mae(y_true, y_pred) -> RegressionResult:
+    """Mean absolute error (pooled over all values of a 2-D input)."""
+    t, p = _pair(y_true, y_pred, "mae")
+    if t.size == 0:
+        return _empty("mae", t)
+    a = np.abs(p - t)
+    s = float(a.sum())
+    if not np.isfinite(s):
+        _name_non_finite(t, p)
+    return RegressionResult(s / a.size, None, "mae", t.shape[0], a)
+
+
+def rmsle(y_true, y_pred) -> RegressionResult:
+    """Root mean squared logarithmic error: RMSE of log(1 + x).
+
+    Negative values have no logarithm here (scikit-learn refuses them too):
+    the first is named with its position.
+    """
+    t, p = _pair(y_true, y_pred, "rmsle")
+    if t.size == 0:
+        return _empty("rmsle", t)
+    for arr, name in ((t, "truth"), (p, "predictions")):
+        lo = arr.min()
+        if not lo >= 0:                      # also true for NaN
+            if np.isnan(lo):
+                _name_non_finite(t, p)
+            i = int(np.flatnonzero(arr.ravel() < 0)[0])
+            raise InputError(f"{name} has a negative value {arr.ravel()[i].item()!r} at "
+                             f"{position(i, arr.shape)}: RMSLE needs values >= 0 "
+                             f"({int((arr < 0).sum())} negative value(s) in all)")
+    d = np.log1p(p) - np.log1p(t)
+    flat = d.ravel()
+    ss = float(np.einsum("i,i->", flat, flat))   # not BLAS: its threads spin on a busy machine
+    if not np.isfinite(ss):
+        _name_non_finite(t, p)
+    return RegressionResult(float(np.sqrt(ss / d.size)), None, "rmsle", t.shape[0], d)
+
+
+def mcrmse(y_true, y_pred) -> RegressionResult:
+    """Mean column-wise RMSE: each column's RMSE, then their mean.
+
+    >>> float(mcrmse([[0.0, 0.0], [0.0, 0.0]], [[1.0, 2.0], [1.0, 2.0]]).score)
+    1.5
+    """
+    t, p = _pair(y_true, y_pred, "mcrmse")
+    if t.ndim == 1:
+        t, p = t[:, None], p[:, None]
+    if t.shape[0] == 0:
+        return _empty("mcrmse", t)
+    d = p - t
+    col = np.sqrt(np.einsum("ij,ij->j", d, d) / d.shape[0])
+    if not np.isfinite(col).all():
+        _name_non_finite(t, p)
+    return RegressionResult(float(col.mean()), None, "mcrmse", t.shape[0], d, col)

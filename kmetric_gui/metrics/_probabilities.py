@@ -1,0 +1,68 @@
+"""Probability layouts (auc, logloss): binary, multi-class and multi-label.
+
+* binary: solution ``id,target`` of 0/1, submission ``id,target`` of scores;
+* multi-class: solution ``id,label`` (class names) or one-hot columns,
+  submission one probability column per class;
+* multi-label (AUC): solution one 0/1 column per label, submission one score
+  column per label.
+"""
+import numpy as np
+
+
+
+def build_probabilities(metric, ctx, probabilities, multilabel):
+    """Prepared with truth (n,) 0/1 or class codes, or (n, C) 0/1 (multi-label),
+    and scores (n,) or (n, C) in solution order. ``probabilities``: scores must be
+    in [0, 1] (log loss); ``multilabel``: 0/1 solution columns are labels, not one-hot."""
+    from ..io.prepare import Prepared
+    from ._layouts import Sides, class_labels, matrix, one_hot_codes, single_target
+    s = Sides(ctx)
+    subs = s.targets(ctx.sub)
+    sols = s.targets(ctx.sol)
+    if len(subs) == 1 or ctx.options.target_column:
+        name = single_target(s)
+        truth, pred = s.sol_numbers(name), s.sub_numbers(name)
+        s.stop_if_any()
+        s.check_binary(truth, name)
+        if probabilities:
+            s.check_probabilities(pred, name)
+        s.stop_if_any()
+        return Prepared(metric.name, ctx.reason, ctx.id_col, [name], s.sol_ids_arr,
+                        truth.astype(np.int8), s.align(pred).astype(np.float64), ctx.usage,
+                        classes=[name], layout=f"binary: id '{ctx.id_col}' + 0/1 truth and "
+                        f"{'probabilities' if probabilities else 'scores'} in '{name}'")
+    classes = subs
+    wide = [c for c in classes if c in sols]
+    if len(wide) >= 2:
+        names = s.same_columns("class")
+        truth = matrix(s, ctx.sol, names, ctx.sol_name)
+        pred = matrix(s, ctx.sub, names, ctx.sub_name)
+        s.stop_if_any()
+        for j, c in enumerate(names):
+            s.check_binary(truth[:, j], c)
+        s.stop_if_any()
+        if multilabel:
+            layout = f"multi-label: {len(names)} columns of 0/1 truth and scores"
+            truth = truth.astype(np.int8)
+        else:
+            truth = one_hot_codes(s, truth, names)
+            layout = f"multi-class: one-hot solution, {len(names)} probability columns"
+        classes = names
+    else:
+        label = next((c for c in sols), None)
+        if label is None or len(sols) != 1:
+            s.col.add(ctx.sol_name, f"expected one label column or one 0/1 column per class "
+                      f"({', '.join(classes[:5])}); found {', '.join(sols) or 'none'}")
+            s.stop_if_any()
+        texts = s.texts(ctx.sol, label)
+        truth = class_labels(s, texts, classes, label)
+        pred = matrix(s, ctx.sub, classes, ctx.sub_name)
+        layout = (f"multi-class: solution labels in '{label}', submission one "
+                  f"{'probability' if probabilities else 'score'} column per class ({len(classes)})")
+    if probabilities and pred is not None:     # named with the solution's problems, if any
+        for j, c in enumerate(classes):
+            s.check_probabilities(pred[:, j], c)
+    s.stop_if_any()
+    return Prepared(metric.name, ctx.reason, ctx.id_col, list(classes), s.sol_ids_arr, truth,
+                    s.align(pred).astype(np.float64), ctx.usage, classes=list(classes),
+                    layout=layout)

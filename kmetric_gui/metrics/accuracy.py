@@ -1,0 +1,49 @@
+"""Accuracy: the share of rows whose predicted label is the true one."""
+import numpy as np
+
+from ._family import FamilyMetric
+from ._labels import build_labels
+
+
+class Accuracy(FamilyMetric):
+    name = "accuracy"
+    label = "Accuracy"
+    demo_label = "accuracy (labels)"          # contract: the app's demo menu
+    demo_detected = False   # contract: the app chooses the metric for its demo (layouts overlap)
+
+    def reference(self, prep, options, rows=None):
+        from ._references import accuracy_reference
+        return accuracy_reference(prep, options, rows)
+
+    def fit(self, sub_targets, sample=None):
+        from ._family import fit_reason, one_column
+        found = one_column(sub_targets, sample)
+        if found is None or found[1].kind != "text" or found[2].kind != "text":
+            return None
+        return fit_reason(self, sample, f"text in '{found[0]}' (class labels)")
+
+    def build(self, ctx):
+        return build_labels(self, ctx)
+
+    def kernel(self, truth, pred, options):
+        from ..core.classification import accuracy
+        return accuracy(truth, pred)
+
+    def row_stats(self, result):
+        hit = result.row_hits.astype(np.float64)
+
+        def score(sums):
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out = sums[:, 0] / sums[:, 1]
+            out[sums[:, 1] == 0] = np.nan
+            return out
+        return np.column_stack([hit, np.ones_like(hit)]), score
+
+    def fixed_stats(self, result, stats):
+        return np.ones_like(stats)
+
+    def json_fields(self, report):
+        return {**super().json_fields(report), "hits": report.result.hits}
+
+
+ACCURACY = Accuracy()

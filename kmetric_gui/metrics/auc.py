@@ -1,0 +1,81 @@
+"""ROC AUC: binary, multi-class (one-vs-rest, macro mean) or multi-label (mean over
+columns). Ties count one half, as scikit-learn. Statistics come from the rank
+statistic (core/ranking_stats.py), with DeLong's interval beside the bootstrap."""
+import numpy as np
+
+from ._family import FamilyMetric
+from .base import split_rows, take
+
+
+class Auc(FamilyMetric):
+    name = "auc"
+    label = "ROC AUC"
+    demo_label = "ROC AUC (binary)"          # contract: the app's demo menu
+    demo_detected = False   # contract: the app chooses the metric for its demo (layouts overlap)
+
+    def reference(self, prep, options, rows=None):
+        from ._references import auc_reference
+        return auc_reference(prep, options, rows)
+    # Multi-class and multi-label AUC is always the macro mean (no --average here: one
+    # declaration of "average" (f1's) keeps its default "binary" for f1).
+
+    def fit(self, sub_targets, sample=None):
+        from ._family import class_columns, fit_reason, one_column
+        found = one_column(sub_targets, sample)
+        if found is not None:
+            name, sub, sol = found
+            ok = sol.binary and sub.kind == "real"
+            return fit_reason(self, sample, f"0/1 truth and scores in '{name}'") if ok else None
+        why = class_columns(sub_targets, sample, probabilities=False)
+        return fit_reason(self, sample, why) if why else None
+
+    def build(self, ctx):
+        from ._probabilities import build_probabilities
+        return build_probabilities(self, ctx, probabilities=False, multilabel=True)
+
+    def kernel(self, truth, pred, options):
+        from ..core.ranking import roc_auc
+        return roc_auc(truth, pred)
+
+    def units(self, result):
+        from ..core.ranking_stats import RankUnits
+        return RankUnits(*result.data)
+
+    def paired(self, reports, split="all"):
+        rows = split_rows(reports[0].prepared.usage, split)
+        truth = take(reports[0].prepared.truth, rows)
+        from ..core.ranking_stats import AucPairs
+        return AucPairs(truth, [take(r.prepared.pred, rows) for r in reports])
+
+    def fixes(self, report, rows, top):
+        from ..core.attribution import empty_fixes
+        return empty_fixes(report.result.score, "fix first is not available for AUC "
+                           "(a fix changes the pairs of other rows)")
+
+    def json_fields(self, report):
+        r = report.result
+        out = {**super().json_fields(report), "per_column": [
+            None if not np.isfinite(v) else float(v) for v in r.per_column],
+            "positives": r.positives.tolist(), "negatives": r.negatives.tolist()}
+        if r.skipped:
+            out["skipped_columns"] = [report.prepared.target_columns[j] for j in r.skipped]
+        from ..core.ranking import delong
+        truth, pred = r.data
+        if r.per_column.size == 1 and np.ndim(pred) == 1 and np.isfinite(r.score):
+            d = delong(truth, pred)
+            out["delong"] = {"se": float(np.sqrt(d.covariance[0, 0])), "low": float(d.low[0]),
+                             "high": float(d.high[0]), "level": d.level}
+        return out
+
+    def summary_lines(self, report):
+        r = report.result
+        lines = super().summary_lines(report)
+        lines.append(f"{int(r.positives.sum()):,} positive and {int(r.negatives.sum()):,} "
+                     f"negative row-column pairs; ties count one half")
+        if r.skipped:
+            lines.append(f"{len(r.skipped)} column(s) with one class skipped: "
+                         f"{', '.join(report.prepared.target_columns[j] for j in r.skipped)}")
+        return lines
+
+
+AUC = Auc()

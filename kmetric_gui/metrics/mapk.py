@@ -1,0 +1,75 @@
+"""MAP@K: id + one column of space-separated items in both files (Kaggle's apk/mapk).
+
+The solution holds each query's relevant items, the submission its ranked
+predictions; only the first K count. An empty prediction cell is refused
+(Kaggle's scorers read it as a missing value); an empty solution cell is a
+query with nothing relevant (AP 0, still counted).
+"""
+import numpy as np
+
+from ._family import FamilyMetric, Option, opt
+
+
+class MapK(FamilyMetric):
+    name = "mapk"
+    label = "MAP@K"
+    demo_label = "MAP@5 (items)"          # contract: the app's demo menu
+    demo_detected = False   # contract: the app chooses the metric for its demo (layouts overlap)
+
+    def reference(self, prep, options, rows=None):
+        from ._references import mapk_reference
+        return mapk_reference(prep, options, rows)
+    unit = "query"
+    options = (
+        Option("k", int, 5, help="mapk: predictions counted per query (default 5)",
+               minimum=1, maximum=10 ** 6),
+    )
+
+    def fit(self, sub_targets, sample=None):
+        from ._family import fit_reason, one_column
+        found = one_column(sub_targets, sample)
+        if found is None or found[1].kind != "text" or found[2].kind != "text":
+            return None
+        return fit_reason(self, sample, f"text in '{found[0]}' (items)")
+
+    def build(self, ctx):
+        from ..core.mapk import check_k, split_items
+        from ..io.prepare import Prepared
+        from ._layouts import Sides, at_rows, single_target
+        s = Sides(ctx)
+        name = single_target(s)
+        s.stop_if_any()
+        truth = split_items(s.texts(ctx.sol, name))
+        pred = split_items(s.texts(ctx.sub, name))
+        empty = np.flatnonzero(np.fromiter((len(x) == 0 for x in pred), bool, len(pred)))
+        if empty.size:
+            s.col.add(ctx.sub_name, f"column '{name}': {empty.size} empty prediction(s) "
+                      f"(MAP@K needs at least one item a query): {at_rows(empty, s.sub_ids)}", empty)
+        try:
+            check_k(opt(ctx.options, self, "k"))
+        except Exception as e:     # the option is named with the files' problems
+            s.col.add(ctx.sub_name, str(e))
+        s.stop_if_any()
+        return Prepared(self.name, ctx.reason, ctx.id_col, [name], s.sol_ids_arr, truth,
+                        [pred[i] for i in s.al.sub_index.tolist()], ctx.usage,
+                        layout=f"id '{ctx.id_col}' + space-separated items in '{name}'")
+
+    def kernel(self, truth, pred, options):
+        from ..core.mapk import mapk
+        return mapk(truth, pred, k=opt(options, self, "k"))
+
+    def fixed_stats(self, result, stats):
+        out = stats.copy()
+        out[:, 0] = np.where(result.actual_sizes > 0, 1.0, 0.0)   # the relevant items first
+        return out
+
+    def json_fields(self, report):
+        r = report.result
+        return {**super().json_fields(report), "k": r.k, "queries_with_hits":
+                int(np.count_nonzero(r.hits))}
+
+    def submission_rows(self, prep):
+        return [prep.id_column, prep.target_columns[0]], zip(prep.ids, (" ".join(p) for p in prep.pred))
+
+
+MAPK = MapK()

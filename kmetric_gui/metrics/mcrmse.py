@@ -1,0 +1,15 @@
+"""MCRMSE (mean column-wise root mean squared error): lower is better; layout in metrics/_regression.py."""
+from ._regression import RegressionMetric
+
+
+class Mcrmse(RegressionMetric):
+    name = "mcrmse"
+    label = "MCRMSE"
+    multi = True
+
+    def kernel(self, truth, pred, options):
+        from ..core.regression import mcrmse
+        return mcrmse(truth, pred)
+
+
+MCRMSE = Mcrmse()

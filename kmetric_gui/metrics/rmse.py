@@ -1,0 +1,14 @@
+"""RMSE (root mean squared error): lower is better; layout in metrics/_regression.py."""
+from ._regression import RegressionMetric
+
+
+class Rmse(RegressionMetric):
+    name = "rmse"
+    label = "RMSE"
+
+    def kernel(self, truth, pred, options):
+        from ..core.regression import rmse
+        return rmse(truth, pred)
+
+
+RMSE = Rmse()

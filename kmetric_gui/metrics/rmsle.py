@@ -1,0 +1,15 @@
+"""RMSLE (root mean squared logarithmic error): lower is better; layout in metrics/_regression.py."""
+from ._regression import RegressionMetric
+
+
+class Rmsle(RegressionMetric):
+    name = "rmsle"
+    label = "RMSLE"
+    non_negative = True
+
+    def kernel(self, truth, pred, options):
+        from ..core.regression import rmsle
+        return rmsle(truth, pred)
+
+
+RMSLE = Rmsle()
