@@ -1,6 +1,8 @@
 """What the window shows before any file: how to start, and the demos."""
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+PER_ROW = 4          # demo buttons a row: twelve in one row made the window 1,350 px wide at least
 
 
 def _demos():
@@ -27,12 +29,14 @@ class Welcome(QWidget):
         hint.setAlignment(Qt.AlignCenter)
         hint.setWordWrap(True)
         hint.setObjectName("reason")
-        row = QHBoxLayout()
-        row.addStretch(1)
-        for name, label in _demos():
+        grid = QGridLayout()
+        for k, (name, label) in enumerate(_demos()):
             b = QPushButton(label)
             b.clicked.connect(lambda _=False, n=name: self.demo_requested.emit(n))
-            row.addWidget(b)
+            grid.addWidget(b, k // PER_ROW, k % PER_ROW)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addLayout(grid)
         row.addStretch(1)
         lay.addWidget(title)
         lay.addWidget(hint)
