@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from .core.compare import compare_pair
-from .core.intervals import METHODS, check_level
+from .core.intervals import CHOICES, METHODS, check_level
 from .core.resample import check_replicates
 from .errors import Cancelled, InputError
 from .scoring import Options, load, score_prepared
@@ -32,7 +32,7 @@ class CompareOptions:
     replicates: int = 2000           # paired bootstrap replicates (and each score's interval)
     permutations: int = 2000         # approximate randomisation test
     seed: int = 0
-    method: str = "percentile"       # or "bca"
+    method: str = "auto"             # the scores' intervals: auto, percentile, bca, calibrated
     public_fraction: "float | None" = None   # order flips: None -> the Usage share, else 0.3
     splits: int = 2000               # random Public/Private splits for the order flips
     blend: bool = True               # blend curves for score-like predictions
@@ -45,8 +45,8 @@ class CompareOptions:
         if int(self.permutations) != self.permutations or not 0 <= self.permutations <= 1_000_000:
             raise InputError(f"permutations must be a whole number from 0 to 1,000,000; "
                              f"got {self.permutations}")
-        if self.method not in METHODS:
-            raise InputError(f"interval method must be one of {', '.join(METHODS)}; got {self.method!r}")
+        if self.method not in CHOICES:
+            raise InputError(f"interval method must be one of {', '.join(CHOICES)}; got {self.method!r}")
         if self.public_fraction is not None and not 0 < self.public_fraction < 1:
             raise InputError(f"public fraction must be between 0 and 1 (exclusive); "
                              f"got {self.public_fraction}")
@@ -226,6 +226,12 @@ def compare_reports(names, paths, reports, options=CompareOptions(), progress=No
     subs = [Submission(n, p, r) for n, p, r in zip(names, paths, reports)]
     usage = reports[0].prepared.usage
     splits = [s for s in SPLITS if s in reports[0].splits]
+    warnings = []
+    for code, s in enumerate(SPLITS):
+        if s in splits and not (usage == code).any():   # a Usage column without this side
+            splits = [x for x in splits if x != s]
+            warnings.append(f"the solution's Usage column has no {s.capitalize()} rows: no "
+                            f"{s} scores or differences")
     engines = {"all": metric.paired(reports, "all")}
     n = engines["all"].n
     if n < 1:
@@ -241,15 +247,16 @@ def compare_reports(names, paths, reports, options=CompareOptions(), progress=No
     fraction = o.public_fraction
     if fraction is None and usage is not None and splits:
         pub, priv = int((usage == 0).sum()), int((usage == 1).sum())
-        fraction = pub / (pub + priv) if pub + priv else None
+        fraction = pub / (pub + priv) if pub and priv else None
     fraction = DEFAULT_FRACTION if fraction is None else fraction
     n_public = int(round(fraction * n))
-    warnings = []
     pairs = []
     todo = [(i, j) for i in range(len(subs)) for j in range(i + 1, len(subs))]
     for k, (i, j) in enumerate(todo):
         _tick(progress, cancel, 0.6 + 0.4 * k / len(todo), f"{subs[i].name} vs {subs[j].name}")
-        kw = dict(level=o.level, replicates=o.replicates, seed=o.seed, method=o.method)
+        # Differences: percentile unless BCa is asked (the calibrated form is for one score).
+        kw = dict(level=o.level, replicates=o.replicates, seed=o.seed,
+                  method=o.method if o.method in METHODS else "percentile")
         st = compare_pair(engines["all"], i, j, permutations=o.permutations, n_public=n_public,
                           splits=o.splits, **kw)
         split_stats = {s: compare_pair(engines[s], i, j, permutations=0, splits=0, **kw)

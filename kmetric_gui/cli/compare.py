@@ -32,7 +32,9 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help=f"paired bootstrap replicates (default 2000, at most {MAX_COUNT:,})")
     g.add_argument("--permutations", metavar="P",
                    help=f"random swaps for the p-value (default 2000, 0 skips it, at most {MAX_COUNT:,})")
-    g.add_argument("--ci-method", choices=["percentile", "bca"], help="interval method (default percentile)")
+    g.add_argument("--ci-method", choices=["auto", "percentile", "bca", "calibrated"],
+                   help="interval method of each score (default auto, as for `kmetric score`); "
+                        "differences use percentile, or bca when asked")
     g.add_argument("--seed", metavar="S", help="random seed (default 0)")
     g.add_argument("--public-fraction", metavar="F",
                    help="Public share for P(order flips) (0 < F < 1; default: the Usage column's "

@@ -14,8 +14,10 @@ def add_stats_options(s):
                    help="add a bootstrap confidence interval at this level, e.g. 0.95 (0 < LEVEL < 1)")
     g.add_argument("--bootstrap", metavar="B",
                    help=f"bootstrap replicates (default 2000, at most {MAX_COUNT:,}); implies --ci 0.95")
-    g.add_argument("--ci-method", choices=["percentile", "bca"],
-                   help="interval method (default percentile; bca: bias-corrected and accelerated)")
+    g.add_argument("--ci-method", choices=["auto", "percentile", "bca", "calibrated"],
+                   help="interval method (default auto: calibrated below 5,000 units or with a "
+                        "class of under 100 rows, else percentile; the output says which); "
+                        "bca: bias-corrected and accelerated; calibrated: the double bootstrap")
     g.add_argument("--seed", metavar="S", help="random seed of the bootstrap and the shake-up (default 0)")
     g.add_argument("--shakeup", action="store_true",
                    help="simulate random Public/Private splits: the distribution of private - public")
@@ -54,6 +56,18 @@ def _count(text, flag, problems):
     return v
 
 
+def level_problem(level, reps, problems, flag="--bootstrap"):
+    """A level the replicates cannot hold: each end needs a replicate beyond it."""
+    from ..core.intervals import min_replicates
+    if level is None or reps is None:
+        return
+    need = min_replicates(level)
+    if reps < need:
+        extra = "" if need <= MAX_COUNT else f" (above the limit of {MAX_COUNT:,}: lower the level)"
+        problems.append(f"a {100 * level:g}% interval needs at least {need:,} replicates; "
+                        f"{flag} is {reps:,}{extra}")
+
+
 def stats_options(args):
     """(StatsOptions or None, ShakeupOptions or None, problems) from the parsed flags."""
     from ..stats import ShakeupOptions, StatsOptions
@@ -72,9 +86,11 @@ def stats_options(args):
     for flag, value in (("--public-fraction", args.public_fraction), ("--splits", args.splits)):
         if value is not None and not args.shakeup:
             problems.append(f"{flag} is a shake-up option: add --shakeup")
+    if want_ci and level is not None or args.bootstrap is not None:
+        level_problem(level if level is not None else 0.95, reps, problems)
     if problems:
         return None, None, problems
-    ci = (StatsOptions(level if level is not None else 0.95, reps, seed, args.ci_method or "percentile")
+    ci = (StatsOptions(level if level is not None else 0.95, reps, seed, args.ci_method or "auto")
           if want_ci else None)
     shake = ShakeupOptions(fraction, splits, seed) if args.shakeup else None
     return ci, shake, []
@@ -94,10 +110,12 @@ def apply_stats(rep, d, lines, ci, shake):
     for key, iv in st.intervals.items():
         for i, line in enumerate(lines):
             if line.startswith(labels[key]):
-                lines[i] = f"{line}  {interval_text(iv, seed)}"
+                lines[i] = f"{line}  {interval_text(iv, seed, ci.method)}"
+                lines[i + 1:i + 1] = [f"         warning: {w}" for w in iv.warnings]
                 break
     if st.class_intervals:
-        lines.append(f"per class ({100 * ci.level:g}% CI, {ci.method}):")
+        used = next(iter(st.class_intervals.values())).method
+        lines.append(f"per class ({100 * ci.level:g}% CI, {used}):")
         width = max(len(str(n)) for n in st.class_intervals)
         for name, iv in st.class_intervals.items():
             lines.append(f"  {str(name):<{width}}  {_point(st.class_points[name])}  {_short(iv)}")

@@ -35,6 +35,8 @@ class Shakeup:
     seed: "int | None"
     actual_gap: float = float("nan")   # private - public of the real split, when known
     kind: str = "unit"                 # what a unit is (row, sample, document)
+    rankable: bool = True              # False: the splits are not the actual split's share
+    usage_fraction: "float | None" = None   # the Usage column's Public share, when known
 
     @property
     def gap(self):
@@ -53,7 +55,7 @@ class Shakeup:
     def actual_percentile(self):
         """Where the actual gap falls among the simulated ones, 0..100 (mid-rank)."""
         g = self.gap[np.isfinite(self.gap)]
-        if not np.isfinite(self.actual_gap) or g.size == 0:
+        if not self.rankable or not np.isfinite(self.actual_gap) or g.size == 0:
             return float("nan")
         a = self.actual_gap
         return float(100.0 * (np.count_nonzero(g < a) + np.count_nonzero(g <= a)) / (2 * g.size))
@@ -75,7 +77,8 @@ class Shakeup:
                 "gap_p05": _num(s["p05"]), "gap_p50": _num(s["p50"]),
                 "gap_p95": _num(s["p95"]), "actual_gap": _num(self.actual_gap),
                 "actual_gap_percentile": _num(self.actual_percentile),
-                "undefined_splits": self.undefined}
+                "undefined_splits": self.undefined,
+                "usage_public_fraction": _num(self.usage_fraction)}
 
 
 def _num(x):
