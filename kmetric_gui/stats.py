@@ -15,6 +15,7 @@ import numpy as np
 
 
 from .core.calibrated import auto_method, calibrated_interval
+from .core.coverage import coverage_note, measured_coverage
 from .core.intervals import CHOICES, Interval, bca_interval, check_level, percentile_interval
 from .core.resample import MAX_REPLICATES, bootstrap, check_replicates
 from .core.shakeup import Shakeup, check_fraction, public_size
@@ -32,6 +33,7 @@ class StatsOptions:
     replicates: int = 2000
     seed: int = 0
     method: str = "auto"       # auto | percentile | bca | calibrated (auto: per case, says which)
+    coverage_check: int = 0    # simulated datasets of the coverage self-check (0: none)
 
     def check(self):
         if self.level is not None:
@@ -80,9 +82,24 @@ class Stats:
         return out
 
 
-def interval_of(units, level=0.95, replicates=2000, seed=0, method="auto", cancel=None):
+def interval_of(units, level=0.95, replicates=2000, seed=0, method="auto", cancel=None,
+                coverage=0):
     """Interval of one score from its Units (core.resample.Units); ``method`` "auto"
-    picks per case (core/calibrated.py) and the Interval's ``method`` says which."""
+    picks per case (core/calibrated.py) and the Interval's ``method`` says which.
+    coverage: simulated datasets of a coverage self-check (core/coverage.py), 0 for none."""
+    iv = _interval(units, level, replicates, seed, method, cancel)
+    if not coverage or not units.n:
+        return iv
+    measured, sims = measured_coverage(
+        units, lambda u, k: _interval(u, level, replicates, k, iv.method, cancel), coverage,
+        seed, cancel)
+    note = coverage_note(measured, sims, level)
+    return replace(iv, coverage={"measured": None if not np.isfinite(measured) else measured,
+                                 "simulations": sims},
+                   notes=iv.notes + ((note,) if note else ()))
+
+
+def _interval(units, level, replicates, seed, method, cancel):
     reps = bootstrap(units, replicates, seed, cancel)
     if method == "auto":
         method = auto_method(units, getattr(units, "minority", None))[0] if units.n else "percentile"
@@ -104,7 +121,8 @@ def score_intervals(report, options=StatsOptions(), cancel=None):
     results = [("ci", report.result)] + [(f"{s}_ci", report.splits[s]) for s in SPLIT_NAMES
                                          if s in report.splits]
     for key, result in results:
-        out[key] = interval_of(metric.units(result), o.level, o.replicates, o.seed, o.method, cancel)
+        out[key] = interval_of(metric.units(result), o.level, o.replicates, o.seed, o.method, cancel,
+                               o.coverage_check if key == "ci" else 0)
     return out
 
 

@@ -18,6 +18,9 @@ def add_stats_options(s):
                    help="interval method (default auto: calibrated below 5,000 units or with a "
                         "class of under 100 rows, else percentile; the output says which); "
                         "bca: bias-corrected and accelerated; calibrated: the double bootstrap")
+    g.add_argument("--coverage-check", action="store_true",
+                   help="measure the interval method's coverage at this size: 200 datasets drawn "
+                        "from this data, the interval on each (implies --ci 0.95)")
     g.add_argument("--seed", metavar="S", help="random seed of the bootstrap and the shake-up (default 0)")
     g.add_argument("--shakeup", action="store_true",
                    help="simulate random Public/Private splits: the distribution of private - public")
@@ -70,6 +73,7 @@ def level_problem(level, reps, problems, flag="--bootstrap"):
 
 def stats_options(args):
     """(StatsOptions or None, ShakeupOptions or None, problems) from the parsed flags."""
+    from ..core.coverage import SIMULATIONS
     from ..stats import ShakeupOptions, StatsOptions
     problems = []
     seed = 0
@@ -79,7 +83,8 @@ def stats_options(args):
             problems.append(f"--seed must be 0 or more; got {args.seed}")
     level = _fraction(args.ci, "--ci", problems) if args.ci is not None else None
     reps = _count(args.bootstrap, "--bootstrap", problems) if args.bootstrap is not None else 2000
-    want_ci = any(x is not None for x in (args.ci, args.bootstrap, args.ci_method))
+    want_ci = any(x is not None for x in (args.ci, args.bootstrap, args.ci_method)) \
+        or args.coverage_check
     fraction = (_fraction(args.public_fraction, "--public-fraction", problems)
                 if args.public_fraction is not None else None)
     splits = _count(args.splits, "--splits", problems) if args.splits is not None else 2000
@@ -90,7 +95,8 @@ def stats_options(args):
         level_problem(level if level is not None else 0.95, reps, problems)
     if problems:
         return None, None, problems
-    ci = (StatsOptions(level if level is not None else 0.95, reps, seed, args.ci_method or "auto")
+    ci = (StatsOptions(level if level is not None else 0.95, reps, seed, args.ci_method or "auto",
+                       SIMULATIONS if args.coverage_check else 0)
           if want_ci else None)
     shake = ShakeupOptions(fraction, splits, seed) if args.shakeup else None
     return ci, shake, []
@@ -111,7 +117,10 @@ def apply_stats(rep, d, lines, ci, shake):
         for i, line in enumerate(lines):
             if line.startswith(labels[key]):
                 lines[i] = f"{line}  {interval_text(iv, seed, ci.method)}"
-                lines[i + 1:i + 1] = [f"         warning: {w}" for w in iv.warnings]
+                extra = [f"         warning: {w}" for w in iv.warnings]
+                if iv.coverage is not None:
+                    extra.insert(0, f"         {coverage_text(iv)}")
+                lines[i + 1:i + 1] = extra
                 break
     if st.class_intervals:
         used = next(iter(st.class_intervals.values())).method
@@ -122,6 +131,17 @@ def apply_stats(rep, d, lines, ci, shake):
     if st.shakeup is not None:
         lines.extend(shakeup_lines(st.shakeup))
     return d, lines
+
+
+def coverage_text(iv):
+    c = iv.coverage
+    if c["measured"] is None:
+        return "coverage check: not possible (the score is undefined)"
+    m, s = c["measured"], c["simulations"]
+    err = 100 * math.sqrt(max(m * (1 - m), 1e-12) / s)
+    return (f"coverage check: {100 * m:.1f}% of {s} datasets simulated from this data were "
+            f"covered by their {100 * iv.level:g}% interval ({iv.method}; an estimate, "
+            f"+-{err:.1f} points)")
 
 
 def _point(x):

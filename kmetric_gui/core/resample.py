@@ -99,7 +99,11 @@ class Units:
         if self.jackknife_fn is not None:
             return self.jackknife_fn()
         if self.stats is None:
-            raise InputError("this statistic has no jackknife")
+            if self.cells is None:
+                raise InputError("this statistic has no jackknife")
+            # Cells whose statistic is their count: one unit of cell i out is counts - e_i.
+            cells = np.asarray(self.cells, dtype=np.float64)
+            return self.score(cells[None, :] - np.eye(cells.size)), self.cells
         if self.collapsed is not self:
             return self.collapsed.jackknife()   # every unit of a cell leaves the same value
         total = self.total()
