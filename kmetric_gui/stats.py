@@ -21,6 +21,7 @@ from .core.resample import MAX_REPLICATES, bootstrap, check_replicates
 from .core.shakeup import Shakeup, check_fraction, public_size
 from .core.shakeup import shakeup as simulate
 from .errors import InputError
+from .grouping import report_units
 
 DEFAULT_FRACTION = 0.3     # Public share when the solution has no Usage column
 SPLIT_NAMES = ("public", "private")
@@ -113,16 +114,16 @@ def _interval(units, level, replicates, seed, method, cancel):
     return percentile_interval(reps, level)
 
 
-def score_intervals(report, options=StatsOptions(), cancel=None):
-    """{"ci": overall, "public_ci", "private_ci" (with a Usage column)} -> Interval."""
+def score_intervals(report, options=StatsOptions(), cancel=None, groups=None):
+    """{"ci": overall, "public_ci", "private_ci" (with a Usage column)} -> Interval.
+    groups: group label per solution row (grouping.read_groups): whole groups resampled."""
     o = options.check()
-    metric = report.definition
     out = {}
-    results = [("ci", report.result)] + [(f"{s}_ci", report.splits[s]) for s in SPLIT_NAMES
-                                         if s in report.splits]
-    for key, result in results:
-        out[key] = interval_of(metric.units(result), o.level, o.replicates, o.seed, o.method, cancel,
-                               o.coverage_check if key == "ci" else 0)
+    for key, split in [("ci", "all")] + [(f"{s}_ci", s) for s in SPLIT_NAMES if s in report.splits]:
+        units = report_units(report, split, groups)
+        iv = interval_of(units, o.level, o.replicates, o.seed, o.method, cancel,
+                         o.coverage_check if key == "ci" else 0)
+        out[key] = iv if groups is None else replace(iv, groups=units.n)
     return out
 
 
@@ -164,7 +165,7 @@ def usage_fraction(report):
 MIN_SIDE = 10     # units each side of a simulated split needs (fewer: mostly undefined)
 
 
-def shakeup(report, options=ShakeupOptions(), cancel=None):
+def shakeup(report, options=ShakeupOptions(), cancel=None, groups=None):
     """Simulated Private - Public gaps over random splits of the scored units.
 
     With a Usage column the splits take its Public share and the actual gap is
@@ -174,7 +175,7 @@ def shakeup(report, options=ShakeupOptions(), cancel=None):
     fraction, is refused (InputError) rather than simulated.
     """
     o = options.check()
-    units = report.definition.units(report.result)
+    units = report_units(report, "all", groups)
     kind = units.kind
     if units.n < 2:
         raise InputError(f"a shake-up needs at least 2 {kind}s to split; this input has {units.n}")
@@ -200,7 +201,9 @@ def shakeup(report, options=ShakeupOptions(), cancel=None):
                          f"{n - k} in Private; each side needs at least {MIN_SIDE} {kind}s for "
                          f"its score to be defined; use a share from {lo:.3g} to {hi:.3g}")
     usage_share = usage_fraction(report) if counts is not None and all(counts) else None
-    if usage_share is not None and k != counts[0]:
+    own = counts is not None and (k == counts[0] if groups is None else
+                                  abs(k / n - (usage_share or 0)) <= 0.5 / n)
+    if usage_share is not None and not own:
         # Another share than the real split's: the actual gap is not one of these splits.
         sh = simulate(units, f, o.splits, o.seed, float("nan"), cancel)
         return replace(sh, actual_gap=actual, rankable=False, usage_fraction=usage_share)
@@ -208,7 +211,7 @@ def shakeup(report, options=ShakeupOptions(), cancel=None):
     return replace(sh, usage_fraction=usage_share)
 
 
-def analyze(report, ci=None, shake=None, cancel=None, strict=False):
+def analyze(report, ci=None, shake=None, cancel=None, strict=False, groups=None):
     """Intervals (``ci``: StatsOptions) and shake-up (``shake``: ShakeupOptions) of a report.
 
     A shake-up that cannot be made (fewer than 2 units) raises InputError when
@@ -217,14 +220,15 @@ def analyze(report, ci=None, shake=None, cancel=None, strict=False):
     """
     st = Stats(options=ci)
     if ci is not None and ci.level is not None:
-        st.intervals = score_intervals(report, ci, cancel)
-        st.class_intervals = class_intervals(report, ci, cancel)
+        st.intervals = score_intervals(report, ci, cancel, groups)
+        if groups is None:      # per-class draws are of single samples
+            st.class_intervals = class_intervals(report, ci, cancel)
         found = report.definition.class_units(report)
-        if found is not None:
+        if found is not None and groups is None:
             st.class_points = dict(zip(found[0], found[1].points().tolist()))
     if shake is not None:
         try:
-            st.shakeup = shakeup(report, shake, cancel)
+            st.shakeup = shakeup(report, shake, cancel, groups)
         except InputError as e:
             if strict:
                 raise

@@ -21,6 +21,13 @@ def add_stats_options(s):
     g.add_argument("--coverage-check", action="store_true",
                    help="measure the interval method's coverage at this size: 200 datasets drawn "
                         "from this data, the interval on each (implies --ci 0.95)")
+    grp = g.add_mutually_exclusive_group()
+    grp.add_argument("--group-column", metavar="NAME",
+                     help="rows come in groups (e.g. one patient's images): a column of the "
+                          "solution naming each row's group; intervals and shake-up resample and "
+                          "split whole groups")
+    grp.add_argument("--groups", metavar="FILE",
+                     help="as --group-column, from a file of id,group rows")
     g.add_argument("--seed", metavar="S", help="random seed of the bootstrap and the shake-up (default 0)")
     g.add_argument("--shakeup", action="store_true",
                    help="simulate random Public/Private splits: the distribution of private - public")
@@ -102,12 +109,21 @@ def stats_options(args):
     return ci, shake, []
 
 
-def apply_stats(rep, d, lines, ci, shake):
+def groups_of(rep, args):
+    """Group label per solution row from --group-column / --groups, or None."""
+    if getattr(args, "group_column", None) is None and getattr(args, "groups", None) is None:
+        return None
+    from ..grouping import read_groups
+    return read_groups(rep.prepared, truth_path=args.truth, column=args.group_column,
+                       path=args.groups)
+
+
+def apply_stats(rep, d, lines, ci, shake, groups=None):
     """Add the statistics to the JSON object ``d`` and the human ``lines`` (in place)."""
     from ..stats import analyze, interval_text, shakeup_lines
     from ..errors import InputError
     try:
-        st = analyze(rep, ci, shake, strict=True)
+        st = analyze(rep, ci, shake, strict=True, groups=groups)
     except InputError as e:
         raise InputError(f"--shakeup: {e}") from None
     d.update(st.to_json())
