@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from .core.compare import compare_pair
+from .core.multiple import holm
 from .core.intervals import CHOICES, METHODS, check_level
 from .core.resample import check_replicates
 from .errors import Cancelled, InputError
@@ -347,12 +348,16 @@ def comparison_json(cmp):
                 d[key] = s.intervals[key].to_dict(seed)
         subs.append(d)
     pairs = []
-    for p in cmp.pairs:
+    # 3+ submissions: several pairs tested at once, so the p-values are also Holm-adjusted.
+    holm_p = (holm([p.stats.p_value for p in cmp.pairs]) if len(cmp.submissions) > 2
+              else [None] * len(cmp.pairs))
+    for p, ph in zip(cmp.pairs, holm_p):
         st = p.stats
         d = {"a": cmp.submissions[p.a].name, "b": cmp.submissions[p.b].name,
              "delta": _num(st.delta), "delta_ci": st.delta_ci.to_dict(seed),
              "p_b_better": _num(st.p_b_better), "p_a_better": _num(st.p_a_better),
              "p_value": _num(st.p_value),
+             **({} if ph is None else {"p_value_holm": _num(ph)}),
              "permutations": st.permutations,
              "public_delta": _split_delta(p, "public"), "private_delta": _split_delta(p, "private"),
              "p_order_flips": _num(st.p_order_flips)}

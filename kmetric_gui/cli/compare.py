@@ -1,7 +1,8 @@
 """`kmetric compare TRUTH A B [C ...]`: which submission to choose.
 
 A leaderboard (score, interval, Public, Private) and, for each pair, the
-difference B - A with its paired bootstrap interval, P(B > A), the
+difference B - A with its paired bootstrap interval, the share of bootstrap
+replicates where B wins, the
 approximate-randomisation p-value and P(order flips) between Public and
 Private. Problems of every file are listed on stderr (exit 2); when at
 least two files are valid they are still compared.
@@ -122,20 +123,26 @@ def human_lines(cmp, d):
             row += [_f(s["public"]), _f(s["private"])]
         rows.append(row)
     lines += [""] + _table(head, rows)
+    lines += [f"warning: {s['name']}: {w}" for s in d["submissions"] for w in s["ci"]["warnings"]]
     lines += ["", f"pairs (delta = B - A; p-value from {o.permutations} random swaps; order flips "
                   f"over {o.splits} random splits with {_pct(cmp.public_fraction)} Public):"]
-    head = ["A", "B", "delta", level, "P(B>A)", "p-value", "P(order flips)"]
+    holm = any("p_value_holm" in p for p in d["pairs"])
+    head = ["A", "B", "delta", level, "B wins", "p-value"] + (["Holm p"] if holm else []) \
+        + ["P(order flips)"]
     if has_split:
         head += ["public delta", "private delta"]
     rows = []
     for p in d["pairs"]:
         row = [p["a"], p["b"], _f(p["delta"], sign=True), _ci(p["delta_ci"], sign=True),
-               _p(p["p_b_better"]), _p(p["p_value"]) if p["permutations"] else "-",
-               _p(p["p_order_flips"])]
+               _p(p["p_b_better"]), _p(p["p_value"]) if p["permutations"] else "-"]
+        if holm:
+            row.append(_p(p.get("p_value_holm")) if p["permutations"] else "-")
+        row.append(_p(p["p_order_flips"]))
         if has_split:
             row += [_f(p["public_delta"], sign=True), _f(p["private_delta"], sign=True)]
         rows.append(row)
     lines += _table(head, rows, left=2)
+    lines += meaning_lines(o, holm)
     if len(d["submissions"]) > 2:
         lines += [""] + _matrix(d)
     blends = [p for p in d["pairs"] if "blend" in p and p["blend"]["best_alpha"] is not None]
@@ -150,8 +157,25 @@ def human_lines(cmp, d):
     return lines
 
 
+def meaning_lines(o, holm):
+    """What the columns mean, in words (what each number is, and is not)."""
+    lines = ["",
+             f"intervals ({100 * o.level:g}%): for the score (or delta) on the whole population "
+             "this test set was drawn from, i.e. on a very large new test set drawn like it; "
+             "another test set of this size varies more",
+             "B wins: the share of bootstrap replicates (resampled test sets) in which B scores "
+             "better than A; not the probability that B is better"]
+    if o.permutations:
+        lines.append("p-value: two-sided, under the null that A's and B's predictions are "
+                     "exchangeable within each unit (each unit's pair swapped at random)")
+    if holm:
+        lines.append("Holm p: the p-value adjusted for testing every pair at once (Holm's "
+                     "step-down); use it when picking among 3 or more submissions")
+    return lines
+
+
 def _matrix(d):
-    """Row A, column B: B - A and P(B > A), submissions numbered as in the leaderboard."""
+    """Row A, column B: B - A and the share of replicates B wins, submissions numbered as listed."""
     subs = d["submissions"]
     k = len(subs)
     cell = {}
@@ -161,7 +185,7 @@ def _matrix(d):
         cell[i, j] = f"{_f(p['delta'], sign=True)} ({_p(p['p_b_better'])})"
         neg = None if p["delta"] is None else 0.0 - p["delta"]
         cell[j, i] = f"{_f(neg, sign=True)} ({_p(p['p_a_better'])})"
-    head = ["B - A (P(B>A))"] + [f"B = #{j + 1}" for j in range(k)]
+    head = ["B - A (B wins)"] + [f"B = #{j + 1}" for j in range(k)]
     rows = [[f"A = #{i + 1} {subs[i]['name']}"] + [cell.get((i, j), "") for j in range(k)]
             for i in range(k)]
     return _table(head, rows)

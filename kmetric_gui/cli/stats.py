@@ -138,6 +138,9 @@ def apply_stats(rep, d, lines, ci, shake, groups=None):
                     extra.insert(0, f"         {coverage_text(iv)}")
                 lines[i + 1:i + 1] = extra
                 break
+    if st.intervals:
+        lines.append(f"         ({100 * ci.level:g}% intervals: for the score on the whole population "
+                     "this test set was drawn from; another test set of this size varies more)")
     if st.class_intervals:
         used = next(iter(st.class_intervals.values())).method
         lines.append(f"per class ({100 * ci.level:g}% CI, {used}):")
