@@ -22,6 +22,7 @@ from .core.intervals import CHOICES, METHODS, check_level
 from .core.resample import check_replicates
 from .errors import Cancelled, InputError
 from .scoring import Options, load, score_prepared
+from .grouping import grouped_paired, read_groups, report_units
 from .stats import DEFAULT_FRACTION, interval_of
 
 SPLITS = ("public", "private")
@@ -215,9 +216,11 @@ def _check_layouts(names, reports, problems):
             reports[i] = None
 
 
-def compare_reports(names, paths, reports, options=CompareOptions(), progress=None, cancel=None):
+def compare_reports(names, paths, reports, options=CompareOptions(), progress=None, cancel=None,
+                    groups=None):
     """The comparison of two or more valid ScoreReports of one truth (the app passes its
-    current reports; ``paths`` may hold None for data without a file)."""
+    current reports; ``paths`` may hold None for data without a file). ``groups``: group
+    label per solution row (grouping.read_groups): whole groups resampled, swapped, split."""
     progress, cancel = progress or _noop, cancel or _noop
     o = options.check()
     if len(reports) < 2:
@@ -233,18 +236,19 @@ def compare_reports(names, paths, reports, options=CompareOptions(), progress=No
             splits = [x for x in splits if x != s]
             warnings.append(f"the solution's Usage column has no {s.capitalize()} rows: no "
                             f"{s} scores or differences")
-    engines = {"all": metric.paired(reports, "all")}
-    n = engines["all"].n
-    if n < 1:
+    rows_engine = metric.paired(reports, "all")       # where they differ: always by row
+    if rows_engine.n < 1:
         raise InputError("there are no units to compare (no scored rows)")
+    engines = {"all": rows_engine if groups is None else grouped_paired(reports, "all", groups)}
+    n = engines["all"].n
     for s in splits:
-        engines[s] = metric.paired(reports, s)
+        engines[s] = metric.paired(reports, s) if groups is None else grouped_paired(reports, s, groups)
     for k, sub in enumerate(subs):
         _tick(progress, cancel, 0.4 + 0.2 * k / len(subs), f"intervals of {sub.name}")
-        for key, result in [("ci", sub.report.result)] + [(f"{s}_ci", sub.report.splits[s])
-                                                          for s in splits]:
-            sub.intervals[key] = interval_of(metric.units(result), o.level, o.replicates, o.seed,
-                                             o.method)
+        for key, split in [("ci", "all")] + [(f"{s}_ci", s) for s in splits]:
+            units = report_units(sub.report, split, groups)
+            iv = interval_of(units, o.level, o.replicates, o.seed, o.method)
+            sub.intervals[key] = iv if groups is None else replace(iv, groups=units.n)
     fraction = o.public_fraction
     if fraction is None and usage is not None and splits:
         pub, priv = int((usage == 0).sum()), int((usage == 1).sum())
@@ -270,10 +274,10 @@ def compare_reports(names, paths, reports, options=CompareOptions(), progress=No
         if o.blend and not same:
             blend = metric.blend(reports[i], reports[j], np.linspace(0, 1, o.alphas))
         pairs.append(Pair(i, j, st, split_stats, metric.differ(reports[i], reports[j],
-                                                               engines["all"], i, j), blend, same))
+                                                               rows_engine, i, j), blend, same))
     progress(1.0, "done")
-    return Comparison(reports[0].metric, n, metric.unit, subs, pairs, o, warnings,
-                      public_fraction=fraction, engine=engines["all"])
+    return Comparison(reports[0].metric, n, metric.unit if groups is None else "group", subs, pairs,
+                      o, warnings, public_fraction=fraction, engine=rows_engine)
 
 
 def _check_same_truth(names, reports):
@@ -313,7 +317,7 @@ def _tick(progress, cancel, fraction, message):
 
 
 def compare_files(truth_path, paths, options=Options(), compare=CompareOptions(), progress=None,
-                  cancel=None):
+                  cancel=None, group_column=None, groups_file=None):
     """Read, validate, score and compare. InputError when fewer than 2 files are valid
     (its problems list every file's); else a Comparison whose ``skipped`` holds the
     invalid files' problems."""
@@ -326,8 +330,12 @@ def compare_files(truth_path, paths, options=Options(), compare=CompareOptions()
         lines = problem_lines(problems) + [f"compare needs at least 2 valid submissions; "
                                            f"{len(ok)} of {len(paths)} are valid"]
         raise InputError(lines[0], lines)
+    groups = None
+    if group_column is not None or groups_file is not None:
+        groups = read_groups(reports[ok[0]].prepared, truth_path=truth_path, column=group_column,
+                             path=groups_file, max_inflated=options.max_inflated)
     cmp = compare_reports([names[i] for i in ok], [paths[i] for i in ok],
-                          [reports[i] for i in ok], compare, progress, cancel)
+                          [reports[i] for i in ok], compare, progress, cancel, groups)
     cmp.skipped = {names[i]: problems[i] for i, r in enumerate(reports) if r is None}
     return cmp
 

@@ -64,3 +64,23 @@ def report_units(report, split="all", groups=None):
     codes, n = group_codes(np.asarray(take(groups, rows)))
     cells = metric.unit_cells(report, split) if units.stats is None else None
     return grouped_units(units, codes, n, cells)
+
+
+def grouped_paired(reports, split, groups):
+    """A paired engine (core.compare.UnitPairs) over whole groups: each submission's
+    statistics summed per group, so bootstrap draws, random swaps and splits move groups.
+    Cells of identical rows (kappa) become per-group counts over the joint rating codes."""
+    from .core.compare import UnitPairs, kappa_rows
+    metric = reports[0].definition
+    rows = split_rows(reports[0].prepared.usage, split)
+    codes, n = group_codes(np.asarray(take(groups, rows)))
+    units = [metric.units(r.result if split == "all" else r.splits[split]) for r in reports]
+    if units[0].stats is not None:
+        stats = [grouped_units(u, codes, n).stats for u in units]
+        return UnitPairs(stats, units[0].score)
+    engine = metric.paired(reports, split)      # codes of every submission on one rating range
+    k = engine.k
+    base = codes * (k * k) + engine.truth.astype(np.int64) * k
+    stats = [np.bincount(base + p, minlength=n * k * k).reshape(n, k * k) for p in engine.preds]
+    w = engine.w
+    return UnitPairs(stats, lambda sums: kappa_rows(sums, w))

@@ -37,6 +37,11 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help="interval method of each score (default auto, as for `kmetric score`); "
                         "differences use percentile, or bca when asked")
     g.add_argument("--seed", metavar="S", help="random seed (default 0)")
+    grp = g.add_mutually_exclusive_group()
+    grp.add_argument("--group-column", metavar="NAME",
+                     help="rows come in groups: a column of the solution naming each row's group; "
+                          "the bootstrap, swaps and splits move whole groups")
+    grp.add_argument("--groups", metavar="FILE", help="as --group-column, from a file of id,group rows")
     g.add_argument("--public-fraction", metavar="F",
                    help="Public share for P(order flips) (0 < F < 1; default: the Usage column's "
                         "share when the solution has one, else 0.3)")
@@ -204,7 +209,8 @@ def run(args: argparse.Namespace) -> int:
     if problems:
         return 2
     try:
-        cmp = compare_files(args.truth, args.submissions, options_from_args(args), copts)
+        cmp = compare_files(args.truth, args.submissions, options_from_args(args), copts,
+                            group_column=args.group_column, groups_file=args.groups)
     except InputError as e:
         print_problems(e, sys.stderr)
         return 2

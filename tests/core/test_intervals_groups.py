@@ -106,3 +106,28 @@ def test_cli_group_problems_are_named(tmp_path):
     part = write(tmp_path / "part.csv", "id,patient\np0L,p0\n")
     r = _run("score", sol, sub, "--ci", "0.95", "--groups", part)
     assert r.returncode == 2 and "no group for id 'p0R' and 118 more" in r.stderr
+
+
+def test_compare_moves_whole_groups_and_says_how_many(tmp_path):
+    sol, sub, grp = _pair_files(tmp_path)
+    rng = np.random.default_rng(7)
+    lines = sub.read_text().splitlines()
+    other = [lines[0]]
+    flip = {}
+    for line in lines[1:]:            # B: both eyes of a patient moved together
+        i, y = line.split(",")
+        k = i[:-1]
+        flip.setdefault(k, int(rng.integers(-1, 2)))
+        other.append(f"{i},{int(np.clip(int(y) + flip[k], 0, 4))}")
+    sub_b = write(tmp_path / "b.csv", "\n".join(other) + "\n")
+    base = ["compare", sol, sub, sub_b, "--bootstrap", "400", "--permutations", "400", "--json"]
+    rows = json.loads(_run(*base).stdout)
+    grouped = json.loads(_run(*base, "--group-column", "patient").stdout)
+    assert rows["n_units"] == 120 and grouped["n_units"] == 60 and grouped["unit"] == "group"
+    assert all(s["ci"]["groups"] == 60 for s in grouped["submissions"])
+    assert grouped["pairs"][0]["delta"] == rows["pairs"][0]["delta"]
+    w_rows = rows["pairs"][0]["delta_ci"]["high"] - rows["pairs"][0]["delta_ci"]["low"]
+    w_grp = grouped["pairs"][0]["delta_ci"]["high"] - grouped["pairs"][0]["delta_ci"]["low"]
+    assert w_grp > 1.2 * w_rows          # identical pairs: the row bootstrap is too narrow
+    by_file = json.loads(_run(*base, "--groups", grp).stdout)
+    assert by_file["pairs"][0]["delta_ci"] == grouped["pairs"][0]["delta_ci"]
