@@ -15,15 +15,16 @@ Inner draws: cells of identical units (kappa's K x K cells, merged integer
 statistics) are one multinomial draw over the outer replicate's counts;
 single units are drawn by index from the outer replicate's units when
 B1 x B2 x n is small, else the inner sums are drawn from their normal limit
-(the mean and covariance of the outer replicate's units, times n) and scored
-through the metric's own (non-linear) formula.
+(n times the mean and covariance of the outer replicate's units, from one
+gather of the statistics and their products) and scored through the metric's
+own (non-linear) formula.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .intervals import Interval, _defined, _quantiles, check_level, standard_error
-from .resample import CHUNK, check_cancel, count_blocks, index_blocks, rng_of
+from .resample import CHUNK, _Gather, check_cancel, count_blocks, index_blocks, rng_of
 
 INNER = 100                 # inner replicates per outer replicate
 OUTER = 1000                # outer replicates used to calibrate (the first of the B drawn)
@@ -62,32 +63,41 @@ def calibration_shares(units, outer=OUTER, inner=INNER, seed=0, cancel=None):
                 out[r0 + a:r0 + a + c.shape[0]] = _mid_share(sc.reshape(c.shape[0], inner), point)
         return out
     stats = np.asarray(units.stats, dtype=np.float64)
-    exact = outer * inner * n <= EXACT_WORK
+    if outer * inner * n > EXACT_WORK or n > CHUNK:
+        return _normal_shares(units, stats, rng, rng_in, outer, inner, point, cancel)
     for r0, r, u0, idx in index_blocks(rng, n, outer):
-        if u0:           # n > CHUNK: only the normal inner stage (far above EXACT_WORK)
-            continue
         check_cancel(cancel)
-        full = idx if idx.shape[1] == n else _whole(rng, n, idx)
         for k in range(r):
-            units_b = full[k]
-            if exact:
-                pos = rng_in.integers(0, n, size=(inner, n))
-                sums = stats[units_b[pos]].sum(axis=1)
-            else:
-                s = stats[units_b]
-                mu, cov = s.mean(axis=0), np.atleast_2d(np.cov(s, rowvar=False))
-                sums = rng_in.multivariate_normal(n * mu, n * cov, size=inner, method="eigh")
+            pos = rng_in.integers(0, n, size=(inner, n))
+            sums = stats[idx[k][pos]].sum(axis=1)
             out[r0 + k] = _mid_share(units.score(sums)[None, :], point)[0]
     return out
 
 
-def _whole(rng, n, first):
-    # Only reached when n > CHUNK: the replicate's remaining slices, drawn as bootstrap does.
-    parts = [first[0]]
-    while sum(p.size for p in parts) < n:
-        parts.append(rng.integers(0, n, size=min(CHUNK, n - sum(p.size for p in parts)),
-                                  dtype=first.dtype))
-    return np.concatenate(parts)[None, :]
+def _normal_shares(units, stats, rng, rng_in, outer, inner, point, cancel):
+    """Inner sums drawn from their normal limit: N(n mean_b, n cov_b), with mean_b and
+    cov_b the outer replicate's (its empirical law, ddof 0), one gather of the units'
+    statistics and their products for every outer replicate."""
+    n, m = stats.shape
+    iu = np.triu_indices(m)
+    aug = np.column_stack([stats, stats[:, iu[0]] * stats[:, iu[1]]])
+    g = _Gather(aug, n)
+    acc = g.zeros(outer)
+    for r0, r, _, idx in index_blocks(rng, n, outer):
+        check_cancel(cancel)
+        g.add(acc, slice(r0, r0 + r), idx)
+    sums = g.unpack(acc)
+    mean = sums[:, :m] / n
+    second = np.zeros((outer, m, m))
+    second[:, iu[0], iu[1]] = sums[:, m:] / n
+    second[:, iu[1], iu[0]] = sums[:, m:] / n
+    cov = second - mean[:, :, None] * mean[:, None, :]
+    vals, vecs = np.linalg.eigh(cov)
+    root = vecs * np.sqrt(np.clip(vals, 0, None))[:, None, :]          # cov = root root^T
+    z = rng_in.standard_normal((outer, inner, m))
+    draws = n * mean[:, None, :] + np.sqrt(n) * np.einsum("bij,bkj->bki", root, z)
+    scores = units.score(draws.reshape(-1, m)).reshape(outer, inner)
+    return _mid_share(scores, point)
 
 
 def calibrated_interval(values, units, level=0.95, seed=0, outer=OUTER, inner=INNER,
