@@ -26,8 +26,8 @@ import numpy as np
 from .intervals import Interval, _defined, _quantiles, check_level, standard_error
 from .resample import CHUNK, _Gather, check_cancel, count_blocks, index_blocks, rng_of
 
-INNER = 100                 # inner replicates per outer replicate
-OUTER = 1000                # outer replicates used to calibrate (the first of the B drawn)
+INNER = 400                 # inner replicates per outer replicate (few: noisy shares, too wide)
+OUTER = 500                 # outer replicates used to calibrate (the first of the B drawn)
 EXACT_WORK = 10_000_000     # single units: index draws while B1 x B2 x n stays under this
 AUTO_UNITS = 5000           # auto: calibrated below this many units ...
 AUTO_MINORITY = 100         # ... or when a class has fewer rows than this (kappa)
