@@ -16,7 +16,7 @@ import math
 import sys
 
 from .options import add_metric_options, options_from_args, print_problems
-from .stats import MAX_COUNT, _count, _fraction, _number
+from .stats import MAX_COUNT, _count, _fraction, _number, add_group_options
 
 if TYPE_CHECKING:
     import argparse
@@ -37,11 +37,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help="interval method of each score (default auto, as for `kmetric score`); "
                         "differences use percentile, or bca when asked")
     g.add_argument("--seed", metavar="S", help="random seed (default 0)")
-    grp = g.add_mutually_exclusive_group()
-    grp.add_argument("--group-column", metavar="NAME",
-                     help="rows come in groups: a column of the solution naming each row's group; "
-                          "the bootstrap, swaps and splits move whole groups")
-    grp.add_argument("--groups", metavar="FILE", help="as --group-column, from a file of id,group rows")
+    add_group_options(g)
     g.add_argument("--public-fraction", metavar="F",
                    help="Public share for P(order flips) (0 < F < 1; default: the Usage column's "
                         "share when the solution has one, else 0.3)")

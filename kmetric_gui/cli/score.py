@@ -20,7 +20,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     s.add_argument("truth", help="solution file (CSV, TSV, .gz, .zip, Parquet)")
     s.add_argument("submission", help="submission file")
     add_metric_options(s)
-    add_stats_options(s)
+    add_stats_options(s, groups=True)
     add_fix_options(s)
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(run=run)

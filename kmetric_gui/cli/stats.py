@@ -8,7 +8,7 @@ import math
 MAX_COUNT = 1_000_000      # replicates / splits: beyond this it is surely a typo
 
 
-def add_stats_options(s):
+def add_stats_options(s, groups=False):
     g = s.add_argument_group("how sure is the score (bootstrap and shake-up)")
     g.add_argument("--ci", metavar="LEVEL",
                    help="add a bootstrap confidence interval at this level, e.g. 0.95 (0 < LEVEL < 1)")
@@ -21,13 +21,8 @@ def add_stats_options(s):
     g.add_argument("--coverage-check", action="store_true",
                    help="measure the interval method's coverage at this size: 200 datasets drawn "
                         "from this data, the interval on each (implies --ci 0.95)")
-    grp = g.add_mutually_exclusive_group()
-    grp.add_argument("--group-column", metavar="NAME",
-                     help="rows come in groups (e.g. one patient's images): a column of the "
-                          "solution naming each row's group; intervals and shake-up resample and "
-                          "split whole groups")
-    grp.add_argument("--groups", metavar="FILE",
-                     help="as --group-column, from a file of id,group rows")
+    if groups:
+        add_group_options(g)
     g.add_argument("--seed", metavar="S", help="random seed of the bootstrap and the shake-up (default 0)")
     g.add_argument("--shakeup", action="store_true",
                    help="simulate random Public/Private splits: the distribution of private - public")
@@ -36,6 +31,17 @@ def add_stats_options(s):
                         "Usage column share when it has one, else 0.3)")
     g.add_argument("--splits", metavar="S",
                    help=f"shake-up: number of random splits (default 2000, at most {MAX_COUNT:,})")
+
+
+def add_group_options(g):
+    """--group-column / --groups (score and compare; `report` does not group yet)."""
+    grp = g.add_mutually_exclusive_group()
+    grp.add_argument("--group-column", metavar="NAME",
+                     help="rows come in groups (e.g. one patient's images): a column of the "
+                          "solution naming each row's group; intervals and shake-up resample and "
+                          "split whole groups")
+    grp.add_argument("--groups", metavar="FILE",
+                     help="as --group-column, from a file of id,group rows")
 
 
 def _number(text, flag, problems, integer=False):
