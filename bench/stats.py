@@ -211,6 +211,15 @@ def calibrated_cases(n_kappa, n_lw, calls, rng):
         key = f"calibrated {name}"
         cal = ours_time(key, lambda: interval_of(units, 0.95, 2000, 0, "calibrated"), repeat)
         rows.append((f"calibrated CI, {name}", cal, "percentile CI, same draws", pct, limit, CPU[key]))
+    # The coverage self-check (200 simulated datasets) of kappa at 10,000 rows, auto's method
+    # (percentile here: five classes, none rare), beside one interval.
+    t = rng.integers(0, 5, 10_000)
+    p = np.clip(t + rng.integers(-1, 2, 10_000), 0, 4)
+    small = kappa_units(weighted_kappa(t, p))
+    one = median_time(lambda: interval_of(small, 0.95, 2000, 0, "auto"), calls, 0)
+    chk = ours_time("check", lambda: interval_of(small, 0.95, 2000, 0, "auto", coverage=200), 1)
+    rows.append(("coverage check, kappa 10k rows", chk, "one interval (auto)", one, 10.0,
+                 CPU["check"]))
     return rows
 
 
