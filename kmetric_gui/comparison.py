@@ -39,6 +39,7 @@ class CompareOptions:
     splits: int = 2000               # random Public/Private splits for the order flips
     blend: bool = True               # blend curves for score-like predictions
     alphas: int = 101
+    coverage_check: int = 0          # simulated datasets of each score's coverage self-check
 
     def check(self):
         check_level(self.level)
@@ -247,7 +248,8 @@ def compare_reports(names, paths, reports, options=CompareOptions(), progress=No
         _tick(progress, cancel, 0.4 + 0.2 * k / len(subs), f"intervals of {sub.name}")
         for key, split in [("ci", "all")] + [(f"{s}_ci", s) for s in splits]:
             units = report_units(sub.report, split, groups)
-            iv = interval_of(units, o.level, o.replicates, o.seed, o.method)
+            iv = interval_of(units, o.level, o.replicates, o.seed, o.method,
+                             coverage=o.coverage_check if key == "ci" else 0)
             sub.intervals[key] = iv if groups is None else replace(iv, groups=units.n)
     fraction = o.public_fraction
     if fraction is None and usage is not None and splits:

@@ -37,6 +37,9 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help="interval method of each score (default auto, as for `kmetric score`); "
                         "differences use percentile, or bca when asked")
     g.add_argument("--seed", metavar="S", help="random seed (default 0)")
+    g.add_argument("--coverage-check", action="store_true",
+                   help="measure each score's interval coverage at this size (200 datasets "
+                        "simulated from the data)")
     add_group_options(g)
     g.add_argument("--public-fraction", metavar="F",
                    help="Public share for P(order flips) (0 < F < 1; default: the Usage column's "
@@ -73,6 +76,9 @@ def compare_options(args):
         kw["splits"] = _count(args.splits, "--splits", problems)
     if args.ci_method:
         kw["method"] = args.ci_method
+    if args.coverage_check:
+        from ..core.coverage import SIMULATIONS
+        kw["coverage_check"] = SIMULATIONS
     if len(args.submissions) < 2:
         problems.append(f"compare needs at least 2 submissions; got {len(args.submissions)}")
     if problems:
@@ -124,6 +130,9 @@ def human_lines(cmp, d):
             row += [_f(s["public"]), _f(s["private"])]
         rows.append(row)
     lines += [""] + _table(head, rows)
+    lines += [f"coverage check: {s['name']}: {100 * s['ci']['coverage']['measured']:.1f}% of "
+              f"{s['ci']['coverage']['simulations']} datasets simulated from the data covered"
+              for s in d["submissions"] if (s["ci"].get("coverage") or {}).get("measured") is not None]
     lines += [f"warning: {s['name']}: {w}" for s in d["submissions"] for w in s["ci"]["warnings"]]
     lines += ["", f"pairs (delta = B - A; p-value from {o.permutations} random swaps; order flips "
                   f"over {o.splits} random splits with {_pct(cmp.public_fraction)} Public):"]

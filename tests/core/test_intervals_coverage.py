@@ -80,3 +80,17 @@ def test_cli_coverage_check_reports_measured_coverage():
     human = subprocess.run(list(map(str, args)), capture_output=True, text=True, env=env,
                            cwd=ROOT).stdout
     assert "coverage check: " in human and "of 200 datasets simulated from this data" in human
+
+
+def test_compare_coverage_check_gives_each_score_its_measured_coverage():
+    env = dict(os.environ)
+    env.pop("KMETRIC_DEBUG", None)
+    args = [sys.executable, "-m", "kmetric_gui.cli", "compare", DEMO / "qwk_solution.csv",
+            DEMO / "qwk_submission.csv", DEMO / "qwk_submission_b.csv", "--coverage-check",
+            "--ci-method", "percentile", "--bootstrap", "300", "--permutations", "0", "--json"]
+    r = subprocess.run(list(map(str, args)), capture_output=True, text=True, env=env, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    for s in json.loads(r.stdout)["submissions"]:
+        assert s["ci"]["coverage"]["simulations"] == 200
+        assert 0.85 <= s["ci"]["coverage"]["measured"] <= 1
+        assert "coverage" not in s["public_ci"]       # the check is of the overall score's
