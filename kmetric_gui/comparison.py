@@ -17,11 +17,13 @@ from pathlib import Path
 import numpy as np
 
 from .core.compare import compare_pair
-from .core.intervals import METHODS, check_level
+from .core.intervals import CHOICES, METHODS, check_level
+from .core.multiple import holm
 from .core.power import min_detectable_delta
 from .core.resample import check_replicates
 from .errors import Cancelled, InputError
 from .scoring import Options, load, score_prepared
+from .grouping import grouped_paired, read_groups, report_units
 from .stats import DEFAULT_FRACTION, interval_of
 
 SPLITS = ("public", "private")
@@ -33,11 +35,12 @@ class CompareOptions:
     replicates: int = 2000           # paired bootstrap replicates (and each score's interval)
     permutations: int = 2000         # approximate randomisation test
     seed: int = 0
-    method: str = "percentile"       # or "bca"
+    method: str = "auto"             # the scores' intervals: auto, percentile, bca, calibrated
     public_fraction: "float | None" = None   # order flips: None -> the Usage share, else 0.3
     splits: int = 2000               # random Public/Private splits for the order flips
     blend: bool = True               # blend curves for score-like predictions
     alphas: int = 101
+    coverage_check: int = 0          # simulated datasets of each score's coverage self-check
 
     def check(self):
         check_level(self.level)
@@ -46,8 +49,8 @@ class CompareOptions:
         if int(self.permutations) != self.permutations or not 0 <= self.permutations <= 1_000_000:
             raise InputError(f"permutations must be a whole number from 0 to 1,000,000; "
                              f"got {self.permutations}")
-        if self.method not in METHODS:
-            raise InputError(f"interval method must be one of {', '.join(METHODS)}; got {self.method!r}")
+        if self.method not in CHOICES:
+            raise InputError(f"interval method must be one of {', '.join(CHOICES)}; got {self.method!r}")
         if self.public_fraction is not None and not 0 < self.public_fraction < 1:
             raise InputError(f"public fraction must be between 0 and 1 (exclusive); "
                              f"got {self.public_fraction}")
@@ -222,9 +225,11 @@ def _check_layouts(names, reports, problems):
             reports[i] = None
 
 
-def compare_reports(names, paths, reports, options=CompareOptions(), progress=None, cancel=None):
+def compare_reports(names, paths, reports, options=CompareOptions(), progress=None, cancel=None,
+                    groups=None):
     """The comparison of two or more valid ScoreReports of one truth (the app passes its
-    current reports; ``paths`` may hold None for data without a file)."""
+    current reports; ``paths`` may hold None for data without a file). ``groups``: group
+    label per solution row (grouping.read_groups): whole groups resampled, swapped, split."""
     progress, cancel = progress or _noop, cancel or _noop
     o = options.check()
     if len(reports) < 2:
@@ -234,30 +239,40 @@ def compare_reports(names, paths, reports, options=CompareOptions(), progress=No
     subs = [Submission(n, p, r) for n, p, r in zip(names, paths, reports)]
     usage = reports[0].prepared.usage
     splits = [s for s in SPLITS if s in reports[0].splits]
-    engines = {"all": metric.paired(reports, "all")}
-    n = engines["all"].n
-    if n < 1:
+    warnings = []
+    for code, s in enumerate(SPLITS):
+        if s in splits and not (usage == code).any():   # a Usage column without this side
+            splits = [x for x in splits if x != s]
+            warnings.append(f"the solution's Usage column has no {s.capitalize()} rows: no "
+                            f"{s} scores or differences")
+    rows_engine = metric.paired(reports, "all")       # where they differ: always by row
+    if rows_engine.n < 1:
         raise InputError("there are no units to compare (no scored rows)")
+    engines = {"all": rows_engine if groups is None else grouped_paired(reports, "all", groups)}
+    n = engines["all"].n
     for s in splits:
-        engines[s] = metric.paired(reports, s)
+        engines[s] = metric.paired(reports, s) if groups is None else grouped_paired(reports, s, groups)
     for k, sub in enumerate(subs):
         _tick(progress, cancel, 0.4 + 0.2 * k / len(subs), f"intervals of {sub.name}")
-        for key, result in [("ci", sub.report.result)] + [(f"{s}_ci", sub.report.splits[s])
-                                                          for s in splits]:
-            sub.intervals[key] = interval_of(metric.units(result), o.level, o.replicates, o.seed,
-                                             o.method)
+        for key, split in [("ci", "all")] + [(f"{s}_ci", s) for s in splits]:
+            units = report_units(sub.report, split, groups)
+            iv = interval_of(units, o.level, o.replicates, o.seed, o.method,
+                             coverage=o.coverage_check if key == "ci" else 0)
+            sub.intervals[key] = iv if groups is None else replace(iv, groups=units.n)
     fraction = o.public_fraction
     if fraction is None and usage is not None and splits:
         from .metrics.base import public_share
-        fraction = public_share(usage)
+        share = public_share(usage)
+        fraction = share if share and share < 1 else None   # a Usage side empty: the default
     fraction = DEFAULT_FRACTION if fraction is None else fraction
     n_public = int(round(fraction * n))
-    warnings = []
     pairs = []
     todo = [(i, j) for i in range(len(subs)) for j in range(i + 1, len(subs))]
     for k, (i, j) in enumerate(todo):
         _tick(progress, cancel, 0.6 + 0.4 * k / len(todo), f"{subs[i].name} vs {subs[j].name}")
-        kw = dict(level=o.level, replicates=o.replicates, seed=o.seed, method=o.method,
+        # Differences: percentile unless BCa is asked (the calibrated form is for one score).
+        kw = dict(level=o.level, replicates=o.replicates, seed=o.seed,
+                  method=o.method if o.method in METHODS else "percentile",
                   higher_is_better=metric.higher_is_better)
         st = compare_pair(engines["all"], i, j, permutations=o.permutations, n_public=n_public,
                           splits=o.splits, **kw)
@@ -273,10 +288,10 @@ def compare_reports(names, paths, reports, options=CompareOptions(), progress=No
             if blend is not None:
                 blend = blend.oriented(metric.higher_is_better)
         pairs.append(Pair(i, j, st, split_stats, metric.differ(reports[i], reports[j],
-                                                               engines["all"], i, j), blend, same))
+                                                               rows_engine, i, j), blend, same))
     progress(1.0, "done")
-    return Comparison(reports[0].metric, n, metric.unit, subs, pairs, o, warnings,
-                      public_fraction=fraction, engine=engines["all"],
+    return Comparison(reports[0].metric, n, metric.unit if groups is None else "group", subs, pairs,
+                      o, warnings, public_fraction=fraction, engine=rows_engine,
                       higher_is_better=bool(metric.higher_is_better))
 
 
@@ -317,7 +332,7 @@ def _tick(progress, cancel, fraction, message):
 
 
 def compare_files(truth_path, paths, options=Options(), compare=CompareOptions(), progress=None,
-                  cancel=None):
+                  cancel=None, group_column=None, groups_file=None):
     """Read, validate, score and compare. InputError when fewer than 2 files are valid
     (its problems list every file's); else a Comparison whose ``skipped`` holds the
     invalid files' problems."""
@@ -330,8 +345,12 @@ def compare_files(truth_path, paths, options=Options(), compare=CompareOptions()
         lines = problem_lines(problems) + [f"compare needs at least 2 valid submissions; "
                                            f"{len(ok)} of {len(paths)} are valid"]
         raise InputError(lines[0], lines)
+    groups = None
+    if group_column is not None or groups_file is not None:
+        groups = read_groups(reports[ok[0]].prepared, truth_path=truth_path, column=group_column,
+                             path=groups_file, max_inflated=options.max_inflated)
     cmp = compare_reports([names[i] for i in ok], [paths[i] for i in ok],
-                          [reports[i] for i in ok], compare, progress, cancel)
+                          [reports[i] for i in ok], compare, progress, cancel, groups)
     cmp.skipped = {names[i]: problems[i] for i, r in enumerate(reports) if r is None}
     return cmp
 
@@ -353,12 +372,16 @@ def comparison_json(cmp):
                 d[key] = s.intervals[key].to_dict(seed)
         subs.append(d)
     pairs = []
-    for p in cmp.pairs:
+    # 3+ submissions: several pairs tested at once, so the p-values are also Holm-adjusted.
+    holm_p = (holm([p.stats.p_value for p in cmp.pairs]) if len(cmp.submissions) > 2
+              else [None] * len(cmp.pairs))
+    for p, ph in zip(cmp.pairs, holm_p):
         st = p.stats
         d = {"a": cmp.submissions[p.a].name, "b": cmp.submissions[p.b].name,
              "delta": _num(st.delta), "delta_ci": st.delta_ci.to_dict(seed),
              "p_b_better": _num(st.p_b_better), "p_a_better": _num(st.p_a_better),
              "p_value": _num(st.p_value),
+             **({} if ph is None else {"p_value_holm": _num(ph)}),
              "permutations": st.permutations,
              "public_delta": _split_delta(p, "public"), "private_delta": _split_delta(p, "private"),
              "p_order_flips": _num(st.p_order_flips),

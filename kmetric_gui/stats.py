@@ -13,11 +13,15 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .core.intervals import METHODS, Interval, bca_interval, check_level, percentile_interval
+
+from .core.calibrated import auto_method, calibrated_interval
+from .core.coverage import coverage_note, measured_coverage
+from .core.intervals import CHOICES, Interval, bca_interval, check_level, percentile_interval
 from .core.resample import MAX_REPLICATES, bootstrap, check_replicates
-from .core.shakeup import Shakeup, check_fraction
+from .core.shakeup import Shakeup, check_fraction, public_size
 from .core.shakeup import shakeup as simulate
 from .errors import InputError
+from .grouping import report_units
 
 DEFAULT_FRACTION = 0.3     # Public share when the solution has no Usage column
 SPLIT_NAMES = ("public", "private")
@@ -29,14 +33,15 @@ class StatsOptions:
     level: "float | None" = 0.95
     replicates: int = 2000
     seed: int = 0
-    method: str = "percentile"
+    method: str = "auto"       # auto | percentile | bca | calibrated (auto: per case, says which)
+    coverage_check: int = 0    # simulated datasets of the coverage self-check (0: none)
 
     def check(self):
         if self.level is not None:
             check_level(self.level)
         check_replicates(self.replicates)
-        if self.method not in METHODS:
-            raise InputError(f"interval method must be one of {', '.join(METHODS)}; got {self.method!r}")
+        if self.method not in CHOICES:
+            raise InputError(f"interval method must be one of {', '.join(CHOICES)}; got {self.method!r}")
         return self
 
 
@@ -78,24 +83,47 @@ class Stats:
         return out
 
 
-def interval_of(units, level=0.95, replicates=2000, seed=0, method="percentile", cancel=None):
-    """Interval of one score from its Units (core.resample.Units)."""
+def interval_of(units, level=0.95, replicates=2000, seed=0, method="auto", cancel=None,
+                coverage=0):
+    """Interval of one score from its Units (core.resample.Units); ``method`` "auto"
+    picks per case (core/calibrated.py) and the Interval's ``method`` says which.
+    coverage: simulated datasets of a coverage self-check (core/coverage.py), 0 for none."""
+    iv = _interval(units, level, replicates, seed, method, cancel)
+    if not coverage or not units.n:
+        return iv
+    measured, sims = measured_coverage(
+        units, lambda u, k: _interval(u, level, replicates, k, iv.method, cancel), coverage,
+        seed, cancel)
+    note = coverage_note(measured, sims, level)
+    return replace(iv, coverage={"measured": None if not np.isfinite(measured) else measured,
+                                 "simulations": sims},
+                   notes=iv.notes + ((note,) if note else ()))
+
+
+def _interval(units, level, replicates, seed, method, cancel):
     reps = bootstrap(units, replicates, seed, cancel)
+    if method == "auto":
+        method = auto_method(units, getattr(units, "minority", None))[0] if units.n else "percentile"
     if method == "bca":
         values, weights = units.jackknife() if units.n else (np.array([np.nan]), None)
         return bca_interval(reps, units.point() if units.n else np.nan, values, level, weights)
+    if method == "calibrated":
+        if not units.n:
+            return replace(percentile_interval(reps, level), method="calibrated")
+        return calibrated_interval(reps, units, level, seed, cancel=cancel)
     return percentile_interval(reps, level)
 
 
-def score_intervals(report, options=StatsOptions(), cancel=None):
-    """{"ci": overall, "public_ci", "private_ci" (with a Usage column)} -> Interval."""
+def score_intervals(report, options=StatsOptions(), cancel=None, groups=None):
+    """{"ci": overall, "public_ci", "private_ci" (with a Usage column)} -> Interval.
+    groups: group label per solution row (grouping.read_groups): whole groups resampled."""
     o = options.check()
-    metric = report.definition
     out = {}
-    results = [("ci", report.result)] + [(f"{s}_ci", report.splits[s]) for s in SPLIT_NAMES
-                                         if s in report.splits]
-    for key, result in results:
-        out[key] = interval_of(metric.units(result), o.level, o.replicates, o.seed, o.method, cancel)
+    for key, split in [("ci", "all")] + [(f"{s}_ci", s) for s in SPLIT_NAMES if s in report.splits]:
+        units = report_units(report, split, groups)
+        iv = interval_of(units, o.level, o.replicates, o.seed, o.method, cancel,
+                         o.coverage_check if key == "ci" else 0)
+        out[key] = iv if groups is None else replace(iv, groups=units.n)
     return out
 
 
@@ -118,30 +146,74 @@ def class_intervals(report, options=StatsOptions(), cancel=None):
     return out
 
 
-def usage_fraction(report):
-    """Public share of the scored units from the Usage column, or None without one."""
+def usage_counts(report):
+    """(Public rows, Private rows) of the Usage column, or None without one."""
     usage = getattr(report.prepared, "usage", None)
     if usage is None or "public" not in report.splits:
         return None
-    from .metrics.base import public_share
-    return public_share(usage)
+    return int((usage == 0).sum()), int((usage == 1).sum())
 
 
-def shakeup(report, options=ShakeupOptions(), cancel=None):
-    """Simulated Private - Public gaps over random splits of the scored units."""
+def usage_fraction(report):
+    """Public share of the scored units from the Usage column, or None without one."""
+    found = usage_counts(report)
+    if found is None or not sum(found):
+        return None
+    return found[0] / sum(found)
+
+
+MIN_SIDE = 10     # units each side of a simulated split needs (fewer: mostly undefined)
+
+
+def shakeup(report, options=ShakeupOptions(), cancel=None, groups=None):
+    """Simulated Private - Public gaps over random splits of the scored units.
+
+    With a Usage column the splits take its Public share and the actual gap is
+    ranked among them; a different ``fraction`` is a separate simulation (the
+    actual gap is shown, not ranked). A share leaving fewer than MIN_SIDE units
+    on a side, or a Usage column without Public (or Private) rows and no
+    fraction, is refused (InputError) rather than simulated.
+    """
     o = options.check()
-    f = o.fraction if o.fraction is not None else (usage_fraction(report) or DEFAULT_FRACTION)
-    units = report.definition.units(report.result)
+    units = report_units(report, "all", groups)
+    kind = units.kind
     if units.n < 2:
-        raise InputError(f"a shake-up needs at least 2 {units.kind}s to split; this input has {units.n}")
+        raise InputError(f"a shake-up needs at least 2 {kind}s to split; this input has {units.n}")
+    counts = usage_counts(report)
     actual = float("nan")
-    if all(s in report.splits for s in SPLIT_NAMES):
-        actual = report.splits["private"].score - report.splits["public"].score
-    sim = simulate(units, f, o.splits, o.seed, actual, cancel)
-    return replace(sim, higher_is_better=bool(report.definition.higher_is_better))
+    if counts is not None:
+        for side, c in zip(SPLIT_NAMES, counts):
+            if c == 0 and o.fraction is None:
+                raise InputError(f"the solution's Usage column has no {side.capitalize()} rows, so "
+                                 f"there is no actual split to compare with; give "
+                                 f"--public-fraction F to simulate splits at share F")
+        if all(counts):
+            actual = report.splits["private"].score - report.splits["public"].score
+    f = o.fraction if o.fraction is not None else (usage_fraction(report) or DEFAULT_FRACTION)
+    n = units.n
+    k = public_size(n, f)
+    if min(k, n - k) < MIN_SIDE:
+        if n < 2 * MIN_SIDE:
+            raise InputError(f"a shake-up needs at least {MIN_SIDE} {kind}s on each side; this "
+                             f"input has {n} {kind}s in all")
+        lo, hi = MIN_SIDE / n, 1 - MIN_SIDE / n
+        raise InputError(f"a Public share of {f:g} puts {k} of {n} {kind}s in Public and "
+                         f"{n - k} in Private; each side needs at least {MIN_SIDE} {kind}s for "
+                         f"its score to be defined; use a share from {lo:.3g} to {hi:.3g}")
+    usage_share = usage_fraction(report) if counts is not None and all(counts) else None
+    own = counts is not None and (k == counts[0] if groups is None else
+                                  abs(k / n - (usage_share or 0)) <= 0.5 / n)
+    direction = bool(report.definition.higher_is_better)
+    if usage_share is not None and not own:
+        # Another share than the real split's: the actual gap is not one of these splits.
+        sh = simulate(units, f, o.splits, o.seed, float("nan"), cancel)
+        return replace(sh, actual_gap=actual, rankable=False, usage_fraction=usage_share,
+                       higher_is_better=direction)
+    sh = simulate(units, f, o.splits, o.seed, actual, cancel)
+    return replace(sh, usage_fraction=usage_share, higher_is_better=direction)
 
 
-def analyze(report, ci=None, shake=None, cancel=None, strict=False):
+def analyze(report, ci=None, shake=None, cancel=None, strict=False, groups=None):
     """Intervals (``ci``: StatsOptions) and shake-up (``shake``: ShakeupOptions) of a report.
 
     A shake-up that cannot be made (fewer than 2 units) raises InputError when
@@ -150,14 +222,15 @@ def analyze(report, ci=None, shake=None, cancel=None, strict=False):
     """
     st = Stats(options=ci)
     if ci is not None and ci.level is not None:
-        st.intervals = score_intervals(report, ci, cancel)
-        st.class_intervals = class_intervals(report, ci, cancel)
+        st.intervals = score_intervals(report, ci, cancel, groups)
+        if groups is None:      # per-class draws are of single samples
+            st.class_intervals = class_intervals(report, ci, cancel)
         found = report.definition.class_units(report)
-        if found is not None:
+        if found is not None and groups is None:
             st.class_points = dict(zip(found[0], found[1].points().tolist()))
     if shake is not None:
         try:
-            st.shakeup = shakeup(report, shake, cancel)
+            st.shakeup = shakeup(report, shake, cancel, groups)
         except InputError as e:
             if strict:
                 raise
@@ -175,11 +248,14 @@ def _decimals(iv):
     return int(min(6, max(3, np.ceil(-np.log10(width)) + 1)))
 
 
-def interval_text(iv, seed):
-    """`[0.741, 0.812] 95% CI (percentile, 2000 replicates, seed 0)`."""
+def interval_text(iv, seed, asked=None):
+    """`[0.741, 0.812] 95% CI (percentile, 2000 replicates, seed 0)`; ``asked`` "auto"
+    names the method it chose as `auto: calibrated`."""
     level = f"{100 * iv.level:g}%"
     extra = f", {iv.undefined} undefined" if iv.undefined else ""
-    how = f"({iv.method}, {iv.replicates} replicates, seed {seed}{extra})"
+    extra += f", {iv.groups} groups" if iv.groups is not None else ""
+    method = f"auto: {iv.method}" if asked == "auto" else iv.method
+    how = f"({method}, {iv.replicates} replicates, seed {seed}{extra})"
     if not (np.isfinite(iv.low) and np.isfinite(iv.high)):
         return f"[undefined] {level} CI {how}"
     d = _decimals(iv)
@@ -206,10 +282,17 @@ def shakeup_lines(sh):
                      f"5%..95% [{s['p05']:+.6f}, {s['p95']:+.6f}], median {s['p50']:+.6f} "
                      f"({sh.worse_sign}: Private scores worse)")
     if sh.undefined:
-        lines.append(f"          {sh.undefined} split(s) undefined on one side (left out above)")
-    if np.isfinite(sh.actual_gap):
+        lines.append(f"          {sh.undefined} of {sh.splits} splits undefined on one side "
+                     f"(dropped from the summary above)")
+        if 2 * sh.undefined >= sh.splits:
+            lines.append("          warning: most splits are undefined; the summary rests on "
+                         "a minority of them")
+    if np.isfinite(sh.actual_gap) and sh.rankable:
         lines.append(f"          actual gap {sh.actual_gap:+.6f}: percentile "
                      f"{sh.actual_percentile:.1f} of the simulated gaps")
+    elif np.isfinite(sh.actual_gap):
+        lines.append(f"          actual gap {sh.actual_gap:+.6f} (Usage column, Public "
+                     f"{sh.usage_fraction:.0%}): not ranked, these splits take another share")
     return lines
 
 

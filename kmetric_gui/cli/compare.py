@@ -1,7 +1,8 @@
 """`kmetric compare TRUTH A B [C ...]`: which submission to choose.
 
 A leaderboard (score, interval, Public, Private) and, for each pair, the
-difference B - A with its paired bootstrap interval, P(B > A), the
+difference B - A with its paired bootstrap interval, the share of bootstrap
+replicates where B wins, the
 approximate-randomisation p-value and P(order flips) between Public and
 Private. Problems of every file are listed on stderr (exit 2); when at
 least two files are valid they are still compared.
@@ -15,7 +16,7 @@ import math
 import sys
 
 from .options import add_metric_options, options_from_args, print_problems
-from .stats import MAX_COUNT, _count, _fraction, _number
+from .stats import MAX_COUNT, _count, _fraction, _number, add_group_options
 
 if TYPE_CHECKING:
     import argparse
@@ -32,8 +33,14 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help=f"paired bootstrap replicates (default 2000, at most {MAX_COUNT:,})")
     g.add_argument("--permutations", metavar="P",
                    help=f"random swaps for the p-value (default 2000, 0 skips it, at most {MAX_COUNT:,})")
-    g.add_argument("--ci-method", choices=["percentile", "bca"], help="interval method (default percentile)")
+    g.add_argument("--ci-method", choices=["auto", "percentile", "bca", "calibrated"],
+                   help="interval method of each score (default auto, as for `kmetric score`); "
+                        "differences use percentile, or bca when asked")
     g.add_argument("--seed", metavar="S", help="random seed (default 0)")
+    g.add_argument("--coverage-check", action="store_true",
+                   help="measure each score's interval coverage at this size (200 datasets "
+                        "simulated from the data)")
+    add_group_options(g)
     g.add_argument("--public-fraction", metavar="F",
                    help="Public share for P(order flips) (0 < F < 1; default: the Usage column's "
                         "share when the solution has one, else 0.3)")
@@ -69,6 +76,9 @@ def compare_options(args):
         kw["splits"] = _count(args.splits, "--splits", problems)
     if args.ci_method:
         kw["method"] = args.ci_method
+    if args.coverage_check:
+        from ..core.coverage import SIMULATIONS
+        kw["coverage_check"] = SIMULATIONS
     if len(args.submissions) < 2:
         problems.append(f"compare needs at least 2 submissions; got {len(args.submissions)}")
     if problems:
@@ -122,21 +132,29 @@ def human_lines(cmp, d):
             row += [_f(s["public"]), _f(s["private"])]
         rows.append(row)
     lines += [""] + _table(head, rows)
+    lines += [f"coverage check: {s['name']}: {100 * s['ci']['coverage']['measured']:.1f}% of "
+              f"{s['ci']['coverage']['simulations']} datasets simulated from the data covered"
+              for s in d["submissions"] if (s["ci"].get("coverage") or {}).get("measured") is not None]
+    lines += [f"warning: {s['name']}: {w}" for s in d["submissions"] for w in s["ci"]["warnings"]]
     lines += ["", f"pairs (delta = B - A; p-value from {o.permutations} random swaps; order flips "
                   f"over {o.splits} random splits with {_pct(cmp.public_fraction)} Public):"]
-    # P(B better): B above A, or below it when lower is better.
-    head = ["A", "B", "delta", level, "P(B<A)" if lower else "P(B>A)", "p-value", "P(order flips)"]
+    holm = any("p_value_holm" in p for p in d["pairs"])
+    head = ["A", "B", "delta", level, "B wins", "p-value"] + (["Holm p"] if holm else []) \
+        + ["P(order flips)"]
     if has_split:
         head += ["public delta", "private delta"]
     rows = []
     for p in d["pairs"]:
         row = [p["a"], p["b"], _f(p["delta"], sign=True), _ci(p["delta_ci"], sign=True),
-               _p(p["p_b_better"]), _p(p["p_value"]) if p["permutations"] else "-",
-               _p(p["p_order_flips"])]
+               _p(p["p_b_better"]), _p(p["p_value"]) if p["permutations"] else "-"]
+        if holm:
+            row.append(_p(p.get("p_value_holm")) if p["permutations"] else "-")
+        row.append(_p(p["p_order_flips"]))
         if has_split:
             row += [_f(p["public_delta"], sign=True), _f(p["private_delta"], sign=True)]
         rows.append(row)
     lines += _table(head, rows, left=2)
+    lines += meaning_lines(o, holm)
     if len(d["submissions"]) > 2:
         lines += [""] + _matrix(d)
     blends = [p for p in d["pairs"] if "blend" in p and p["blend"]["best_alpha"] is not None]
@@ -151,8 +169,25 @@ def human_lines(cmp, d):
     return lines
 
 
+def meaning_lines(o, holm):
+    """What the columns mean, in words (what each number is, and is not)."""
+    lines = ["",
+             f"intervals ({100 * o.level:g}%): for the score (or delta) on the whole population "
+             "this test set was drawn from, i.e. on a very large new test set drawn like it; "
+             "another test set of this size varies more",
+             "B wins: the share of bootstrap replicates (resampled test sets) in which B scores "
+             "better than A; not the probability that B is better"]
+    if o.permutations:
+        lines.append("p-value: two-sided, under the null that A's and B's predictions are "
+                     "exchangeable within each unit (each unit's pair swapped at random)")
+    if holm:
+        lines.append("Holm p: the p-value adjusted for testing every pair at once (Holm's "
+                     "step-down); use it when picking among 3 or more submissions")
+    return lines
+
+
 def _matrix(d):
-    """Row A, column B: B - A and P(B better), submissions numbered as in the leaderboard."""
+    """Row A, column B: B - A and the share of replicates B wins, submissions numbered as listed."""
     subs = d["submissions"]
     k = len(subs)
     cell = {}
@@ -162,8 +197,7 @@ def _matrix(d):
         cell[i, j] = f"{_f(p['delta'], sign=True)} ({_p(p['p_b_better'])})"
         neg = None if p["delta"] is None else 0.0 - p["delta"]
         cell[j, i] = f"{_f(neg, sign=True)} ({_p(p['p_a_better'])})"
-    better = "P(B<A)" if not d.get("higher_is_better", True) else "P(B>A)"
-    head = [f"B - A ({better})"] + [f"B = #{j + 1}" for j in range(k)]
+    head = ["B - A (B wins)"] + [f"B = #{j + 1}" for j in range(k)]
     rows = [[f"A = #{i + 1} {subs[i]['name']}"] + [cell.get((i, j), "") for j in range(k)]
             for i in range(k)]
     return _table(head, rows)
@@ -182,7 +216,8 @@ def run(args: argparse.Namespace) -> int:
     if problems:
         return 2
     try:
-        cmp = compare_files(args.truth, args.submissions, options_from_args(args), copts)
+        cmp = compare_files(args.truth, args.submissions, options_from_args(args), copts,
+                            group_column=args.group_column, groups_file=args.groups)
     except InputError as e:
         print_problems(e, sys.stderr)
         return 2

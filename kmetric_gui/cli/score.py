@@ -9,7 +9,7 @@ import sys
 
 from .fixes import add_fix_options, fix_lines, fixes_for
 from .options import add_metric_options, options_from_args, print_problems
-from .stats import add_stats_options, apply_stats, stats_options
+from .stats import add_stats_options, apply_stats, groups_of, stats_options
 
 if TYPE_CHECKING:
     import argparse
@@ -20,7 +20,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     s.add_argument("truth", help="solution file (CSV, TSV, .gz, .zip, Parquet)")
     s.add_argument("submission", help="submission file")
     add_metric_options(s)
-    add_stats_options(s)
+    add_stats_options(s, groups=True)
     add_fix_options(s)
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(run=run)
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         d = report_json(rep)
         lines = human_lines(rep, d)
         if ci or shake:
-            apply_stats(rep, d, lines, ci, shake)
+            apply_stats(rep, d, lines, ci, shake, groups_of(rep, args))
         tf = fixes_for(rep, args, d)
         if tf is not None:
             lines += fix_lines(tf, args.top_fixes)

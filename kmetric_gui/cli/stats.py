@@ -8,14 +8,21 @@ import math
 MAX_COUNT = 1_000_000      # replicates / splits: beyond this it is surely a typo
 
 
-def add_stats_options(s):
+def add_stats_options(s, groups=False):
     g = s.add_argument_group("how sure is the score (bootstrap and shake-up)")
     g.add_argument("--ci", metavar="LEVEL",
                    help="add a bootstrap confidence interval at this level, e.g. 0.95 (0 < LEVEL < 1)")
     g.add_argument("--bootstrap", metavar="B",
                    help=f"bootstrap replicates (default 2000, at most {MAX_COUNT:,}); implies --ci 0.95")
-    g.add_argument("--ci-method", choices=["percentile", "bca"],
-                   help="interval method (default percentile; bca: bias-corrected and accelerated)")
+    g.add_argument("--ci-method", choices=["auto", "percentile", "bca", "calibrated"],
+                   help="interval method (default auto: calibrated below 5,000 units or with a "
+                        "class of under 100 rows, else percentile; the output says which); "
+                        "bca: bias-corrected and accelerated; calibrated: the double bootstrap")
+    g.add_argument("--coverage-check", action="store_true",
+                   help="measure the interval method's coverage at this size: 200 datasets drawn "
+                        "from this data, the interval on each (implies --ci 0.95)")
+    if groups:
+        add_group_options(g)
     g.add_argument("--seed", metavar="S", help="random seed of the bootstrap and the shake-up (default 0)")
     g.add_argument("--shakeup", action="store_true",
                    help="simulate random Public/Private splits: the distribution of private - public")
@@ -24,6 +31,17 @@ def add_stats_options(s):
                         "Usage column share when it has one, else 0.3)")
     g.add_argument("--splits", metavar="S",
                    help=f"shake-up: number of random splits (default 2000, at most {MAX_COUNT:,})")
+
+
+def add_group_options(g):
+    """--group-column / --groups (score and compare; `report` does not group yet)."""
+    grp = g.add_mutually_exclusive_group()
+    grp.add_argument("--group-column", metavar="NAME",
+                     help="rows come in groups (e.g. one patient's images): a column of the "
+                          "solution naming each row's group; intervals and shake-up resample and "
+                          "split whole groups")
+    grp.add_argument("--groups", metavar="FILE",
+                     help="as --group-column, from a file of id,group rows")
 
 
 def _number(text, flag, problems, integer=False):
@@ -54,8 +72,21 @@ def _count(text, flag, problems):
     return v
 
 
+def level_problem(level, reps, problems, flag="--bootstrap"):
+    """A level the replicates cannot hold: each end needs a replicate beyond it."""
+    from ..core.intervals import min_replicates
+    if level is None or reps is None:
+        return
+    need = min_replicates(level)
+    if reps < need:
+        extra = "" if need <= MAX_COUNT else f" (above the limit of {MAX_COUNT:,}: lower the level)"
+        problems.append(f"a {100 * level:g}% interval needs at least {need:,} replicates; "
+                        f"{flag} is {reps:,}{extra}")
+
+
 def stats_options(args):
     """(StatsOptions or None, ShakeupOptions or None, problems) from the parsed flags."""
+    from ..core.coverage import SIMULATIONS
     from ..stats import ShakeupOptions, StatsOptions
     problems = []
     seed = 0
@@ -65,27 +96,40 @@ def stats_options(args):
             problems.append(f"--seed must be 0 or more; got {args.seed}")
     level = _fraction(args.ci, "--ci", problems) if args.ci is not None else None
     reps = _count(args.bootstrap, "--bootstrap", problems) if args.bootstrap is not None else 2000
-    want_ci = any(x is not None for x in (args.ci, args.bootstrap, args.ci_method))
+    want_ci = any(x is not None for x in (args.ci, args.bootstrap, args.ci_method)) \
+        or args.coverage_check
     fraction = (_fraction(args.public_fraction, "--public-fraction", problems)
                 if args.public_fraction is not None else None)
     splits = _count(args.splits, "--splits", problems) if args.splits is not None else 2000
     for flag, value in (("--public-fraction", args.public_fraction), ("--splits", args.splits)):
         if value is not None and not args.shakeup:
             problems.append(f"{flag} is a shake-up option: add --shakeup")
+    if want_ci and level is not None or args.bootstrap is not None:
+        level_problem(level if level is not None else 0.95, reps, problems)
     if problems:
         return None, None, problems
-    ci = (StatsOptions(level if level is not None else 0.95, reps, seed, args.ci_method or "percentile")
+    ci = (StatsOptions(level if level is not None else 0.95, reps, seed, args.ci_method or "auto",
+                       SIMULATIONS if args.coverage_check else 0)
           if want_ci else None)
     shake = ShakeupOptions(fraction, splits, seed) if args.shakeup else None
     return ci, shake, []
 
 
-def apply_stats(rep, d, lines, ci, shake):
+def groups_of(rep, args):
+    """Group label per solution row from --group-column / --groups, or None."""
+    if getattr(args, "group_column", None) is None and getattr(args, "groups", None) is None:
+        return None
+    from ..grouping import read_groups
+    return read_groups(rep.prepared, truth_path=args.truth, column=args.group_column,
+                       path=args.groups)
+
+
+def apply_stats(rep, d, lines, ci, shake, groups=None):
     """Add the statistics to the JSON object ``d`` and the human ``lines`` (in place)."""
     from ..stats import analyze, interval_text, shakeup_lines
     from ..errors import InputError
     try:
-        st = analyze(rep, ci, shake, strict=True)
+        st = analyze(rep, ci, shake, strict=True, groups=groups)
     except InputError as e:
         raise InputError(f"--shakeup: {e}") from None
     d.update(st.to_json())
@@ -94,16 +138,35 @@ def apply_stats(rep, d, lines, ci, shake):
     for key, iv in st.intervals.items():
         for i, line in enumerate(lines):
             if line.startswith(labels[key]):
-                lines[i] = f"{line}  {interval_text(iv, seed)}"
+                lines[i] = f"{line}  {interval_text(iv, seed, ci.method)}"
+                extra = [f"         warning: {w}" for w in iv.warnings]
+                if iv.coverage is not None:
+                    extra.insert(0, f"         {coverage_text(iv)}")
+                lines[i + 1:i + 1] = extra
                 break
+    if st.intervals:
+        lines.append(f"         ({100 * ci.level:g}% intervals: for the score on the whole population "
+                     "this test set was drawn from; another test set of this size varies more)")
     if st.class_intervals:
-        lines.append(f"per class ({100 * ci.level:g}% CI, {ci.method}):")
+        used = next(iter(st.class_intervals.values())).method
+        lines.append(f"per class ({100 * ci.level:g}% CI, {used}):")
         width = max(len(str(n)) for n in st.class_intervals)
         for name, iv in st.class_intervals.items():
             lines.append(f"  {str(name):<{width}}  {_point(st.class_points[name])}  {_short(iv)}")
     if st.shakeup is not None:
         lines.extend(shakeup_lines(st.shakeup))
     return d, lines
+
+
+def coverage_text(iv):
+    c = iv.coverage
+    if c["measured"] is None:
+        return "coverage check: not possible (the score is undefined)"
+    m, s = c["measured"], c["simulations"]
+    err = 100 * math.sqrt(max(m * (1 - m), 1e-12) / s)
+    return (f"coverage check: {100 * m:.1f}% of {s} datasets simulated from this data were "
+            f"covered by their {100 * iv.level:g}% interval ({iv.method}; an estimate, "
+            f"+-{err:.1f} points)")
 
 
 def _point(x):

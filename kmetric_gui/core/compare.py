@@ -151,10 +151,12 @@ class KappaPairs:
     def single_bootstrap(self, i, replicates, seed):
         o = self.confusion(i)
         nz = np.flatnonzero(o)
-        draws = np.random.default_rng(seed).multinomial(self.n, o[nz] / self.n, size=replicates)
-        full = np.zeros((replicates, self.k ** 2))
-        full[:, nz] = draws
-        return kappa_rows(full, self.w)
+        rng, out = np.random.default_rng(seed), np.empty(replicates)
+        for a, b in _blocks(replicates, self.k ** 2):     # bounded memory for any B
+            full = np.zeros((b, self.k ** 2))
+            full[:, nz] = rng.multinomial(self.n, o[nz] / self.n, size=b)
+            out[a:a + b] = kappa_rows(full, self.w)
+        return out
 
     def single_jackknife(self, i):
         o = self.confusion(i).astype(np.float64)
@@ -166,8 +168,10 @@ class KappaPairs:
     def pair_bootstrap(self, i, j, replicates, seed):
         """(replicates, 2) scores of i and j on the same multinomial draws."""
         cnt, m, _ = self._cells(i, j)
-        draws = np.random.default_rng(seed).multinomial(self.n, cnt / self.n, size=replicates)
-        return self._pair_scores(draws @ m)
+        rng, out = np.random.default_rng(seed), np.empty((replicates, 2))
+        for a, b in _blocks(replicates, cnt.size + m.shape[1]):
+            out[a:a + b] = self._pair_scores(rng.multinomial(self.n, cnt / self.n, size=b) @ m)
+        return out
 
     def pair_jackknife(self, i, j):
         """Delta (j - i) with one row of each non-empty joint cell left out, and the cell sizes."""
@@ -180,20 +184,27 @@ class KappaPairs:
         cnt, m, off = self._cells(i, j)
         k = self.k
         rng = np.random.default_rng([seed, 1])
-        s = rng.binomial(cnt[off], 0.5, size=(permutations, int(off.sum())))
         # A swapped row of cell (t, a, b) becomes (t, b, a): exchange A's and B's columns.
         swap = m[off].copy()
         swap[:, [1, 2]] = swap[:, [2, 1]]
         swap[:, 3 + k:3 + 2 * k], swap[:, 3 + 2 * k:] = m[off, 3 + 2 * k:], m[off, 3 + k:3 + 2 * k]
-        out = self._pair_scores(cnt @ m + s @ (swap - m[off]))
-        return out[:, 1] - out[:, 0]
+        out = np.empty(permutations)
+        for a, b in _blocks(permutations, int(off.sum()) + m.shape[1]):
+            s = rng.binomial(cnt[off], 0.5, size=(b, int(off.sum())))
+            sc = self._pair_scores(cnt @ m + s @ (swap - m[off]))
+            out[a:a + b] = sc[:, 1] - sc[:, 0]
+        return out
 
     def splits(self, i, j, n_public, splits, seed):
         """(splits, 4): Public i, Public j, Private i, Private j over random splits."""
         cnt, m, _ = self._cells(i, j)
         rng = np.random.default_rng([seed, 2])
-        pub = rng.multivariate_hypergeometric(cnt, n_public, size=splits) @ m
-        return np.concatenate([self._pair_scores(pub), self._pair_scores(cnt @ m - pub)], axis=1)
+        out = np.empty((splits, 4))
+        for a, b in _blocks(splits, cnt.size + m.shape[1]):
+            pub = rng.multivariate_hypergeometric(cnt, n_public, size=b) @ m
+            out[a:a + b] = np.concatenate([self._pair_scores(pub), self._pair_scores(cnt @ m - pub)],
+                                          axis=1)
+        return out
 
 
 class UnitPairs:

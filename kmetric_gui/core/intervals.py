@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
 METHODS = ("percentile", "bca")
+CHOICES = ("auto", "percentile", "bca", "calibrated")   # what a user may ask for
 _NORMAL = NormalDist()
 
 
@@ -34,12 +35,56 @@ class Interval:
     method: str           # "percentile" or "bca"
     replicates: int       # all replicates drawn, defined or not
     undefined: int        # replicates whose score was undefined (nan)
+    notes: tuple = ()     # further warnings (e.g. measured coverage below nominal)
+    coverage: "dict | None" = None   # {"measured", "simulations"} of a coverage check
+    groups: "int | None" = None      # groups resampled whole, when rows are grouped
+
+    @property
+    def warnings(self):
+        """What the two numbers alone would hide, in words (never a bare interval)."""
+        return edge_warnings(self) + list(self.notes)
 
     def to_dict(self, seed=None):
         """The JSON ``ci`` object of DESIGN.md (nan -> None)."""
-        return {"level": self.level, "low": _num(self.low), "high": _num(self.high),
-                "se": _num(self.se), "method": self.method, "replicates": self.replicates,
-                "seed": seed, "undefined_replicates": self.undefined}
+        out = {"level": self.level, "low": _num(self.low), "high": _num(self.high),
+               "se": _num(self.se), "method": self.method, "replicates": self.replicates,
+               "seed": seed, "undefined_replicates": self.undefined, "warnings": self.warnings}
+        if self.coverage is not None:
+            out["coverage"] = dict(self.coverage)
+        if self.groups is not None:
+            out["groups"] = self.groups
+        return out
+
+
+def min_replicates(level):
+    """Fewest replicates that leave at least one replicate beyond each end of a
+    two-sided interval at ``level`` (below it the ends are just the extremes)."""
+    return int(np.ceil(2.0 / (1.0 - float(level)) - 1e-9))
+
+
+def edge_warnings(iv):
+    """Warnings of an interval: too few replicates for its level, an undefined share,
+    zero width."""
+    out = []
+    defined = iv.replicates - iv.undefined
+    level = f"{100 * iv.level:g}%"
+    need = min_replicates(iv.level)
+    if 0 < defined < need:
+        out.append(f"too few replicates for a {level} interval: {defined:,} defined, at least "
+                   f"{need:,} needed (its ends are only the extreme replicates)")
+    if iv.undefined:
+        share = iv.undefined / iv.replicates
+        text = (f"{iv.undefined:,} of {iv.replicates:,} replicates ({100 * share:.1f}%) have an "
+                "undefined score and are left out")
+        if defined == 0:
+            text += "; no replicate is defined, so there is no interval"
+        elif 2 * iv.undefined >= iv.replicates:
+            text += "; the interval rests on a minority of the replicates"
+        out.append(text)
+    if np.isfinite(iv.low) and iv.low == iv.high:
+        out.append(f"zero width: every replicate used gave {iv.low:.6g}; the sample shows no "
+                   "spread here, which is not certainty about the population value")
+    return out
 
 
 def _num(x):

@@ -54,6 +54,8 @@ class Units:
     # False: always draw units by index (LwLRAP: its per-class intervals reuse those
     # index draws, and float sums that happen to be whole would be merged otherwise).
     mergeable: bool = True
+    # Rows of the rarest class present (kappa), for the automatic interval method.
+    minority: "int | None" = None
 
     @property
     def n(self):
@@ -97,7 +99,11 @@ class Units:
         if self.jackknife_fn is not None:
             return self.jackknife_fn()
         if self.stats is None:
-            raise InputError("this statistic has no jackknife")
+            if self.cells is None:
+                raise InputError("this statistic has no jackknife")
+            # Cells whose statistic is their count: one unit of cell i out is counts - e_i.
+            cells = np.asarray(self.cells, dtype=np.float64)
+            return self.score(cells[None, :] - np.eye(cells.size)), self.cells
         if self.collapsed is not self:
             return self.collapsed.jackknife()   # every unit of a cell leaves the same value
         total = self.total()
@@ -297,7 +303,8 @@ def resample_groups(rows, groups, values, n, replicates, seed=0, cancel=None):
     b = check_replicates(replicates)
     rows = np.asarray(rows, dtype=np.int64)
     groups = np.asarray(groups, dtype=np.int64)
-    values = np.asarray(values, dtype=np.float64).reshape(rows.size, -1)
+    values = np.asarray(values, dtype=np.float64)
+    values = values.reshape(rows.size, values.shape[-1] if values.ndim == 2 else 1)
     n_groups = int(groups.max()) + 1 if groups.size else 0
     order = np.argsort(groups, kind="stable")
     rows, groups, values = rows[order], groups[order], values[order]

@@ -41,6 +41,8 @@ class Shakeup:
     def worse_sign(self):
         """Words for the gaps where Private scores worse than Public."""
         return "a negative gap" if self.higher_is_better else "a positive gap"
+    rankable: bool = True              # False: the splits are not the actual split's share
+    usage_fraction: "float | None" = None   # the Usage column's Public share, when known
 
     @property
     def gap(self):
@@ -59,7 +61,7 @@ class Shakeup:
     def actual_percentile(self):
         """Where the actual gap falls among the simulated ones, 0..100 (mid-rank)."""
         g = self.gap[np.isfinite(self.gap)]
-        if not np.isfinite(self.actual_gap) or g.size == 0:
+        if not self.rankable or not np.isfinite(self.actual_gap) or g.size == 0:
             return float("nan")
         a = self.actual_gap
         return float(100.0 * (np.count_nonzero(g < a) + np.count_nonzero(g <= a)) / (2 * g.size))
@@ -81,7 +83,8 @@ class Shakeup:
                 "gap_p05": _num(s["p05"]), "gap_p50": _num(s["p50"]),
                 "gap_p95": _num(s["p95"]), "actual_gap": _num(self.actual_gap),
                 "actual_gap_percentile": _num(self.actual_percentile),
-                "undefined_splits": self.undefined, "higher_is_better": self.higher_is_better}
+                "undefined_splits": self.undefined, "higher_is_better": self.higher_is_better,
+                "usage_public_fraction": _num(self.usage_fraction)}
 
 
 def _num(x):

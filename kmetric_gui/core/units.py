@@ -55,7 +55,9 @@ def kappa_units(result: KappaResult) -> Units:
         vals[~(den > 0)] = np.nan
         return vals, cells
 
-    return Units(None, score, cells, "row", jackknife)
+    marg = np.concatenate([obs.sum(axis=1), obs.sum(axis=0)])
+    rare = int(marg[marg > 0].min()) if marg.any() else 0
+    return Units(None, score, cells, "row", jackknife, minority=rare)
 
 
 def _ratio(sums):

@@ -108,6 +108,11 @@ class Metric:
         """Per-unit additive statistics (``core.resample.Units``) of a core result."""
         raise NotImplementedError
 
+    def unit_cells(self, report, split="all"):
+        """When ``units`` are cells of identical units (stats None): the cell of each
+        scored unit of ``split`` (for grouped rows, core/groups.py); else None."""
+        return None
+
     def class_units(self, report):
         """(class names, ``core.units.ClassUnits``) for per-class intervals, or None."""
         return None

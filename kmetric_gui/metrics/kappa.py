@@ -127,6 +127,20 @@ class Kappa(Metric):
     def units(self, result):
         return _core.kappa_units(result)
 
+    def unit_cells(self, report, split="all"):
+        """Each scored row's index among the non-empty cells of O (kappa_units' order)."""
+        plan = self.plan(report.prepared, report.options)
+        rows = split_rows(report.prepared.usage, split)
+        res = report.result if split == "all" else report.splits[split]
+        obs = np.asarray(res.observed)
+        k, lo = obs.shape[0], int(res.labels[0])
+        code = (np.asarray(take(plan.truth, rows), dtype=np.int64) - lo) * k \
+            + np.asarray(take(plan.pred, rows), dtype=np.int64) - lo
+        lookup = np.full(k * k, -1, dtype=np.int64)
+        nz = np.flatnonzero(obs)
+        lookup[nz] = np.arange(nz.size)
+        return lookup[code]
+
     def fixes(self, report, rows, top):
         plan = self.plan(report.prepared, report.options)
         return _core.kappa_fix_first(take(plan.truth, rows), take(plan.pred, rows), top=top,

@@ -177,7 +177,10 @@ class Lwlrap(Metric):
         r, names = report.result, report.prepared.classes
         num = _num
         return dict(ties=r.ties, n_positives=r.n_positives, tied_positives=r.tied_positives,
-                    per_class={n: num(v) for n, v in zip(names, r.per_class)},
+                    per_class={n: num(v) if c > 0 else None
+                               for n, v, c in zip(names, r.per_class, r.class_positives)},
+                    per_class_undefined={n: "no positive labels of this class in the solution"
+                                         for n, c in zip(names, r.class_positives) if c == 0},
                     class_weights={n: float(v) for n, v in zip(names, r.class_weights)})
 
     def human_lines(self, report, d):

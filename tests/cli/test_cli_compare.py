@@ -18,7 +18,8 @@ DEMO = ROOT / "resources" / "demo"
 SUB_KEYS = {"name", "score", "ci", "public", "private"}
 PAIR_KEYS = {"a", "b", "delta", "delta_ci", "p_b_better", "p_value", "permutations",
              "public_delta", "private_delta", "p_order_flips"}
-CI_KEYS = {"level", "low", "high", "se", "method", "replicates", "seed", "undefined_replicates"}
+CI_KEYS = {"level", "low", "high", "se", "method", "replicates", "seed", "undefined_replicates",
+           "warnings"}
 
 
 def run(*args):

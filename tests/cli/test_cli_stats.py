@@ -17,7 +17,8 @@ from kmetric_gui.core.resample import resample_counts
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "resources" / "demo"
 QWK = (DEMO / "qwk_solution.csv", DEMO / "qwk_submission.csv")
-CI_KEYS = ["level", "low", "high", "se", "method", "replicates", "seed", "undefined_replicates"]
+CI_KEYS = ["level", "low", "high", "se", "method", "replicates", "seed", "undefined_replicates",
+           "warnings"]
 SHAKE_KEYS = ["public_fraction", "splits", "seed", "gap_mean", "gap_sd", "gap_p05", "gap_p50",
               "gap_p95", "actual_gap", "actual_gap_percentile"]
 
@@ -50,7 +51,8 @@ def _reference_interval(t, p, labels, level, b, seed):
 
 
 def test_kappa_json_intervals_equal_sklearn_on_the_same_draws():
-    r = run(*QWK, "--ci", "0.9", "--bootstrap", "300", "--seed", "7", "--json")
+    r = run(*QWK, "--ci", "0.9", "--bootstrap", "300", "--seed", "7", "--ci-method", "percentile",
+            "--json")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     assert list(d["ci"]) == CI_KEYS
@@ -87,7 +89,7 @@ def test_human_lines():
     assert r.returncode == 0, r.stderr
     out = r.stdout
     assert re.search(r"^score:   0\.\d{6}  \[0\.\d{3,6}, 0\.\d{3,6}\] 95% CI "
-                     r"\(percentile, 2000 replicates, seed 0\)$", out, re.M), out
+                     r"\(auto: calibrated, 2000 replicates, seed 0\)$", out, re.M), out
     assert re.search(r"^public:  0\.\d{6}  \[.*\] 95% CI", out, re.M)
     assert re.search(r"^private: 0\.\d{6}  \[.*\] 95% CI", out, re.M)
     assert "shake-up: 2000 random splits, Public 30% (178 of 600 rows), seed 0" in out

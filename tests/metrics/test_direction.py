@@ -173,4 +173,4 @@ def test_cli_says_lower_is_better(toymae, files, capsys):
     assert main(["compare", str(sol), str(a), str(b), "--metric", "toymae", "--bootstrap", "50",
                  "--permutations", "10", "--splits", "10"]) == 0
     out = capsys.readouterr().out
-    assert "(lower is better)" in out and "P(B<A)" in out
+    assert "(lower is better)" in out and "B wins" in out

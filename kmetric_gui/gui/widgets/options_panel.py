@@ -125,8 +125,10 @@ class OptionsPanel(QWidget):
         self.replicates = WheelSafeSpin(minimum=100, maximum=100_000, singleStep=500, value=2000)
         self.seed = WheelSafeSpin(minimum=0, maximum=2 ** 31 - 1, value=0)
         self.ci_method = WheelSafeCombo()
+        self.ci_method.addItem("auto (as the CLI; says which)", "auto")
         self.ci_method.addItem("percentile", "percentile")
         self.ci_method.addItem("BCa (bias-corrected)", "bca")
+        self.ci_method.addItem("calibrated (double bootstrap)", "calibrated")
         self.splits = WheelSafeSpin(minimum=100, maximum=100_000, singleStep=500, value=2000)
         self.public_fraction = WheelSafeDoubleSpin(decimals=2, minimum=0.0, maximum=0.95,
                                                    singleStep=0.05, value=0.0)

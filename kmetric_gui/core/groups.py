@@ -1,0 +1,43 @@
+"""Grouped rows (cluster bootstrap): resample, split and permute whole groups.
+
+When units come in groups (both eyes of one patient, tiles of one slide) they
+are not independent, and resampling single units understates the spread. The
+scores here are functions of additive per-unit statistics, so a group is one
+unit whose statistics are the sums over its members: the same machinery
+(core.resample, core.shakeup, core.calibrated) then draws whole groups.
+Kappa's units are cells of identical rows (``stats`` None): a group's
+statistics are its counts over those cells (``cell_of_unit`` says which cell
+each row is in).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .resample import Units
+
+
+def group_codes(labels):
+    """(codes (n,) in 0..G-1, G) of group labels (any hashable values, compared as text)."""
+    lab = np.asarray(labels).astype(str)
+    _, codes = np.unique(lab, return_inverse=True)
+    codes = codes.ravel().astype(np.int64)
+    return codes, int(codes.max()) + 1 if codes.size else 0
+
+
+def grouped_units(units: Units, codes, n_groups, cell_of_unit=None) -> Units:
+    """The Units of ``units`` with each group's members summed into one unit."""
+    codes = np.asarray(codes, dtype=np.int64)
+    if units.stats is None:
+        if cell_of_unit is None:
+            raise ValueError("cells of identical units need the cell of each unit")
+        m = np.asarray(units.cells).size
+        flat = codes * m + np.asarray(cell_of_unit, dtype=np.int64)
+        stats = np.bincount(flat, minlength=n_groups * m).reshape(n_groups, m).astype(np.float64)
+    else:
+        s = np.asarray(units.stats)
+        if s.shape[0] != codes.size:
+            raise ValueError(f"{codes.size} group labels for {s.shape[0]} units")
+        stats = np.column_stack([np.bincount(codes, s[:, j], n_groups) for j in range(s.shape[1])])
+        if s.dtype.kind in "iub":
+            stats = np.round(stats).astype(np.int64)      # counts stay integers (mergeable)
+    return Units(stats, units.score, None, "group", mergeable=units.mergeable)
