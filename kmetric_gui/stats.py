@@ -102,6 +102,13 @@ def interval_of(units, level=0.95, replicates=2000, seed=0, method="auto", cance
 
 def _interval(units, level, replicates, seed, method, cancel):
     reps = bootstrap(units, replicates, seed, cancel)
+    if hasattr(units, "replicates") and method in ("auto", "calibrated"):
+        # A rank statistic (AUC) draws its own rows: no additive sums to calibrate with.
+        iv = percentile_interval(reps, level)
+        if method == "calibrated":
+            iv = replace(iv, notes=iv.notes + ("calibrated needs additive statistics; this metric's "
+                                               "interval is the percentile one",))
+        return iv
     if method == "auto":
         method = auto_method(units, getattr(units, "minority", None))[0] if units.n else "percentile"
     if method == "bca":
