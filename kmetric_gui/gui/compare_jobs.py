@@ -26,7 +26,8 @@ class CompareJobs:
 
     def run(self):
         s = self.session
-        if not s.compare_paths or s.results is None or s.stats_settings is None:
+        if not s.compare_paths or s.results is None or s.stats_settings is None \
+                or not s.is_current(s.results.generation):
             return
         from ..comparison import CompareOptions, compare_reports, load_all
         report, gen = s.results.report, s.results.generation

@@ -21,6 +21,8 @@ from .compare_jobs import CompareJobs
 class Loaded:
     prep: object
     report: object
+    truth: "str | None" = None       # the files read (the session takes them with the data)
+    submission: "str | None" = None
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,7 @@ class AppController(QObject):
     raw_tables = Signal(object)      # {role: (columns, n_rows)} of files that failed validation
     message = Signal(str, int)       # status bar text, timeout in ms (0: until the next)
     saved = Signal(str)
+    loading = Signal(str, str)       # the files being read (shown until the load ends)
 
     def __init__(self, session, jobs, parent=None):
         super().__init__(parent)
@@ -79,21 +82,32 @@ class AppController(QObject):
         self._shown_version = None       # the data version of the report shown
         self._problem_shown = False      # the status bar says why the data was not scored
         self.compare_jobs = CompareJobs(session, jobs, self.message)
+        self._reading = None             # (truth, submission) of the load in flight
+        jobs.ended.connect(self._job_ended)
 
     # -- loading and scoring ---------------------------------------------------------
     def open_files(self, truth=None, submission=None):
+        """Open files: the session takes the new paths together with their data once
+        it is read (a cancelled or superseded load leaves the old files, names and
+        data together); with one file missing the path is only remembered."""
         s = self.session
-        if truth is not None and str(truth) != s.truth_path:
-            self.compare_jobs.clear()        # files compared with another truth do not carry over
-        s.set_files(truth, submission)
-        self.reload()
+        t = str(truth) if truth is not None else (self._reading or (s.truth_path,))[0]
+        u = str(submission) if submission is not None else \
+            (self._reading or (None, s.sub_path))[1]
+        if not (t and u):
+            s.set_files(truth, submission)
+            return
+        self.reload(t, u)
 
-    def reload(self):
-        """Read, validate and score the files on the worker (replaces the data)."""
+    def reload(self, truth=None, submission=None):
+        """Read, validate and score the files on the worker (replaces the data); by
+        default the files of the load in flight, else the session's."""
         s = self.session
-        if not (s.truth_path and s.sub_path):
+        if truth is None or submission is None:
+            truth, submission = self._reading or (s.truth_path, s.sub_path)
+        if not (truth and submission):
             return False
-        truth, sub, opts = s.truth_path, s.sub_path, s.options
+        opts = s.options
         self._rescore_timer.stop()
         self.jobs.cancel("score")
         # The data shown goes (replaced, or cleared if the files are invalid): its
@@ -102,7 +116,7 @@ class AppController(QObject):
 
         def job(progress, cancel):
             try:
-                prep = load(truth, sub, opts, progress, cancel)
+                prep = load(truth, submission, opts, progress, cancel)
             except InputError as e:
                 tables = getattr(e, "tables", None) or {}
                 e.raw = {role: raw_columns(t) for role, t in tables.items()}
@@ -113,13 +127,31 @@ class AppController(QObject):
             prep.id_array
             if report.definition.ids_in_views:
                 prep.ids
-            return Loaded(prep, report)
-        self.jobs.submit("load", job, self._loaded, on_error=self._load_failed)
+            return Loaded(prep, report, truth, submission)
+        self._reading = (truth, submission)
+        # Edits now would be replaced by the new data without a word: none are taken.
+        s.hold("new files are being read; edits are taken again once they are loaded "
+               "(Esc stops reading)")
+        self.loading.emit(truth, submission)
+        self.jobs.submit("load", job, self._loaded,
+                         on_error=lambda e: self._load_failed(e, truth, submission))
         return True
+
+    def _job_ended(self, kind, outcome):
+        if kind == "load" and not self.jobs.running("load"):
+            self._reading = None
+            self.session.release()
+
+    def _new_truth(self, truth):
+        if truth is not None and str(truth) != self.session.truth_path:
+            self.compare_jobs.clear()        # files compared with another truth do not carry over
 
     def _loaded(self, result):
         s = self.session
-        s.load(result.prep)
+        self._reading = None
+        s.release()
+        self._new_truth(result.truth)
+        s.load(result.prep, result.truth, result.submission)
         self._problem_shown = False
         self.message.emit("", 0)             # the status of the data before (its problems) goes
         report = result.report
@@ -131,9 +163,12 @@ class AppController(QObject):
         self.scored.emit(report)
         self.compute_stats()
 
-    def _load_failed(self, exc):
+    def _load_failed(self, exc, truth=None, submission=None):
         problems = getattr(exc, "report", None) or getattr(exc, "problems", None) or [str(exc)]
-        self.session.clear(problems)
+        self._reading = None
+        self.session.release()
+        self._new_truth(truth)
+        self.session.clear(problems, truth, submission)
         self.raw_tables.emit(getattr(exc, "raw", None) or {})
         self._problem_shown = True
         self.message.emit(str(problems[0]), 0)
@@ -176,8 +211,8 @@ class AppController(QObject):
     def compute_stats(self):
         """Intervals, shake-up and comparison of the results shown, after the score."""
         s = self.session
-        if s.results is None or s.stats_settings is None:
-            self._stop_analysis(ANALYSIS)        # e.g. statistics switched off
+        if not self._current() or s.stats_settings is None:
+            self._stop_analysis(ANALYSIS)        # e.g. statistics switched off, or not scored
             return
         self.compare_jobs.run()
         self.compute_fixes()
@@ -209,7 +244,8 @@ class AppController(QObject):
     def check_honest(self):
         """The metric's optimiser fitted on one part and scored on the other (on request)."""
         s = self.session
-        if s.results is None:
+        if not self._current():                  # its result would be dropped at once
+            self.message.emit("Not checked: the data shown is not scored yet", 0)
             return
         report, gen = s.results.report, s.results.generation
 
@@ -219,6 +255,11 @@ class AppController(QObject):
             return report.definition.honest(report, scored_rows(report.prepared), cancel=cancel)
         self.jobs.submit("honest", job, self.honest_ready.emit, on_error=self._quiet,
                          generation=gen, lane="background")
+
+    def _current(self):
+        """Whether the results shown are of the data and options shown."""
+        s = self.session
+        return s.results is not None and s.is_current(s.results.generation)
 
     def _stop_analysis(self, kinds):
         """Cancel background jobs of results no longer wanted: a job is otherwise only
@@ -296,13 +337,16 @@ class AppController(QObject):
         def job(progress, cancel):
             name, array = fn(snap.data.prepared())
             return Transformed(name, array, label)
-        self.jobs.submit("transform", job,
-                         lambda r: self.session.replace_field(r.field_name, r.array, r.label),
-                         generation=snap.generation, disables=disables)
+        def done(r):
+            why = self.session.replace_field(r.field_name, r.array, r.label)
+            if why:
+                self.message.emit(f"{r.label} not applied — {why}", 0)
+        self.jobs.submit("transform", job, done, generation=snap.generation, disables=disables)
 
     # -- saving ------------------------------------------------------------------------
-    def save_to(self, path, then=None):
-        """Write the submission as it stands (atomic, on the worker); ``then()`` after."""
+    def save_to(self, path, then=None, on_failed=None):
+        """Write the submission as it stands (atomic, on the worker); ``then()`` after
+        (``on_failed()`` when it could not be written)."""
         s = self.session
         if s.data is None:
             return False
@@ -334,6 +378,8 @@ class AppController(QObject):
                 then()
 
         def failed(exc):
+            if on_failed is not None:
+                on_failed()
             self.message.emit(str(exc), 0)
             self.jobs.error.emit("save", exc)
         # Saving cannot be cancelled half-way: Esc never leaves a file unmarked.

@@ -74,8 +74,14 @@ class TablePanel(QWidget):
         top.addWidget(self.filter, 1)
         top.addWidget(self.show_all)
         top.addWidget(self.label)
+        self.banner = QLabel("")             # why the table takes no edits now
+        self.banner.setObjectName("tableBanner")
+        self.banner.setWordWrap(True)
+        self.banner.setStyleSheet("background:#fff4ce; color:#5c4400; padding:3px")
+        self.banner.setVisible(False)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.banner)
         lay.addLayout(top)
         lay.addWidget(self.table)
         self.filter.textChanged.connect(lambda: QTimer.singleShot(0, self, self.refresh_rows))
@@ -87,6 +93,13 @@ class TablePanel(QWidget):
         session.results_changed.connect(self._results_changed)
         controller.raw_tables.connect(self._show_failed)
         session.compare_changed.connect(self._compare_changed)
+        session.hold_changed.connect(self._held)
+
+    def _held(self, reason):
+        """Read-only while the data is about to be replaced, saying why."""
+        self.model.read_only = bool(reason)
+        self.banner.setText(f"Read-only: {reason}" if reason else "")
+        self.banner.setVisible(bool(reason))
 
     # -- what the table shows ---------------------------------------------------------
     def _data_changed(self, version):

@@ -1,0 +1,51 @@
+"""What the window shows stays true to the data shown, whatever job ended how.
+
+After every job ends (``JobController.ended``) and after each change of the
+data, this checks what is on screen: numbers of other data or options are
+marked out of date once nothing is computing their replacement (Esc during a
+rescore); an interval whose job ended without one stops saying "computing";
+the drop zones name the files of the data shown once a load ended.
+"""
+from PySide6.QtCore import QObject
+
+
+class Freshness(QObject):
+    def __init__(self, win):
+        super().__init__(win)
+        self.win = win
+        s, c, jobs = win.session, win.controller, win.jobs
+        jobs.ended.connect(self._ended)
+        # Jobs of a generation the session left end at once (not when a worker notices).
+        s.data_changed.connect(lambda _: jobs.sweep())
+        s.options_changed.connect(lambda _: jobs.sweep())
+        c.loading.connect(self._loading)
+        win.score_panel.rescore_requested.connect(c.rescore)
+        win.score_panel.stats_requested.connect(c.compute_stats)
+
+    def _loading(self, truth, submission):
+        self.win.truth_zone.set_path(truth)
+        self.win.sub_zone.set_path(submission)
+
+    def _ended(self, kind, outcome):
+        if kind == "load" and not self.win.jobs.running("load"):
+            self.win._files_changed()          # a stopped load: the names of the data shown
+        self.check()
+
+    def scoring(self):
+        """Whether new numbers of the data shown are on their way."""
+        jobs, c = self.win.jobs, self.win.controller
+        return jobs.running("load") or jobs.running("score") or c._rescore_timer.isActive()
+
+    def check(self):
+        s, p, jobs = self.win.session, self.win.score_panel, self.win.jobs
+        if p.report is None or self.scoring():
+            return
+        current = s.results is not None and s.is_current(s.results.generation) \
+            and p.report is s.results.report
+        if not current and s.data is not None:
+            p.mark_stale("the data or options changed since this score, which was stopped")
+            self.win.table_panel.mark_unscored()
+            self.win.tabs.setVisible(False)     # the anatomy of those numbers too
+            return
+        if current and s.stats is None and not jobs.running("stats") and p.computing:
+            p.stats_stopped("stopped" if s.stats_settings is not None else "statistics off")

@@ -1,0 +1,166 @@
+"""Esc, edits and answers while jobs run leave nothing stale, stuck or lost.
+
+Each test stops or holds a job on its worker (a stand-in that polls its cancel
+callback, or waits for an event) — counters and events, no timing.
+"""
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import column, set_cell, wait_scored
+from kmetric_gui.errors import Cancelled
+from kmetric_gui.gui.main_window import demo_paths
+from kmetric_gui.scoring import score_files
+
+
+def until_cancelled(started):
+    def fn(*args, **kwargs):
+        cancel = args[-1] if callable(args[-1]) else kwargs.get("cancel")
+        started.set()
+        deadline = time.monotonic() + 20
+        while not cancel() and time.monotonic() < deadline:
+            time.sleep(0.005)
+        raise Cancelled("test")
+    return fn
+
+
+def idle(qtbot, win):
+    qtbot.waitUntil(lambda: not win.jobs.busy, timeout=20000)
+    qtbot.wait(20)                              # the ended signals' slots ran
+
+
+def test_esc_during_statistics_does_not_leave_computing(qtbot, window, monkeypatch):
+    import kmetric_gui.stats as stats
+    started = threading.Event()
+    monkeypatch.setattr(stats, "analyze", lambda report, ci, shake, cancel=None, strict=False:
+                        until_cancelled(started)(cancel))
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    qtbot.waitUntil(started.is_set, timeout=10000)
+    assert "computing" in window.score_panel.interval.text()
+    window.controller.cancel()
+    idle(qtbot, window)
+    assert "computing" not in window.score_panel.interval.text()
+    assert "not computed" in window.score_panel.interval.text()
+
+
+def test_esc_during_a_rescore_marks_the_numbers_out_of_date(qtbot, window, monkeypatch):
+    import kmetric_gui.gui.controller as ctl
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    idle(qtbot, window)
+    shown = window.score_panel.score_label.text()
+    started = threading.Event()
+    real = ctl.score_prepared
+    monkeypatch.setattr(ctl, "changed_cells", lambda old, new: None)     # a full rescore
+    monkeypatch.setattr(ctl, "score_prepared", until_cancelled(started))
+    c = column(window, "pred")
+    m = window.table_panel.model
+    set_cell(window, 0, c, str((int(m.data(m.index(0, c))) + 2) % 5))
+    qtbot.waitUntil(started.is_set, timeout=10000)
+    window.controller.cancel()
+    idle(qtbot, window)
+    p = window.score_panel
+    assert p.score_label.text() == shown              # the old number stays, marked
+    assert p.stale and p.stale_note.isVisible() and "Out of date" in p.stale_note.text()
+    assert "line-through" in p.score_label.styleSheet()
+    assert window.table_panel.model.unscored and not window.tabs.isVisible()
+    # "Score again" scores the data shown (the CLI's score of the edited file)
+    monkeypatch.setattr(ctl, "score_prepared", real)
+    rep = wait_scored(qtbot, window, lambda: p.stale_note.linkActivated.emit("rescore"))
+    assert p.stale is None and not p.stale_note.isVisible()
+    from kmetric_gui.scoring import score_prepared
+    assert rep.score == pytest.approx(score_prepared(window.session.data.prepared(),
+                                                     window.session.options).score)
+
+
+@pytest.fixture
+def slow_load(monkeypatch):
+    import kmetric_gui.gui.controller as ctl
+    started = threading.Event()
+    real = ctl.load
+
+    def install():
+        monkeypatch.setattr(ctl, "load", until_cancelled(started))
+        return started
+
+    def restore():
+        monkeypatch.setattr(ctl, "load", real)
+    install.restore = restore
+    return install
+
+
+def test_esc_during_a_load_keeps_the_old_files_names_and_data(qtbot, window, slow_load,
+                                                            tmp_path):
+    qwk = demo_paths("qwk")
+    wait_scored(qtbot, window, lambda: window.open_files(*qwk))
+    idle(qtbot, window)
+    data = window.session.data
+    started = slow_load()
+    window.open_files(*demo_paths("lwlrap"))
+    qtbot.waitUntil(started.is_set, timeout=10000)
+    s = window.session
+    # a project saved while the new files are read records the data shown
+    assert window.projects.save(str(tmp_path / "p.kmetric"))
+    window.controller.cancel()
+    idle(qtbot, window)
+    assert (s.truth_path, s.sub_path) == qwk and s.data is data
+    assert (window.truth_zone.path, window.sub_zone.path) == qwk
+    assert Path(qwk[1]).name in window.windowTitle()
+    text = (tmp_path / "p.kmetric").read_text()
+    assert "qwk_submission.csv" in text and "lwlrap" not in text
+    assert window.score_panel.score_label.text() == f"{score_files(*qwk).score:.6f}"
+
+
+def test_the_table_takes_no_edits_while_files_load(qtbot, window, slow_load):
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    idle(qtbot, window)
+    started = slow_load()
+    window.open_files(*demo_paths("lwlrap"))
+    qtbot.waitUntil(started.is_set, timeout=10000)
+    tp, c = window.table_panel, column(window, "pred")
+    m = tp.model
+    before = m.data(m.index(0, c))
+    assert not set_cell(window, 0, c, str((int(before) + 1) % 5))
+    assert m.data(m.index(0, c)) == before and not window.session.dirty
+    assert not (m.flags(m.index(0, c)) & m.flags(m.index(0, c)).ItemIsEditable)
+    assert tp.banner.isVisible() and "read" in tp.banner.text()
+    assert "new files are being read" in window.statusBar().currentMessage()
+    assert window.controller.paste([(m.columns[c].spec, 0, "1")]) is not None
+    window.controller.cancel()
+    idle(qtbot, window)
+    assert not tp.banner.isVisible()
+    new = str((int(before) + 1) % 5)
+    wait_scored(qtbot, window, lambda: set_cell(window, 0, c, new))
+    assert window.session.dirty
+
+
+def test_save_then_open_takes_no_edit_in_between(qtbot, window, tmp_path, monkeypatch):
+    """Edits, then another file is opened and the user answers Save: an edit typed
+    while the save runs is refused (said), not saved-over-and-lost."""
+    from PySide6.QtWidgets import QMessageBox
+    import kmetric_gui.saving as saving
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    idle(qtbot, window)
+    c = column(window, "pred")
+    m = window.table_panel.model
+    first = str((int(m.data(m.index(0, c))) + 1) % 5)
+    ident = m.data(m.index(0, 0))
+    wait_scored(qtbot, window, lambda: set_cell(window, 0, c, first))
+    idle(qtbot, window)
+    go, real = threading.Event(), saving.save_atomic
+    monkeypatch.setattr(saving, "save_atomic", lambda *a: go.wait(20) and real(*a))
+    out = tmp_path / "saved.csv"
+    window.ask_unsaved = lambda: QMessageBox.Save
+    monkeypatch.setattr(window, "ask_save_path", lambda: str(out))
+    window.open_files(*demo_paths("fbeta"))
+    assert window.session.held                       # the save runs
+    second = str((int(m.data(m.index(1, c))) + 1) % 5)
+    assert not set_cell(window, 1, c, second)
+    assert window.session.history_index == 1
+    go.set()
+    qtbot.waitUntil(lambda: window.session.data.metric == "fbeta", timeout=30000)
+    idle(qtbot, window)
+    assert not window.session.held and window.session.sub_path == demo_paths("fbeta")[1]
+    saved = dict(line.split(",") for line in out.read_text().splitlines()[1:])
+    assert saved[ident] == first
