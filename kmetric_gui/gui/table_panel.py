@@ -179,6 +179,11 @@ class TablePanel(QWidget):
                 extra.append(Column(f"{c.name} — {sub.name}", prep.pred, fmt=c.fmt,
                                     align_right=c.align_right, sort_key=c.sort_key,
                                     tooltip=f"prediction of {sub.name} (compared, read-only)"))
+        if self._sort is not None and (self._sort[0] >= len(self.model.columns) or
+                                       self.model.columns[self._sort[0]].meta.get("extra")):
+            # The rows stay in that order; later refreshes no longer sort by a column gone.
+            self._sort = None
+            self.table.horizontalHeader().setSortIndicator(-1, Qt.AscendingOrder)
         self.model.set_extra_columns(extra)
 
     def _show_failed(self, raw):
@@ -250,7 +255,7 @@ class TablePanel(QWidget):
                 keep &= id_contains(snap.data.base.id_array if prep is not None else None,
                                     cols[0].values, text)
             rows = np.flatnonzero(keep)
-            if sort is not None:
+            if sort is not None and sort[0] < len(cols):
                 c = cols[sort[0]]
                 values = getattr(prep, c.spec.name) if c.spec is not None and prep is not None \
                     else c.values

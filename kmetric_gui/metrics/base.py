@@ -137,6 +137,18 @@ def split_rows(usage, split="all"):
     return np.flatnonzero(usage == ("public", "private").index(split))
 
 
+def per_row(values, usage, fill):
+    """Values of the scored rows (every row but Ignored ones) spread over all the
+    table's rows, ``fill`` on Ignored rows: a table column as long as the table."""
+    rows = split_rows(usage, "all")
+    if rows is None:
+        return values
+    values = np.asarray(values)
+    out = np.full((len(usage),) + values.shape[1:], fill, dtype=np.result_type(values, fill))
+    out[rows] = values
+    return out
+
+
 def split_positions(usage, units, results):
     """For each result name ("all", "public", "private" as in ``results``): the edited
     units it scores, as (position among its units, index in ``units``). An Ignored

@@ -164,3 +164,18 @@ def test_save_then_open_takes_no_edit_in_between(qtbot, window, tmp_path, monkey
     assert not window.session.held and window.session.sub_path == demo_paths("fbeta")[1]
     saved = dict(line.split(",") for line in out.read_text().splitlines()[1:])
     assert saved[ident] == first
+
+
+def test_a_screenshot_that_times_out_exits_cleanly(tmp_path):
+    """Before: the worker threads were never shut down and Qt aborted (exit 134)."""
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen",
+           "KMETRIC_SETTINGS": str(tmp_path / "s.ini")}
+    r = subprocess.run([sys.executable, "-m", "kmetric_gui", "--demo", "lwlrap", "--screenshot",
+                        str(tmp_path / "x.png"), "--timeout", "0.2"],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 1, r.stderr
+    assert "nothing to screenshot after 0.2 s" in r.stderr
+    assert "QThread" not in r.stderr and not (tmp_path / "x.png").exists()
