@@ -6,7 +6,7 @@ marked out of date once nothing is computing their replacement (Esc during a
 rescore); an interval whose job ended without one stops saying "computing";
 the drop zones name the files of the data shown once a load ended.
 """
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QTimer
 
 
 class Freshness(QObject):
@@ -19,6 +19,11 @@ class Freshness(QObject):
         s.data_changed.connect(lambda _: jobs.sweep())
         s.options_changed.connect(lambda _: jobs.sweep())
         c.loading.connect(self._loading)
+        # Checked once things settle: after a job ended, and after the rescore timer
+        # (a check skipped while it ran would otherwise never come back).
+        self._timer = QTimer(self, singleShot=True, interval=0)
+        self._timer.timeout.connect(self.check)
+        c._rescore_timer.timeout.connect(self._timer.start)
         win.score_panel.rescore_requested.connect(c.rescore)
         win.score_panel.stats_requested.connect(c.compute_stats)
 
@@ -29,7 +34,7 @@ class Freshness(QObject):
     def _ended(self, kind, outcome):
         if kind == "load" and not self.win.jobs.running("load"):
             self.win._files_changed()          # a stopped load: the names of the data shown
-        self.check()
+        self._timer.start()
 
     def scoring(self):
         """Whether new numbers of the data shown are on their way."""

@@ -179,3 +179,17 @@ def test_a_screenshot_that_times_out_exits_cleanly(tmp_path):
     assert r.returncode == 1, r.stderr
     assert "nothing to screenshot after 0.2 s" in r.stderr
     assert "QThread" not in r.stderr and not (tmp_path / "x.png").exists()
+
+
+def test_esc_right_after_the_score_lands_does_not_leave_computing(qtbot, window):
+    """Esc in the same turn of the event loop as the new data (before the coalesced
+    rescore check ran): the interval stopped must still be said."""
+    def esc(kind):
+        if kind == "load":
+            window.jobs.delivered.disconnect(esc)
+            window.controller.cancel()
+    window.jobs.delivered.connect(esc)
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    idle(qtbot, window)
+    assert window.session.stats is None
+    assert "computing" not in window.score_panel.interval.text()
