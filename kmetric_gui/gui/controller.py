@@ -70,6 +70,7 @@ class AppController(QObject):
     message = Signal(str, int)       # status bar text, timeout in ms (0: until the next)
     saved = Signal(str)
     loading = Signal(str, str)       # the files being read (shown until the load ends)
+    unsay = Signal(str)              # a status text no longer true: cleared if still shown
 
     def __init__(self, session, jobs, parent=None):
         super().__init__(parent)
@@ -81,7 +82,7 @@ class AppController(QObject):
         self._warned_formulas = False
         self._shown_version = None       # the data version of the report shown
         self._problem_shown = False      # the status bar says why the data was not scored
-        self.compare_jobs = CompareJobs(session, jobs, self.message)
+        self.compare_jobs = CompareJobs(session, jobs, self.message, self.unsay.emit)
         self._reading = None             # (truth, submission) of the load in flight
         jobs.ended.connect(self._job_ended)
 
@@ -224,8 +225,14 @@ class AppController(QObject):
             return StatsResults(gen, settings, analyze(report, settings[0], settings[1], cancel))
 
         def failed(exc):
-            self.message.emit(f"No interval: {exc}", 0)
-        self.jobs.submit("stats", job, s.accept_stats, on_error=failed, generation=gen,
+            self._no_interval = f"No interval: {exc}"
+            self.message.emit(self._no_interval, 0)
+
+        def done(stats):
+            if s.accept_stats(stats) and getattr(self, "_no_interval", None):
+                self.unsay.emit(self._no_interval)
+                self._no_interval = None
+        self.jobs.submit("stats", job, done, on_error=failed, generation=gen,
                          lane="background")
 
     def compute_fixes(self):
@@ -374,6 +381,8 @@ class AppController(QObject):
                         "Kaggle reads them as text)")
             self.message.emit(f"Saved {result.path}{note}", 8000)
             self.saved.emit(result.path)
+            if s.compare_paths and s.comparison is not None:
+                self.compare_jobs.run()          # its leaderboard names the saved file
             if then is not None:
                 then()
 

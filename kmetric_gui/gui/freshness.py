@@ -19,6 +19,7 @@ class Freshness(QObject):
         s.data_changed.connect(lambda _: jobs.sweep())
         s.options_changed.connect(lambda _: jobs.sweep())
         c.loading.connect(self._loading)
+        c.unsay.connect(self._unsay)
         # Checked once things settle: after a job ended, and after the rescore timer
         # (a check skipped while it ran would otherwise never come back).
         self._timer = QTimer(self, singleShot=True, interval=0)
@@ -30,10 +31,22 @@ class Freshness(QObject):
     def _loading(self, truth, submission):
         self.win.truth_zone.set_path(truth)
         self.win.sub_zone.set_path(submission)
+        s = self.win.session
+        if s.problems and not s.problems_are_notes:   # the last files' problems
+            self.win.problems.set_problems([], title="<b>Reading the new files…</b>")
+
+    def _unsay(self, text):
+        bar = self.win.statusBar()
+        if bar.currentMessage() == text:
+            bar.clearMessage()
 
     def _ended(self, kind, outcome):
         if kind == "load" and not self.win.jobs.running("load"):
             self.win._files_changed()          # a stopped load: the names of the data shown
+            s = self.win.session
+            if outcome in ("cancelled", "superseded") and s.problems and \
+                    not s.problems_are_notes:    # and the problems of the files shown
+                self.win._problems_changed(s.problems)
         self._timer.start()
 
     def scoring(self):

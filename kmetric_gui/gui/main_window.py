@@ -289,7 +289,8 @@ class MainWindow(FileActions, QMainWindow):
     def _load_progress(self, kind, fraction, message):
         """While files are read and nothing is scored yet, the score panel says so
         (it said "No files yet" under both files' names)."""
-        if kind == "load" and self.score_panel.score_label.text() == "—" and message:
+        if kind == "load" and self.score_panel.score_label.text() == "—" and message \
+                and message != "done":           # the last step's word, not a step
             self.score_panel.metric_label.setText(f"{message[0].upper()}{message[1:]}…")
 
     def _load_stopped(self, busy):
