@@ -44,6 +44,9 @@ class Transformed:
     label: str
 
 
+READ_FIELDS = ("metric", "id_column", "target_column")    # options read with the files
+
+
 def raw_columns(table):
     """Every column of a raw pyarrow table as text (to show invalid files)."""
     cols = []
@@ -63,6 +66,7 @@ class AppController(AnalysisJobs, QObject):
     saved = Signal(str)
     loading = Signal(str, str)       # the files being read (shown until the load ends)
     unsay = Signal(str)              # a status text no longer true: cleared if still shown
+    options_restored = Signal(object)   # options in force changed back (the panel follows)
 
     def __init__(self, session, jobs, parent=None):
         super().__init__(parent)
@@ -76,6 +80,7 @@ class AppController(AnalysisJobs, QObject):
         self._problem_shown = False      # the status bar says why the data was not scored
         self.compare_jobs = CompareJobs(session, jobs, self.message, self.unsay.emit)
         self._reading = None             # (truth, submission) of the load in flight
+        self._read_options = None        # the options the data shown was read with
         jobs.ended.connect(self._job_ended)
 
     # -- loading and scoring ---------------------------------------------------------
@@ -134,6 +139,20 @@ class AppController(AnalysisJobs, QObject):
         if kind == "load" and not self.jobs.running("load"):
             self._reading = None
             self.session.release()
+            if outcome in ("cancelled", "superseded"):
+                self._keep_read_options()
+
+    def _keep_read_options(self):
+        """A load stopped: the options that choose how files are read (metric, columns)
+        go back to those of the data shown — it was not read with the new ones."""
+        s, read = self.session, self._read_options
+        if s.data is None or read is None:
+            return
+        back = {f: getattr(read, f) for f in READ_FIELDS if getattr(read, f) != getattr(s.options, f)}
+        if back:
+            from dataclasses import replace
+            s.set_options(replace(s.options, **back))
+            self.options_restored.emit(s.options)
 
     def _new_truth(self, truth):
         if truth is not None and str(truth) != self.session.truth_path:
@@ -145,6 +164,7 @@ class AppController(AnalysisJobs, QObject):
         s.release()
         self._new_truth(result.truth)
         s.load(result.prep, result.truth, result.submission)
+        self._read_options = result.report.options
         self._problem_shown = False
         self.message.emit("", 0)             # the status of the data before (its problems) goes
         report = result.report

@@ -20,6 +20,7 @@ class Freshness(QObject):
         s.options_changed.connect(lambda _: jobs.sweep())
         c.loading.connect(self._loading)
         c.unsay.connect(self._unsay)
+        c.options_restored.connect(win.options_panel.set_options)
         # Checked once things settle: after a job ended, and after the rescore timer
         # (a check skipped while it ran would otherwise never come back).
         self._timer = QTimer(self, singleShot=True, interval=0)

@@ -193,3 +193,22 @@ def test_esc_right_after_the_score_lands_does_not_leave_computing(qtbot, window)
     idle(qtbot, window)
     assert window.session.stats is None
     assert "computing" not in window.score_panel.interval.text()
+
+
+def test_esc_during_a_reload_for_new_options_keeps_the_options_read_with(qtbot, window,
+                                                                        slow_load):
+    """Another id column asks for the files again; Esc keeps the data shown, so the
+    options in force (and shown) are again those it was read with."""
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    idle(qtbot, window)
+    read = window.session.options
+    started = slow_load()
+    o = window.options_panel
+    o.id_column.setText("foo")
+    o.id_column.editingFinished.emit()
+    qtbot.waitUntil(started.is_set, timeout=10000)
+    assert window.session.options.id_column == "foo"
+    window.controller.cancel()
+    idle(qtbot, window)
+    assert window.session.options == read and o.options() == read
+    assert window.score_panel.stale is None           # the score is of these options
