@@ -316,8 +316,14 @@ class AppController(AnalysisJobs, QObject):
             return Saved(str(path), index, tuple(first) if count else ())
 
         def done(result):
-            s.mark_saved(result.history_index)
-            s.set_files(submission=result.path)
+            if s.mark_saved(result.history_index, version):
+                s.set_files(submission=result.path)
+            else:                                # other files came in meanwhile
+                self.message.emit(f"Saved {result.path} (the edits of the files shown "
+                                  "before; the data shown now is other files')", 0)
+                if on_failed is not None:        # what was to follow the save is moot
+                    on_failed()
+                return
             note = ""
             if result.formula_ids and not self._warned_formulas:
                 self._warned_formulas = True     # said once: the ids are right for Kaggle

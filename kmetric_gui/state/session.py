@@ -294,10 +294,19 @@ class Session:
         """Something would be lost by closing: unsaved submission edits or solution edits."""
         return self.submission_dirty or self.truth_edited
 
-    def mark_saved(self, history_index):
-        """The state at ``history_index`` is on disk (not necessarily the current one)."""
+    def mark_saved(self, history_index, version=None):
+        """The state at ``history_index`` is on disk (not necessarily the current one).
+        With ``version`` (the data written): only if that state still holds it — a save
+        that ends after other files were loaded says nothing about their data."""
+        if version is not None:
+            ok = 0 <= history_index < len(self._states)
+            state = self._states[history_index] if ok else None
+            if state is None or state.base is not version.base or \
+                    dict(state.overlay) != dict(version.overlay):
+                return False
         self._saved = history_index
         self.history_changed.emit()
+        return True
 
     # -- statistics of the results ------------------------------------------------
     def set_stats_settings(self, settings):

@@ -129,6 +129,8 @@ class Driver:
             "unexpected error", f"{kind}: {type(exc).__name__}: {exc} "
                                 f"{getattr(exc, 'details', '')[-600:]}"))
         s = win.session
+        self.reading_over = None
+        win.controller.reload = self._guard_reload(win.controller.reload)
         for name in ("load", "clear"):
             real = getattr(s, name)
             setattr(s, name, self._guard(real))
@@ -160,13 +162,27 @@ class Driver:
     def find(self, kind, detail):
         self.findings.append(Finding(kind, detail))
 
-    def _guard(self, real):
-        """Data with unsaved edits is replaced only with consent given after them."""
-        def replace(*args, **kwargs):
+    def _guard_reload(self, real):
+        """New files are read only with consent to drop unsaved edits, given after them."""
+        def reload(*args, **kwargs):
             s = self.win.session
             if s.dirty and s.data is not None and self.consent != s.data.id:
-                self.find("edits lost", f"unsaved edits ({s.undo_text!r}) replaced without "
-                                        "a Save or Discard answer about them")
+                self.find("edits lost", f"unsaved edits ({s.undo_text!r}) to be replaced "
+                                        "without a Save or Discard answer about them")
+            started = reload.ok = real(*args, **kwargs)
+            if started:
+                self.reading_over = s.data.id if s.data is not None else None
+            return started
+        return reload
+
+    def _guard(self, real):
+        """What the data was when the load began is what it replaces: no edit made while
+        it ran is dropped."""
+        def replace(*args, **kwargs):
+            s = self.win.session
+            if s.data is not None and s.data.id != self.reading_over:
+                self.find("edits lost", f"data changed while files loaded ({s.undo_text!r}) "
+                                        "and was replaced")
             return real(*args, **kwargs)
         return replace
 

@@ -212,3 +212,30 @@ def test_esc_during_a_reload_for_new_options_keeps_the_options_read_with(qtbot, 
     idle(qtbot, window)
     assert window.session.options == read and o.options() == read
     assert window.score_panel.stale is None           # the score is of these options
+
+
+def test_a_save_of_a_state_left_does_not_mark_another_saved(qtbot, window, tmp_path,
+                                                           monkeypatch):
+    """Save as runs; meanwhile the edit is undone and another made in its place (same
+    history step, other data); then the save ends: the data shown is not what was
+    written, so it stays marked unsaved."""
+    import kmetric_gui.saving as saving
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    idle(qtbot, window)
+    c = column(window, "pred")
+    m = window.table_panel.model
+    old = int(m.data(m.index(0, c)))
+    wait_scored(qtbot, window, lambda: set_cell(window, 0, c, str((old + 1) % 5)))
+    idle(qtbot, window)
+    go, real = threading.Event(), saving.save_atomic
+    monkeypatch.setattr(saving, "save_atomic", lambda *a: go.wait(20) and real(*a))
+    out = tmp_path / "edited.csv"
+    window.save_to(str(out))
+    s = window.session
+    s.undo()
+    set_cell(window, 0, c, str((old + 2) % 5))
+    assert s.history_index == 1
+    go.set()
+    qtbot.waitUntil(out.is_file, timeout=10000)
+    idle(qtbot, window)
+    assert s.dirty and window.windowTitle().endswith("*")
