@@ -65,6 +65,8 @@ class Freshness(QObject):
             p.mark_stale("the data or options changed since this score, which was stopped")
             self.win.table_panel.mark_unscored()
             self.win.tabs.setVisible(False)     # the anatomy of those numbers too
+            self.win.shakeup.clear("Shake-up: out of date (the score was stopped)")
             return
         if current and s.stats is None and not jobs.running("stats") and p.computing:
             p.stats_stopped("stopped" if s.stats_settings is not None else "statistics off")
+            self.win.shakeup.clear("Shake-up: not computed (stopped)")

@@ -43,6 +43,7 @@ def test_esc_during_statistics_does_not_leave_computing(qtbot, window, monkeypat
     idle(qtbot, window)
     assert "computing" not in window.score_panel.interval.text()
     assert "not computed" in window.score_panel.interval.text()
+    assert window.shakeup.shakeup is None             # no shake-up of older numbers either
 
 
 def test_esc_during_a_rescore_marks_the_numbers_out_of_date(qtbot, window, monkeypatch):
@@ -65,6 +66,7 @@ def test_esc_during_a_rescore_marks_the_numbers_out_of_date(qtbot, window, monke
     assert p.stale and p.stale_note.isVisible() and "Out of date" in p.stale_note.text()
     assert "line-through" in p.score_label.styleSheet()
     assert window.table_panel.model.unscored and not window.tabs.isVisible()
+    assert "out of date" in window.shakeup.title.text() and window.shakeup.shakeup is None
     # "Score again" scores the data shown (the CLI's score of the edited file)
     monkeypatch.setattr(ctl, "score_prepared", real)
     rep = wait_scored(qtbot, window, lambda: p.stale_note.linkActivated.emit("rescore"))
