@@ -194,13 +194,13 @@ class MainWindow(FileActions, QMainWindow):
         """Save, then ``then()`` once written: no edit is taken in between (it would be
         lost: "Save" means what is saved is what there was)."""
         s = self.session
-        s.hold("the edits are being saved before the data is replaced")
+        s.hold("the edits are being saved before the data is replaced", "save")
 
         def go():
-            s.release()
+            s.release("save")
             then()
-        if not self.controller.save_to(path, then=go, on_failed=s.release):
-            s.release()
+        if not self.controller.save_to(path, then=go, on_failed=lambda: s.release("save")):
+            s.release("save")
 
     def ask_unsaved(self):
         s = self.session

@@ -81,7 +81,7 @@ class Session:
         self._index = -1
         self._saved = -1                   # history index last written to disk
         self._next_id = 1
-        self.held = None                   # why edits are refused now (new files coming)
+        self._holds = {}                   # owner -> why edits are refused (see hold)
 
     # -- identity ----------------------------------------------------------------
     @property
@@ -111,17 +111,27 @@ class Session:
             self.set_files(truth, submission)
 
     # -- a hold: the data is about to be replaced ---------------------------------------
-    def hold(self, reason):
-        """Refuse edits, undo and redo (``reason`` says why) until ``release``: an edit
-        made now would be replaced without a word (new files are being read, or the
-        edits are being saved before they are)."""
-        if reason != self.held:
-            self.held = reason
-            self.hold_changed.emit(reason)
+    def hold(self, reason, owner="load"):
+        """Refuse edits, undo and redo (``reason`` says why) until ``release(owner)``:
+        an edit made now would be replaced without a word (new files are being read,
+        or the edits are being saved before they are). Holds of different owners
+        (a load, a save) are independent: ending one keeps the other."""
+        before = self.held
+        if reason:
+            self._holds[owner] = reason
+        else:
+            self._holds.pop(owner, None)
+        if self.held != before:
+            self.hold_changed.emit(self.held)
             self.history_changed.emit()
 
-    def release(self):
-        self.hold(None)
+    def release(self, owner="load"):
+        self.hold(None, owner)
+
+    @property
+    def held(self):
+        """Why edits are refused now (the latest hold), or None."""
+        return next(reversed(self._holds.values()), None)
 
     def set_options(self, options):
         if options != self.options:

@@ -241,3 +241,40 @@ def test_a_save_of_a_state_left_does_not_mark_another_saved(qtbot, window, tmp_p
     qtbot.waitUntil(out.is_file, timeout=10000)
     idle(qtbot, window)
     assert s.dirty and window.windowTitle().endswith("*")
+
+
+def test_a_save_failing_while_files_load_keeps_the_table_read_only(qtbot, window, tmp_path,
+                                                                   monkeypatch, slow_load):
+    """Holds of a save and of a load are apart: the save ending (here failing) does not
+    open the table to edits the load in flight would drop (found by the soak)."""
+    from PySide6.QtWidgets import QMessageBox
+    import kmetric_gui.saving as saving
+    from kmetric_gui.gui import dialogs
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    idle(qtbot, window)
+    c = column(window, "pred")
+    m = window.table_panel.model
+    old = int(m.data(m.index(0, c)))
+    wait_scored(qtbot, window, lambda: set_cell(window, 0, c, str((old + 1) % 5)))
+    idle(qtbot, window)
+    go = threading.Event()
+
+    def failing(*a):
+        go.wait(20)
+        raise OSError("disk full")
+    monkeypatch.setattr(saving, "save_atomic", failing)
+    monkeypatch.setattr(dialogs, "show_error", lambda *a, **k: None)
+    monkeypatch.setattr(window, "ask_save_path", lambda: str(tmp_path / "x.csv"))
+    answers = [QMessageBox.Save, QMessageBox.Discard]
+    window.ask_unsaved = lambda: answers.pop(0) if answers else QMessageBox.Discard
+    started = slow_load()
+    window.open_files(*demo_paths("lwlrap"))          # Save: saving first
+    window.open_files(*demo_paths("fbeta"))           # Discard: reads after the save
+    go.set()
+    qtbot.waitUntil(started.is_set, timeout=10000)
+    idle_save = lambda: not any(k.startswith("save") for k in window.jobs.in_flight())  # noqa: E731
+    qtbot.waitUntil(idle_save, timeout=10000)
+    assert window.jobs.running("load") and window.session.held
+    assert not set_cell(window, 0, c, str((old + 2) % 5))
+    window.controller.cancel()
+    idle(qtbot, window)

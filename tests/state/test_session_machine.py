@@ -44,6 +44,7 @@ class SessionMachine(RuleBasedStateMachine):
     def start(self, name):
         self.s = Session(Options(allow_continuous=True))
         self.held_reason = None
+        self.holds = {}
         self.old_snapshots = []
         self._load(name)
 
@@ -146,17 +147,21 @@ class SessionMachine(RuleBasedStateMachine):
         self.s.mark_saved(self.s.history_index)
         self.saved = self.index
 
-    @precondition(lambda self: not self.s.held)
-    @rule(reason=st.sampled_from(["new files are being read", "the edits are being saved"]))
-    def hold(self, reason):
-        self.s.hold(reason)
-        self.held_reason = reason
+    @rule(owner=st.sampled_from(["load", "save"]),
+          reason=st.sampled_from(["new files are being read", "the edits are being saved"]))
+    def hold(self, owner, reason):
+        self.s.hold(reason, owner)
+        self.holds.pop(owner, None)
+        self.holds[owner] = reason
+        self.held_reason = self.s.held
 
-    @precondition(lambda self: self.s.held)
-    @rule()
-    def release(self):
-        self.s.release()
-        self.held_reason = None
+    @rule(owner=st.sampled_from(["load", "save"]))
+    def release(self, owner):
+        """Ending one hold keeps the other (a save ending while files load)."""
+        self.s.release(owner)
+        self.holds.pop(owner, None)
+        self.held_reason = self.s.held
+        assert bool(self.s.held) == bool(self.holds)
 
     @rule(weights=st.sampled_from(["quadratic", "linear"]))
     def options(self, weights):
