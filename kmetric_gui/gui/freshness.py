@@ -26,6 +26,8 @@ class Freshness(QObject):
         self._timer = QTimer(self, singleShot=True, interval=0)
         self._timer.timeout.connect(self.check)
         c._rescore_timer.timeout.connect(self._timer.start)
+        self._fixes_of = None               # the results the Fix first list is of
+        c.fixes_ready.connect(self._fixes_ready)
         win.score_panel.rescore_requested.connect(c.rescore)
         win.score_panel.stats_requested.connect(c.compute_stats)
 
@@ -35,6 +37,26 @@ class Freshness(QObject):
         s = self.win.session
         if s.problems and not s.problems_are_notes:   # the last files' problems
             self.win.problems.set_problems([], title="<b>Reading the new files…</b>")
+
+    def _fixes_ready(self, _):
+        self._fixes_of = self.win.session.results
+        tabs = self.win.tabs
+        if getattr(tabs, "fixes", None) is not None:
+            tabs.setTabVisible(tabs.indexOf(tabs.fixes), True)
+
+    def _analysis_stopped(self):
+        """Fix first and Compare of older numbers, once nothing computes theirs: the list
+        goes, the comparison says it was stopped."""
+        s, jobs, tabs = self.win.session, self.win.jobs, self.win.tabs
+        if getattr(tabs, "fixes", None) is not None and not jobs.running("fixes") \
+                and self._fixes_of is not s.results:
+            tabs.setTabVisible(tabs.indexOf(tabs.fixes), False)
+        cmp = s.comparison
+        if tabs.compare is not None and cmp is not None and not jobs.running("compare") \
+                and not s.is_current(cmp.generation):
+            s.comparison = None                  # said once
+            tabs.compare.view.clear("Compare: stopped before the numbers shown were compared "
+                                    "(a change of data or settings compares them again)")
 
     def _unsay(self, text):
         bar = self.win.statusBar()
@@ -67,6 +89,8 @@ class Freshness(QObject):
             self.win.tabs.setVisible(False)     # the anatomy of those numbers too
             self.win.shakeup.clear("Shake-up: out of date (the score was stopped)")
             return
+        if current:
+            self._analysis_stopped()
         if current and s.stats is None and not jobs.running("stats") and p.computing:
             p.stats_stopped("stopped" if s.stats_settings is not None else "statistics off")
             self.win.shakeup.clear("Shake-up: not computed (stopped)")

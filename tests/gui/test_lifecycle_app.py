@@ -278,3 +278,35 @@ def test_a_save_failing_while_files_load_keeps_the_table_read_only(qtbot, window
     assert not set_cell(window, 0, c, str((old + 2) % 5))
     window.controller.cancel()
     idle(qtbot, window)
+
+
+def test_esc_during_the_analysis_leaves_no_list_or_comparison_of_older_numbers(
+        qtbot, window, monkeypatch):
+    import kmetric_gui.comparison as comparison
+    import kmetric_gui.fixes as fixes
+    truth, sub = demo_paths("qwk")
+    wait_scored(qtbot, window, lambda: window.open_files(truth, sub))
+    with qtbot.waitSignal(window.session.compare_changed, timeout=30000,
+                          check_params_cb=lambda r: r is not None):
+        window.controller.compare_jobs.add([sub.replace("qwk_submission", "qwk_submission_b")])
+    idle(qtbot, window)
+    tabs = window.tabs
+    assert tabs.isTabVisible(tabs.indexOf(tabs.fixes))
+    started = threading.Event()
+
+    def stuck(*a, **k):
+        started.set()
+        cancel = k.get("cancel") or a[-1]
+        until_cancelled(threading.Event())(cancel)
+    monkeypatch.setattr(fixes, "top_fixes", lambda *a, **k: until_cancelled(started)(
+        lambda: not window.jobs.running("fixes")))
+    monkeypatch.setattr(comparison, "compare_reports", stuck)
+    c = column(window, "pred")
+    m = window.table_panel.model
+    wait_scored(qtbot, window, lambda: set_cell(window, 0, c, str((int(m.data(m.index(0, c)))
+                                                                    + 1) % 5)))
+    qtbot.waitUntil(started.is_set, timeout=10000)
+    window.controller.cancel()
+    idle(qtbot, window)
+    assert not tabs.isTabVisible(tabs.indexOf(tabs.fixes))
+    assert "stopped" in tabs.compare.view.title.text()
