@@ -152,9 +152,16 @@ def _screenshot_mode(app, win, args):
 
     def give_up():
         print(f"kmetric-gui: nothing to screenshot after {args.timeout:g} s", file=sys.stderr)
-        app.exit(1)
+        status["code"] = 1
+        win.discard_and_close()          # stops the jobs and their threads
+        app.quit()
     QTimer.singleShot(int(args.timeout * 1000), give_up)
     app.exec()
+    from .jobs import _STILL_RUNNING
+    if _STILL_RUNNING:       # a job stuck in a long C call: Qt would abort on its thread
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status["code"] or 1)
     return status["code"]
 
 

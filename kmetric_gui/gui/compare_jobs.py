@@ -11,8 +11,10 @@ from ..state import CompareResults
 
 
 class CompareJobs:
-    def __init__(self, session, jobs, message):
+    def __init__(self, session, jobs, message, unsay=None):
         self.session, self.jobs, self.message = session, jobs, message
+        self.unsay = unsay or (lambda text: None)    # take back a status text if still shown
+        self._said = None
         self._cache = {}                 # (truth, path, options, mtime) -> report or problems
 
     def add(self, paths):
@@ -23,10 +25,14 @@ class CompareJobs:
 
     def clear(self):
         self.session.set_compare_paths([])
+        if self._said:
+            self.unsay(self._said)
+            self._said = None
 
     def run(self):
         s = self.session
-        if not s.compare_paths or s.results is None or s.stats_settings is None:
+        if not s.compare_paths or s.results is None or s.stats_settings is None \
+                or not s.is_current(s.results.generation):
             return
         from ..comparison import CompareOptions, compare_reports, load_all
         report, gen = s.results.report, s.results.generation
@@ -60,8 +66,14 @@ class CompareJobs:
             return CompareResults(gen, paths, settings, cmp, tuple(problems))
 
         def failed(exc):
-            self.message.emit(f"Not compared: {exc}", 0)
-        self.jobs.submit("compare", job, s.accept_comparison, on_error=failed, generation=gen,
+            self._said = f"Not compared: {exc}"
+            self.message.emit(self._said, 0)
+
+        def done(res):
+            if s.accept_comparison(res) and self._said:
+                self.unsay(self._said)           # e.g. the edit that caused it was undone
+                self._said = None
+        self.jobs.submit("compare", job, done, on_error=failed, generation=gen,
                          lane="background")
 
     @staticmethod

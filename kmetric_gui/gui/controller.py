@@ -11,9 +11,9 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..errors import InputError
 from ..scoring import load, score_prepared
-from ..state import Results, StatsResults
-from ..metrics import Metric
+from ..state import Results
 from ..tables import Column
+from .analysis_jobs import ANALYSIS, AnalysisJobs, Fixes  # noqa: F401 (Fixes, kept importable)
 from .compare_jobs import CompareJobs
 
 
@@ -21,6 +21,8 @@ from .compare_jobs import CompareJobs
 class Loaded:
     prep: object
     report: object
+    truth: "str | None" = None       # the files read (the session takes them with the data)
+    submission: "str | None" = None
 
 
 @dataclass(frozen=True)
@@ -36,18 +38,13 @@ class Saved:
 
 
 @dataclass(frozen=True)
-class Fixes:
-    metric: str
-    top: object                  # fixes.TopFixes
-    gains: object                # the metric's gains object (Metric.gains)
-    has_optimiser: bool
-
-
-@dataclass(frozen=True)
 class Transformed:
     field_name: str
     array: object
     label: str
+
+
+READ_FIELDS = ("metric", "id_column", "target_column")    # options read with the files
 
 
 def raw_columns(table):
@@ -59,7 +56,7 @@ def raw_columns(table):
     return cols, table.num_rows
 
 
-class AppController(QObject):
+class AppController(AnalysisJobs, QObject):
     fixes_ready = Signal(object)     # Fixes of the results shown
     honest_ready = Signal(object)    # optimisers.HonestReport (or None) of the results shown
     scored = Signal(object)          # a ScoreReport is shown
@@ -68,6 +65,9 @@ class AppController(QObject):
     message = Signal(str, int)       # status bar text, timeout in ms (0: until the next)
     saved = Signal(str)
     metric_ambiguous = Signal(list)  # names of the metrics that fit the files: the user chooses
+    loading = Signal(str, str)       # the files being read (shown until the load ends)
+    unsay = Signal(str)              # a status text no longer true: cleared if still shown
+    options_restored = Signal(object)   # options in force changed back (the panel follows)
 
     def __init__(self, session, jobs, parent=None):
         super().__init__(parent)
@@ -79,22 +79,34 @@ class AppController(QObject):
         self._warned_formulas = False
         self._shown_version = None       # the data version of the report shown
         self._problem_shown = False      # the status bar says why the data was not scored
-        self.compare_jobs = CompareJobs(session, jobs, self.message)
+        self.compare_jobs = CompareJobs(session, jobs, self.message, self.unsay.emit)
+        self._reading = None             # (truth, submission) of the load in flight
+        self._read_options = None        # the options the data shown was read with
+        jobs.ended.connect(self._job_ended)
 
     # -- loading and scoring ---------------------------------------------------------
     def open_files(self, truth=None, submission=None):
+        """Open files: the session takes the new paths together with their data once
+        it is read (a cancelled or superseded load leaves the old files, names and
+        data together); with one file missing the path is only remembered."""
         s = self.session
-        if truth is not None and str(truth) != s.truth_path:
-            self.compare_jobs.clear()        # files compared with another truth do not carry over
-        s.set_files(truth, submission)
-        self.reload()
+        t = str(truth) if truth is not None else (self._reading or (s.truth_path,))[0]
+        u = str(submission) if submission is not None else \
+            (self._reading or (None, s.sub_path))[1]
+        if not (t and u):
+            s.set_files(truth, submission)
+            return
+        self.reload(t, u)
 
-    def reload(self):
-        """Read, validate and score the files on the worker (replaces the data)."""
+    def reload(self, truth=None, submission=None):
+        """Read, validate and score the files on the worker (replaces the data); by
+        default the files of the load in flight, else the session's."""
         s = self.session
-        if not (s.truth_path and s.sub_path):
+        if truth is None or submission is None:
+            truth, submission = self._reading or (s.truth_path, s.sub_path)
+        if not (truth and submission):
             return False
-        truth, sub, opts = s.truth_path, s.sub_path, s.options
+        opts = s.options
         self._rescore_timer.stop()
         self.jobs.cancel("score")
         # The data shown goes (replaced, or cleared if the files are invalid): its
@@ -103,7 +115,7 @@ class AppController(QObject):
 
         def job(progress, cancel):
             try:
-                prep = load(truth, sub, opts, progress, cancel)
+                prep = load(truth, submission, opts, progress, cancel)
             except InputError as e:
                 tables = getattr(e, "tables", None) or {}
                 e.raw = {role: raw_columns(t) for role, t in tables.items()}
@@ -114,13 +126,46 @@ class AppController(QObject):
             prep.id_array
             if report.definition.ids_in_views:
                 prep.ids
-            return Loaded(prep, report)
-        self.jobs.submit("load", job, self._loaded, on_error=self._load_failed)
+            return Loaded(prep, report, truth, submission)
+        self._reading = (truth, submission)
+        # Edits now would be replaced by the new data without a word: none are taken.
+        s.hold("new files are being read; edits are taken again once they are loaded "
+               "(Esc stops reading)")
+        self.loading.emit(truth, submission)
+        self.jobs.submit("load", job, self._loaded,
+                         on_error=lambda e: self._load_failed(e, truth, submission))
         return True
+
+    def _job_ended(self, kind, outcome):
+        if kind == "load" and not self.jobs.running("load"):
+            self._reading = None
+            self.session.release()
+            if outcome in ("cancelled", "superseded"):
+                self._keep_read_options()
+
+    def _keep_read_options(self):
+        """A load stopped: the options that choose how files are read (metric, columns)
+        go back to those of the data shown — it was not read with the new ones."""
+        s, read = self.session, self._read_options
+        if s.data is None or read is None:
+            return
+        back = {f: getattr(read, f) for f in READ_FIELDS if getattr(read, f) != getattr(s.options, f)}
+        if back:
+            from dataclasses import replace
+            s.set_options(replace(s.options, **back))
+            self.options_restored.emit(s.options)
+
+    def _new_truth(self, truth):
+        if truth is not None and str(truth) != self.session.truth_path:
+            self.compare_jobs.clear()        # files compared with another truth do not carry over
 
     def _loaded(self, result):
         s = self.session
-        s.load(result.prep)
+        self._reading = None
+        s.release()
+        self._new_truth(result.truth)
+        s.load(result.prep, result.truth, result.submission)
+        self._read_options = result.report.options
         self._problem_shown = False
         self.message.emit("", 0)             # the status of the data before (its problems) goes
         report = result.report
@@ -132,9 +177,12 @@ class AppController(QObject):
         self.scored.emit(report)
         self.compute_stats()
 
-    def _load_failed(self, exc):
+    def _load_failed(self, exc, truth=None, submission=None):
         problems = getattr(exc, "report", None) or getattr(exc, "problems", None) or [str(exc)]
-        self.session.clear(problems)
+        self._reading = None
+        self.session.release()
+        self._new_truth(truth)
+        self.session.clear(problems, truth, submission)
         self.raw_tables.emit(getattr(exc, "raw", None) or {})
         self._problem_shown = True
         self.message.emit(str(problems[0]), 0)
@@ -176,62 +224,6 @@ class AppController(QObject):
                 self.compute_stats()
         self.jobs.submit("score", job, done, on_error=self._score_failed,
                          generation=snap.generation)
-
-    def compute_stats(self):
-        """Intervals, shake-up and comparison of the results shown, after the score."""
-        s = self.session
-        if s.results is None or s.stats_settings is None:
-            self._stop_analysis(ANALYSIS)        # e.g. statistics switched off
-            return
-        self.compare_jobs.run()
-        self.compute_fixes()
-        from ..stats import analyze
-        report, gen, settings = s.results.report, s.results.generation, s.stats_settings
-
-        def job(progress, cancel):
-            progress(0.2, "bootstrap interval and shake-up")
-            return StatsResults(gen, settings, analyze(report, settings[0], settings[1], cancel))
-
-        def failed(exc):
-            self.message.emit(f"No interval: {exc}", 0)
-        self.jobs.submit("stats", job, s.accept_stats, on_error=failed, generation=gen,
-                         lane="background")
-
-    def compute_fixes(self):
-        """What to fix first, and the metric's single-fix gains, of the results shown."""
-        s = self.session
-        report, gen = s.results.report, s.results.generation
-
-        def job(progress, cancel):
-            from ..fixes import gains, top_fixes
-            progress(0.5, "what to fix first")
-            has_optimiser = type(report.definition).honest is not Metric.honest
-            return Fixes(report.metric, top_fixes(report, 1000), gains(report), has_optimiser)
-        self.jobs.submit("fixes", job, self.fixes_ready.emit, on_error=self._quiet,
-                         generation=gen, lane="background")
-
-    def check_honest(self):
-        """The metric's optimiser fitted on one part and scored on the other (on request)."""
-        s = self.session
-        if s.results is None:
-            return
-        report, gen = s.results.report, s.results.generation
-
-        def job(progress, cancel):
-            from ..fixes import scored_rows
-            progress(0.3, "fitting on one part, scoring the other")
-            return report.definition.honest(report, scored_rows(report.prepared), cancel=cancel)
-        self.jobs.submit("honest", job, self.honest_ready.emit, on_error=self._quiet,
-                         generation=gen, lane="background")
-
-    def _stop_analysis(self, kinds):
-        """Cancel background jobs of results no longer wanted: a job is otherwise only
-        stopped by a newer one of its kind or by a change of the data or options."""
-        for kind in kinds:
-            self.jobs.cancel(kind)
-
-    def _quiet(self, exc):
-        self.message.emit(f"Not computed: {exc}", 0)
 
     def stats_settings_changed(self, settings):
         self.session.set_stats_settings(settings)
@@ -300,13 +292,16 @@ class AppController(QObject):
         def job(progress, cancel):
             name, array = fn(snap.data.prepared())
             return Transformed(name, array, label)
-        self.jobs.submit("transform", job,
-                         lambda r: self.session.replace_field(r.field_name, r.array, r.label),
-                         generation=snap.generation, disables=disables)
+        def done(r):
+            why = self.session.replace_field(r.field_name, r.array, r.label)
+            if why:
+                self.message.emit(f"{r.label} not applied — {why}", 0)
+        self.jobs.submit("transform", job, done, generation=snap.generation, disables=disables)
 
     # -- saving ------------------------------------------------------------------------
-    def save_to(self, path, then=None):
-        """Write the submission as it stands (atomic, on the worker); ``then()`` after."""
+    def save_to(self, path, then=None, on_failed=None):
+        """Write the submission as it stands (atomic, on the worker); ``then()`` after
+        (``on_failed()`` when it could not be written)."""
         s = self.session
         if s.data is None:
             return False
@@ -328,8 +323,14 @@ class AppController(QObject):
             return Saved(str(path), index, tuple(first) if count else ())
 
         def done(result):
-            s.mark_saved(result.history_index)
-            s.set_files(submission=result.path)
+            if s.mark_saved(result.history_index, version):
+                s.set_files(submission=result.path)
+            else:                                # other files came in meanwhile
+                self.message.emit(f"Saved {result.path} (the edits of the files shown "
+                                  "before; the data shown now is other files')", 0)
+                if on_failed is not None:        # what was to follow the save is moot
+                    on_failed()
+                return
             note = ""
             if result.formula_ids and not self._warned_formulas:
                 self._warned_formulas = True     # said once: the ids are right for Kaggle
@@ -337,10 +338,14 @@ class AppController(QObject):
                         "Kaggle reads them as text)")
             self.message.emit(f"Saved {result.path}{note}", 8000)
             self.saved.emit(result.path)
+            if s.compare_paths and s.comparison is not None:
+                self.compare_jobs.run()          # its leaderboard names the saved file
             if then is not None:
                 then()
 
         def failed(exc):
+            if on_failed is not None:
+                on_failed()
             self.message.emit(str(exc), 0)
             self.jobs.error.emit("save", exc)
         # Saving cannot be cancelled half-way: Esc never leaves a file unmarked.
@@ -350,9 +355,6 @@ class AppController(QObject):
     def cancel(self):
         self.jobs.cancel()
         self.message.emit("Cancelled", 4000)
-
-
-ANALYSIS = ("stats", "fixes", "compare")     # computed after each score, when statistics are on
 
 
 def changed_cells(old, new):

@@ -14,6 +14,7 @@ from ..scoring import Options
 from ..state import Session
 from . import dialogs
 from .controller import AppController
+from .freshness import Freshness
 from .file_actions import FILE_FILTER, FileActions, demo_paths, guess_roles, save_start  # noqa: F401
 from .jobs import JobController
 from .menus import build_menus
@@ -64,6 +65,7 @@ class MainWindow(FileActions, QMainWindow):
         self.actions_ = build_menus(self)
         self.saved_state = WindowSettings(self)
         self._connect()
+        self.freshness = Freshness(self)
         self._restore()
         self.session.set_stats_settings(self.options_panel.stats_settings())
         if size:              # exactly this size, whatever the saved layout (docs, tests)
@@ -182,12 +184,24 @@ class MainWindow(FileActions, QMainWindow):
         if answer == QMessageBox.Save:
             path = self.ask_save_path()
             if path:
-                self.controller.save_to(path, then=then)   # goes on once it is written
+                self.save_then(path, then)                 # goes on once it is written
             return False
         if answer == QMessageBox.Discard:
             then()
             return True
         return False
+
+    def save_then(self, path, then):
+        """Save, then ``then()`` once written: no edit is taken in between (it would be
+        lost: "Save" means what is saved is what there was)."""
+        s = self.session
+        s.hold("the edits are being saved before the data is replaced", "save")
+
+        def go():
+            s.release("save")
+            then()
+        if not self.controller.save_to(path, then=go, on_failed=lambda: s.release("save")):
+            s.release("save")
 
     def ask_unsaved(self):
         s = self.session
@@ -254,7 +268,7 @@ class MainWindow(FileActions, QMainWindow):
                 event.ignore()
                 path = self.ask_save_path() if answer == QMessageBox.Save else ""
                 if path:     # closes once the file is written (not before, not if it fails)
-                    self.controller.save_to(path, then=self.discard_and_close)
+                    self.save_then(path, self.discard_and_close)
                 return
         self._save_settings()
         self.jobs.shutdown()
@@ -262,10 +276,16 @@ class MainWindow(FileActions, QMainWindow):
 
     # -- session events --------------------------------------------------------------
     def _options_changed(self, what):
-        if what == "reload" and not self.request_discard(lambda: None):
-            self.options_panel.set_options(self.session.options)   # Cancel: show what is in force
+        options = self.options_panel.options()
+        if what != "reload":
+            self.controller.options_changed(options, False)
             return
-        self.controller.options_changed(self.options_panel.options(), what == "reload")
+
+        def go():               # new data: edits saved (then read again) or discarded first
+            self.options_panel.set_options(options)
+            self.controller.options_changed(options, True)
+        if not self.request_discard(go):
+            self.options_panel.set_options(self.session.options)   # not in force (yet): show what is
 
     def _files_changed(self):
         s = self.session
@@ -288,7 +308,8 @@ class MainWindow(FileActions, QMainWindow):
     def _load_progress(self, kind, fraction, message):
         """While files are read and nothing is scored yet, the score panel says so
         (it said "No files yet" under both files' names)."""
-        if kind == "load" and self.score_panel.score_label.text() == "—" and message:
+        if kind == "load" and self.score_panel.score_label.text() == "—" and message \
+                and message != "done":           # the last step's word, not a step
             self.score_panel.metric_label.setText(f"{message[0].upper()}{message[1:]}…")
 
     def _load_stopped(self, busy):

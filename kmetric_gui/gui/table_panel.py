@@ -74,8 +74,14 @@ class TablePanel(QWidget):
         top.addWidget(self.filter, 1)
         top.addWidget(self.show_all)
         top.addWidget(self.label)
+        self.banner = QLabel("")             # why the table takes no edits now
+        self.banner.setObjectName("tableBanner")
+        self.banner.setWordWrap(True)
+        self.banner.setStyleSheet("background:#fff4ce; color:#5c4400; padding:3px")
+        self.banner.setVisible(False)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.banner)
         lay.addLayout(top)
         lay.addWidget(self.table)
         self.filter.textChanged.connect(lambda: QTimer.singleShot(0, self, self.refresh_rows))
@@ -87,6 +93,13 @@ class TablePanel(QWidget):
         session.results_changed.connect(self._results_changed)
         controller.raw_tables.connect(self._show_failed)
         session.compare_changed.connect(self._compare_changed)
+        session.hold_changed.connect(self._held)
+
+    def _held(self, reason):
+        """Read-only while the data is about to be replaced, saying why."""
+        self.model.read_only = bool(reason)
+        self.banner.setText(f"Read-only: {reason}" if reason else "")
+        self.banner.setVisible(bool(reason))
 
     # -- what the table shows ---------------------------------------------------------
     def _data_changed(self, version):
@@ -166,6 +179,11 @@ class TablePanel(QWidget):
                 extra.append(Column(f"{c.name} — {sub.name}", prep.pred, fmt=c.fmt,
                                     align_right=c.align_right, sort_key=c.sort_key,
                                     tooltip=f"prediction of {sub.name} (compared, read-only)"))
+        if self._sort is not None and (self._sort[0] >= len(self.model.columns) or
+                                       self.model.columns[self._sort[0]].meta.get("extra")):
+            # The rows stay in that order; later refreshes no longer sort by a column gone.
+            self._sort = None
+            self.table.horizontalHeader().setSortIndicator(-1, Qt.AscendingOrder)
         self.model.set_extra_columns(extra)
 
     def _show_failed(self, raw):
@@ -237,7 +255,7 @@ class TablePanel(QWidget):
                 keep &= id_contains(snap.data.base.id_array if prep is not None else None,
                                     cols[0].values, text)
             rows = np.flatnonzero(keep)
-            if sort is not None:
+            if sort is not None and sort[0] < len(cols):
                 c = cols[sort[0]]
                 values = getattr(prep, c.spec.name) if c.spec is not None and prep is not None \
                     else c.values

@@ -238,6 +238,16 @@ def public_share(usage):
         return None
     pub, priv = int((usage == 0).sum()), int((usage == 1).sum())
     return pub / (pub + priv) if pub + priv else None
+def per_row(values, usage, fill):
+    """Values of the scored rows (every row but Ignored ones) spread over all the
+    table's rows, ``fill`` on Ignored rows: a table column as long as the table."""
+    rows = split_rows(usage, "all")
+    if rows is None:
+        return values
+    values = np.asarray(values)
+    out = np.full((len(usage),) + values.shape[1:], fill, dtype=np.result_type(values, fill))
+    out[rows] = values
+    return out
 
 
 def split_positions(usage, units, results):

@@ -5,7 +5,7 @@ import numpy as np
 from ..core.cells import split_cell  # the one splitter (core API, files, edits)
 from .. import core as _core  # names load on first use: a faster start
 from ..tables import Column
-from .base import FieldSpec, Metric, Plan, split_positions, take
+from .base import FieldSpec, Metric, Plan, per_row, split_positions, take
 from .fbeta_cells import Cells, EditedCells, code_cells
 from .schema import Option
 
@@ -178,15 +178,15 @@ class Fbeta(Metric):
             ((i, "|".join(p)) for i, p in zip(prep.ids, prep.pred))
 
     def table_columns(self, prep):
-        def counts(k):
-            return lambda rep: rep.result.per_document[:, k]
+        def counts(k):           # -1 (shown blank) on Ignored rows
+            return lambda rep: per_row(rep.result.per_document[:, k], rep.prepared.usage, -1)
         cols = [Column("ground truths", prep.truth, FieldSpec("truth"), _join,
                        sort_key=_joined, tooltip="solution labels, '|'-joined (editable)"),
                 Column("PredictionString", prep.pred, FieldSpec("pred"), _join, sort_key=_joined,
                        tooltip="predictions, '|'-separated (editable)")]
         for k, name in enumerate(("TP", "FP", "FN")):
             cols.append(Column(name, np.zeros(len(prep), np.int64), align_right=True,
-                               derived=counts(k)))
+                               fmt=lambda v: "" if v < 0 else str(v), derived=counts(k)))
         return cols
 
     def parse(self, spec, text, prep):

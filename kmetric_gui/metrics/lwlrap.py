@@ -4,7 +4,7 @@ import numpy as np
 from ..core import lwlrap
 from .. import core as _core  # names load on first use: a faster start
 from ..tables import Column
-from .base import FieldSpec, Metric, parse_number, split_positions, split_rows, take
+from .base import FieldSpec, Metric, parse_number, per_row, split_positions, split_rows, take
 from .schema import Option
 
 
@@ -212,7 +212,8 @@ class Lwlrap(Metric):
                        tooltip="classes marked 1 in the solution (editable: comma-joined names)"),
                 Column("sample lwlrap", np.full(len(prep), np.nan), fmt=_f4, align_right=True,
                        tooltip="mean precision over this sample's true labels",
-                       derived=lambda rep: rep.result.sample_scores)]
+                       derived=lambda rep: per_row(rep.result.sample_scores,
+                                                   rep.prepared.usage, np.nan))]
         for j, c in enumerate(prep.classes):
             cols.append(Column(c, prep.pred[:, j], FieldSpec("pred", j), lambda v: f"{v:.4g}",
                                align_right=True, tooltip=f"score for class {c} (editable)"))

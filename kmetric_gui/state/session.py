@@ -62,6 +62,7 @@ class Session:
     history_changed = Signal()             # undo/redo/dirty state
     stats_changed = Signal(object)         # StatsResults or None (intervals, shake-up)
     compare_changed = Signal(object)       # CompareResults or None
+    hold_changed = Signal(object)          # why the data takes no edits now (None: it does)
 
     def __init__(self, options):
         self.truth_path = self.sub_path = None
@@ -80,6 +81,7 @@ class Session:
         self._index = -1
         self._saved = -1                   # history index last written to disk
         self._next_id = 1
+        self._holds = {}                   # owner -> why edits are refused (see hold)
 
     # -- identity ----------------------------------------------------------------
     @property
@@ -104,14 +106,43 @@ class Session:
             self.sub_path = str(submission)
         self.files_changed.emit()
 
+    def _set_paths(self, truth, submission):
+        if truth is not None or submission is not None:
+            self.set_files(truth, submission)
+
+    # -- a hold: the data is about to be replaced ---------------------------------------
+    def hold(self, reason, owner="load"):
+        """Refuse edits, undo and redo (``reason`` says why) until ``release(owner)``:
+        an edit made now would be replaced without a word (new files are being read,
+        or the edits are being saved before they are). Holds of different owners
+        (a load, a save) are independent: ending one keeps the other."""
+        before = self.held
+        if reason:
+            self._holds[owner] = reason
+        else:
+            self._holds.pop(owner, None)
+        if self.held != before:
+            self.hold_changed.emit(self.held)
+            self.history_changed.emit()
+
+    def release(self, owner="load"):
+        self.hold(None, owner)
+
+    @property
+    def held(self):
+        """Why edits are refused now (the latest hold), or None."""
+        return next(reversed(self._holds.values()), None)
+
     def set_options(self, options):
         if options != self.options:
             self.options = options
             self.options_changed.emit(options)
 
     # -- data ----------------------------------------------------------------------
-    def load(self, prep):
-        """New data from the files: the history starts again, clean."""
+    def load(self, prep, truth=None, submission=None):
+        """New data from the files (and their paths, together): the history starts
+        again, clean."""
+        self._set_paths(truth, submission)
         self.data = DataVersion(self._new_id(), freeze(prep))
         self._states, self._labels, self._index, self._saved = [self.data], [""], 0, 0
         self._changes = [None]
@@ -120,8 +151,9 @@ class Session:
         self.data_changed.emit(self.data)
         self.history_changed.emit()
 
-    def clear(self, problems=()):
+    def clear(self, problems=(), truth=None, submission=None):
         """No valid data (a failed load): nothing to edit, undo or save."""
+        self._set_paths(truth, submission)
         self.data, self.results = None, None
         self._states, self._labels, self._index, self._saved = [], [], -1, -1
         self._changes = []
@@ -141,6 +173,8 @@ class Session:
         """Parse a typed cell and apply it; returns the reason when it is refused."""
         if self.data is None:
             return "no data to edit"
+        if self.held:
+            return self.held
         try:
             value = self.metric.parse(spec, text, self.data.base)
         except ValueError as e:
@@ -154,6 +188,8 @@ class Session:
         from .data import Change
         if self.data is None:
             return [(None, None, "no data to edit")]
+        if self.held:
+            return [(None, None, self.held)]
         parsed, refused = [], []
         for spec, unit, text in cells:
             try:
@@ -169,13 +205,19 @@ class Session:
         return []
 
     def edit_value(self, spec, unit, value, label=None):
+        """Set one cell (refused, with the reason returned, while held)."""
+        if self.held:
+            return self.held
         label = label or f"Edit {spec.name} of row {int(unit) + 1}"
         change = cell_change(self.data, spec, unit, value, label)
         if change is not None:
             self._push(change)
 
     def replace_field(self, name, array, label):
+        """A whole field replaced; the reason when refused (held), else None."""
         from .data import Change
+        if self.held:
+            return self.held
         self._push(Change(label, field_name=name, array=array))
 
     def _push(self, change):
@@ -227,19 +269,20 @@ class Session:
 
     @property
     def can_undo(self):
-        return self._index > 0
+        return self._index > 0 and not self.held
 
     @property
     def can_redo(self):
-        return 0 <= self._index < len(self._states) - 1
+        return 0 <= self._index < len(self._states) - 1 and not self.held
 
     @property
     def undo_text(self):
-        return self._labels[self._index] if self.can_undo else ""
+        return self._labels[self._index] if self._index > 0 else ""
 
     @property
     def redo_text(self):
-        return self._labels[self._index + 1] if self.can_redo else ""
+        return self._labels[self._index + 1] if 0 <= self._index < len(self._states) - 1 \
+            else ""
 
     @property
     def history_index(self):
@@ -261,10 +304,19 @@ class Session:
         """Something would be lost by closing: unsaved submission edits or solution edits."""
         return self.submission_dirty or self.truth_edited
 
-    def mark_saved(self, history_index):
-        """The state at ``history_index`` is on disk (not necessarily the current one)."""
+    def mark_saved(self, history_index, version=None):
+        """The state at ``history_index`` is on disk (not necessarily the current one).
+        With ``version`` (the data written): only if that state still holds it — a save
+        that ends after other files were loaded says nothing about their data."""
+        if version is not None:
+            ok = 0 <= history_index < len(self._states)
+            state = self._states[history_index] if ok else None
+            if state is None or state.base is not version.base or \
+                    dict(state.overlay) != dict(version.overlay):
+                return False
         self._saved = history_index
         self.history_changed.emit()
+        return True
 
     # -- statistics of the results ------------------------------------------------
     def set_stats_settings(self, settings):

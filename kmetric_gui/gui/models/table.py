@@ -29,6 +29,7 @@ class ColumnsModel(QAbstractTableModel):
         self.on_sort = None
         self.rejected = {}                   # (source_row, column) -> reason
         self.unscored = False                # derived columns blank: the data shown is not scored
+        self.read_only = False               # no edits now (new data is coming)
 
     # -- content -------------------------------------------------------------
     def set_columns(self, columns, n_rows, data_source=None):
@@ -133,7 +134,8 @@ class ColumnsModel(QAbstractTableModel):
 
     def flags(self, index):
         f = super().flags(index)
-        if index.isValid() and self.columns[index.column()].editable and self.edit_handler:
+        if index.isValid() and self.columns[index.column()].editable and self.edit_handler \
+                and not self.read_only:
             f |= Qt.ItemIsEditable
         return f
 

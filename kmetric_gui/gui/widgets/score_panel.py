@@ -1,16 +1,25 @@
 """The score, its leaderboard splits and what was chosen, in plain words."""
 import math
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout
+
+COMPUTING = "interval: computing…"
+GREY = "color:#8a8f98"
+
 
 def fmt(x):
     return "undefined" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.6f}"
 
 
 class ScorePanel(QFrame):
+    rescore_requested = Signal()          # "Score again" under numbers marked out of date
+    stats_requested = Signal()            # "compute" beside an interval that was stopped
+
     def __init__(self, parent=None):
         super().__init__(parent)
+        self.report = None                # the report whose numbers are shown (None: none)
+        self.stale = None                 # why the numbers shown are out of date (None: current)
         self.setFrameShape(QFrame.StyledPanel)
         lay = QVBoxLayout(self)
         self.metric_label = QLabel("No files yet")
@@ -39,10 +48,17 @@ class ScorePanel(QFrame):
         self.reason.setObjectName("reason")
         self.change = QLabel("")           # previous score and the change (watched files)
         self.change.setObjectName("scoreChange")
+        self.stale_note = QLabel("")      # out of date: why, and a link to score again
+        self.stale_note.setObjectName("staleNote")
+        self.stale_note.setWordWrap(True)
+        self.stale_note.setVisible(False)
+        self.stale_note.linkActivated.connect(lambda _: self.rescore_requested.emit())
+        self.interval.linkActivated.connect(lambda _: self.stats_requested.emit())
         grid.addWidget(self.public, 0, 0)
         grid.addWidget(self.private, 1, 0)
         grid.addWidget(self.change, 2, 0)
         lay.addWidget(self.metric_label)
+        lay.addWidget(self.stale_note)
         lay.addWidget(self.score_label)
         lay.addWidget(self.interval)
         lay.addLayout(grid)
@@ -51,15 +67,19 @@ class ScorePanel(QFrame):
         lay.addStretch(1)
 
     def clear(self, message="No files yet"):
+        self._fresh()
+        self.report = None
         self.metric_label.setText(message)
         for w in (self.public, self.private, self.detail, self.reason, self.interval):
             w.setText("")
         self.score_label.setText("—")
 
     def show_report(self, rep):
+        self._fresh()
+        self.report = rep
         r = rep.result
         self._splits = {name: rep.splits.get(name) for name in ("public", "private")}
-        self.interval.setText("<span style='color:#777'>interval: computing…</span>")
+        self.interval.setText(f"<span style='color:#777'>{COMPUTING}</span>")
         self.metric_label.setText(f"{rep.definition.label} — {rep.n_rows:,} rows")
         self.score_label.setText(fmt(r.score))
         self.score_label.setToolTip(repr(r.score))
@@ -74,6 +94,40 @@ class ScorePanel(QFrame):
         lines += rep.definition.summary_lines(rep)
         self.detail.setText("<br>".join(lines))
         self.reason.setText(f"<i>Chosen: {rep.reason}.</i><br><i>Layout: {rep.layout}.</i>")
+
+    # -- numbers that are not of the data shown any more ---------------------------------
+    def mark_stale(self, why):
+        """Every number shown is out of date (e.g. Esc stopped the score of an edit): they
+        are greyed and struck, and the panel says why, with a link to score again."""
+        if self.stale == why or self.report is None:
+            return
+        self.stale = why
+        self.stale_note.setText(f"<b>Out of date</b> — {why}. <a href='rescore'>Score again</a>")
+        self.stale_note.setVisible(True)
+        self.score_label.setStyleSheet(f"{GREY}; text-decoration: line-through")
+        for w in (self.public, self.private, self.interval, self.detail):
+            w.setStyleSheet(GREY)
+        if self.computing:
+            self.interval.setText("")
+
+    def _fresh(self):
+        if self.stale is not None:
+            self.stale = None
+            self.stale_note.setVisible(False)
+            self.stale_note.setText("")
+            for w in (self.score_label, self.public, self.private, self.interval, self.detail):
+                w.setStyleSheet("")
+
+    @property
+    def computing(self):
+        return COMPUTING in self.interval.text()
+
+    def stats_stopped(self, why="stopped"):
+        """The interval job ended without an interval: the panel must not keep saying
+        it computes one."""
+        if self.computing:
+            self.interval.setText(f"<span style='color:#777'>interval: not computed ({why})"
+                                  "</span> <a href='stats'>compute</a>")
 
     def show_stats(self, stats, seed=0):
         """The bootstrap intervals next to the score and the Public / Private scores."""

@@ -1,0 +1,200 @@
+"""The actions of the random window driver (random_driver.py): each draws its
+parameters from ``self.rng`` (its own stream) and acts as a user would."""
+import time
+from pathlib import Path
+
+METRICS = ("qwk", "lwlrap", "fbeta")
+
+
+def process(ms):
+    from PySide6.QtWidgets import QApplication
+    app = QApplication.instance()
+    end = time.monotonic() + ms / 1000
+    while True:
+        app.processEvents()
+        if time.monotonic() >= end:
+            return
+        time.sleep(0.002)
+
+
+def rows_text(metric, prep):
+    """The submission as it would be saved, as text (NaN equal to NaN)."""
+    return [[str(v) for v in row] for row in metric.submission_rows(prep)[1]]
+
+
+class Stop(Exception):
+    """The action cannot be done now (e.g. nothing to edit)."""
+
+
+class Actions:
+    # -- actions --------------------------------------------------------------------------
+    def _metric(self):
+        s = self.win.session
+        return s.data.metric if s.data is not None else self.rng.choice(METRICS)
+
+    def do_open_pair(self):
+        m = self.rng.choice(METRICS)
+        truth, sub, b, rw = self.files[m]
+        sub = self.rng.choice((sub, sub, b, rw))
+        self.log(f"    {Path(truth).name} {Path(sub).name}")
+        self.win.open_files(truth, sub)
+
+    def do_drop_one(self):
+        m = self._metric()
+        role = self.rng.choice(("truth", "submission"))
+        path = self.files[m][0] if role == "truth" else self.rng.choice(self.files[m][1:])
+        self.log(f"    {role} {Path(path).name}")
+        self.win.set_file(role, path)
+
+    def do_drop_invalid(self):
+        role, path = self.rng.choice(("truth", "submission")), self.rng.choice(self.files["invalid"])
+        self.log(f"    {role} {Path(path).name}")
+        self.win.set_file(role, path)
+
+    def _editable(self):
+        m = self.win.table_panel.model
+        cols = [c for c, col in enumerate(m.columns) if col.editable]
+        if not cols or not m.rowCount():
+            raise Stop()
+        return m, cols
+
+    def _valid_text(self, m, c):
+        return m.data(m.index(self.rng.randrange(m.rowCount()), c))
+
+    def do_edit(self):
+        m, cols = self._editable()
+        c = self.rng.choice(cols)
+        r = self.rng.randrange(m.rowCount())
+        text = self._valid_text(m, c)
+        self.log(f"    row {int(m.rows[r])} {m.columns[c].name} = {text!r}")
+        m.setData(m.index(r, c), text)
+
+    def do_edit_bad(self):
+        m, cols = self._editable()
+        c = self.rng.choice(cols)
+        m.setData(m.index(self.rng.randrange(m.rowCount()), c),
+                  self.rng.choice(("x?", "", "-1", "1e999", "nan")))
+
+    def do_paste(self):
+        m, cols = self._editable()
+        cells = []
+        for _ in range(self.rng.randint(1, 6)):
+            c = self.rng.choice(cols)
+            r = int(m.rows[self.rng.randrange(m.rowCount())])
+            cells.append((m.columns[c].spec, r, self._valid_text(m, c)))
+        self.win.controller.paste(cells)
+
+    def do_undo(self):
+        self.win.actions_["undo"].trigger()
+
+    def do_redo(self):
+        self.win.actions_["redo"].trigger()
+
+    def do_sort(self):
+        m = self.win.table_panel.model
+        if m.columnCount():
+            from PySide6.QtCore import Qt
+            self.win.table_panel.table.sortByColumn(
+                self.rng.randrange(m.columnCount()),
+                self.rng.choice((Qt.AscendingOrder, Qt.DescendingOrder)))
+
+    def do_filter(self):
+        self.win.table_panel.filter.setText(self.rng.choice(("", "", "a", "1", "zz")))
+
+    def do_esc(self):
+        self.win.actions_["cancel"].trigger()
+
+    def do_option(self):
+        o = self.win.options_panel
+        what = self.rng.choice(("weights", "ties", "matching", "beta", "threshold", "clean",
+                                "range", "metric", "id_column"))
+        self.log(f"    {what}")
+        if what in ("weights", "ties", "matching", "metric"):
+            w = getattr(o, what if what != "metric" else "metric_combo")
+            w.setCurrentIndex(self.rng.randrange(w.count()))
+        elif what in ("beta", "threshold"):
+            w = getattr(o, what)
+            w.setValue(round(self.rng.uniform(w.minimum(), w.maximum()), 2))
+        elif what == "clean":
+            o.clean.toggle()
+        elif what == "range":
+            w = self.rng.choice((o.min_rating, o.max_rating))
+            w.setText(self.rng.choice(("", "", "0", "4", "9", "-2")))
+            w.editingFinished.emit()
+        else:
+            o.id_column.setText(self.rng.choice(("", "", "", "foo")))
+            o.id_column.editingFinished.emit()
+
+    def do_stats_option(self):
+        o = self.win.options_panel
+        w = self.rng.choice((o.ci_level, o.replicates, o.seed, o.splits, o.public_fraction,
+                             o.ci_method))
+        if w is o.ci_method:
+            w.setCurrentIndex(self.rng.randrange(w.count()))
+        elif w in (o.replicates, o.splits):
+            w.setValue(self.rng.choice((100, 200, 300)))
+        elif w is o.seed:
+            w.setValue(self.rng.randrange(100))
+        else:
+            w.setValue(round(self.rng.uniform(w.minimum(), w.maximum()), 2))
+
+    def do_compare_add(self):
+        m = self._metric()
+        self.win.controller.compare_jobs.add(
+            [self.rng.choice(self.files[m][1:] + self.files["invalid"][:2])])
+
+    def do_compare_clear(self):
+        self.win.controller.compare_jobs.clear()
+
+    def do_save_as(self):
+        self.win.save_as()
+
+    def do_rewrite(self):
+        """The rewritable copy of a submission changes on disk (valid or not)."""
+        m = self.rng.choice(METRICS)
+        path = Path(self.files[m][3])
+        if self.rng.random() < 0.2:
+            path.write_text("nonsense\n")
+            return
+        from kmetric_gui.paths import resources_dir
+        lines = (resources_dir() / "demo" / f"{m}_submission.csv").read_text().splitlines()
+        body = lines[1:]
+        k = self.rng.randrange(len(body))
+        j = self.rng.randrange(len(body))
+        head_k, _, _ = body[k].partition(",")
+        _, _, tail_j = body[j].partition(",")
+        body[k] = f"{head_k},{tail_j}"             # one row takes another row's prediction
+        path.write_text("\n".join([lines[0]] + body) + "\n")
+
+    def do_reload(self):
+        self.win.reload_files()
+
+    def do_wait(self):
+        process(self.rng.choice((10, 50, 200)))
+
+    def do_settle(self):
+        pass                              # run() settles after it
+
+    def do_roundtrip(self):
+        """Undo all, redo all: the same data and the same score."""
+        from kmetric_gui.scoring import score_prepared
+        self.idle()
+        s = self.win.session
+        if s.data is None or s.held:
+            return
+        metric = s.metric
+        before = rows_text(metric, s.data.prepared())
+        truth = list(map(str, s.data.prepared().truth))
+        score = score_prepared(s.data.prepared(), s.options).score
+        steps = s.history_index
+        for _ in range(steps):
+            self.win.actions_["undo"].trigger()
+        for _ in range(steps):
+            self.win.actions_["redo"].trigger()
+        self.idle()
+        after = s.data.prepared()
+        if rows_text(metric, after) != before or list(map(str, after.truth)) != truth:
+            self.find("roundtrip", "undo all then redo all changed the data")
+        new = score_prepared(after, s.options).score
+        if not (new == score or (new != new and score != score)):
+            self.find("roundtrip", f"score {score} became {new}")

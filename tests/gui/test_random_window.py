@@ -1,0 +1,21 @@
+"""The project's randomized test of the real window (short run; the long one is
+``python tests/soak.py --seeds 100 --steps 200``, replay with ``--seed N -v``)."""
+import pytest
+
+from random_driver import make_plan, run
+
+SEEDS = (1, 2, 3, 4)
+STEPS = 30
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_random_sequences_find_nothing(qapp, tmp_path, seed):
+    lines = []
+    findings = run(seed, STEPS, tmp_path, log=lines.append)
+    assert not findings, "\n".join([str(f) for f in findings] + ["actions:"] + lines)
+
+
+def test_plans_are_reproducible_and_shrinkable():
+    a, b = make_plan(7, 50), make_plan(7, 50)
+    assert a == b and len(a) == 50 and a[0][0] == "open_pair"
+    assert make_plan(8, 50) != a
