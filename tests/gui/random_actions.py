@@ -30,7 +30,9 @@ class Actions:
     # -- actions --------------------------------------------------------------------------
     def _metric(self):
         s = self.win.session
-        return s.data.metric if s.data is not None else self.rng.choice(METRICS)
+        m = s.data.metric if s.data is not None else None
+        # data read as another metric (the options' metric list has all of them): any pair
+        return m if m in self.files else self.rng.choice(METRICS)
 
     def do_open_pair(self):
         m = self.rng.choice(METRICS)
