@@ -14,7 +14,8 @@ in neither truth nor predictions) the F1 is 0.0, scikit-learn's
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -56,6 +57,28 @@ def encode(y_true, y_pred):
         both = np.concatenate([t.astype(str), p.astype(str)])
     labels, inv = np.unique(both, return_inverse=True)
     return labels, inv[:t.size], inv[t.size:]
+
+
+def labels_and_confusion(y_true, y_pred):
+    """(labels (K,), confusion (K, K)) of the sorted union of labels. Small integer
+    labels are counted in one pass over (truth, prediction) pairs, no coding."""
+    t, p = np.asarray(y_true), np.asarray(y_pred)
+    if t.shape == p.shape and t.ndim == 1 and t.size and t.dtype.kind in "biu" \
+            and p.dtype.kind in "biu":
+        lo = min(int(t.min()), int(p.min()))
+        span = max(int(t.max()), int(p.max())) - lo + 1
+        if span <= 2048:
+            key = t.astype(np.int64)
+            key -= lo
+            key *= span
+            key += p
+            key -= lo
+            full = np.bincount(key, minlength=span * span).reshape(span, span)
+            idx = np.flatnonzero((full.sum(axis=0) + full.sum(axis=1)) > 0)
+            labels = (idx + lo).astype(np.result_type(t, p))
+            return labels, full[np.ix_(idx, idx)]
+    labels, tc, pc = encode(t, p)
+    return labels, confusion(tc, pc, labels.size)
 
 
 def confusion(t, p, k):
@@ -116,10 +139,24 @@ class F1Result:
     confusion: np.ndarray         # (K, K) truth rows, prediction columns
     per_class: np.ndarray         # (K,) F1 of each class
     pos_index: "int | None"       # binary: the positive label's index (None: absent)
-    truth_codes: np.ndarray       # (n,) per-row codes: row i adds 1 to confusion[t_i, p_i]
-    pred_codes: np.ndarray
+    data: tuple = field(default=(), repr=False, compare=False)   # (truth, predictions) as given
     note: "str | None" = None
     higher_is_better: bool = True
+
+    def _codes(self, values):
+        v = np.asarray(values)
+        if self.labels.dtype.kind not in "biuf":
+            v = v.astype(str)
+        return np.searchsorted(self.labels, v).astype(np.intp)
+
+    @cached_property
+    def truth_codes(self):
+        """(n,) per-row class codes: row i adds 1 to confusion[truth_i, pred_i]."""
+        return self._codes(self.data[0])
+
+    @cached_property
+    def pred_codes(self):
+        return self._codes(self.data[1])
 
     @property
     def n(self):
@@ -224,12 +261,13 @@ def f1(y_true, y_pred, *, average: str = "binary", pos_label=1) -> F1Result:
     0.5
     """
     check_option("average", average, AVERAGES)
-    labels, t, p = encode(y_true, y_pred)
+    labels, obs = labels_and_confusion(y_true, y_pred)
     k = labels.size
-    if t.size == 0:
+    data = (y_true, y_pred)
+    if obs.sum() == 0:
         z = np.zeros((0, 0), dtype=np.int64)
         return F1Result(float("nan"), "no rows to score", average, labels, z, np.zeros(0),
-                        None, t, p)
+                        None, data)
     pos_index = None
     note = None
     if average == "binary":
@@ -244,11 +282,10 @@ def f1(y_true, y_pred, *, average: str = "binary", pos_label=1) -> F1Result:
         if pos_index is None:
             note = (f"positive label {pos_label!r} occurs in neither truth nor predictions: "
                     "F1 is 0/0, reported as 0.0 (scikit-learn's zero_division)")
-    obs = confusion(t, p, k)
     tp = np.diag(obs)[None, :].astype(np.float64)
     fp = obs.sum(axis=0)[None, :] - tp
     fn = obs.sum(axis=1)[None, :] - tp
     score = float(f1_from_counts(tp, fp, fn, tp + fn, average, pos_index)[0])
     den = 2 * tp[0] + fp[0] + fn[0]
     per = np.where(den > 0, 2 * tp[0] / np.where(den > 0, den, 1), 0.0)
-    return F1Result(score, None, average, labels, obs, per, pos_index, t, p, note)
+    return F1Result(score, None, average, labels, obs, per, pos_index, data, note)

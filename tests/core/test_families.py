@@ -244,3 +244,19 @@ def test_mapk_edge_cases():
         mapk(["a"], ["a", "b"], k=2)
     r = mapk(["a b", "c"], ["b a", "x"], k=2)
     assert r.units().point() == pytest.approx(r.score) and r.higher_is_better
+
+
+def test_f1_label_spans_and_kinds_take_either_counting_path():
+    t = RNG.choice([3, 5000, 99999, -7], 300)          # span > 2048: coded labels
+    p = np.where(RNG.random(300) < 0.6, t, RNG.choice([3, 5000, 99999, -7], 300))
+    for avg in ("macro", "micro", "weighted"):
+        assert f1(t, p, average=avg).score == pytest.approx(
+            skm.f1_score(t, p, average=avg), rel=1e-12)
+    small = np.abs(t) % 4                                # span 4: counted in one pass
+    ps = np.abs(p) % 4
+    r = f1(small, ps, average="macro")
+    assert r.score == pytest.approx(skm.f1_score(small, ps, average="macro"), rel=1e-12)
+    assert r.confusion.tolist() == skm.confusion_matrix(small, ps).tolist()
+    assert (r.labels[r.truth_codes] == small).all() and (r.labels[r.pred_codes] == ps).all()
+    b = f1(small > 1, ps > 1)                            # booleans: True is the positive label
+    assert b.score == pytest.approx(skm.f1_score(small > 1, ps > 1))
