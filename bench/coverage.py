@@ -123,8 +123,8 @@ def main(argv=None):
     ap.add_argument("--n", type=int, nargs="+", default=[50, 200, 1000])
     ap.add_argument("--only", help="population name to run alone")
     a = ap.parse_args(argv)
-    print(f"95% intervals, {a.datasets} datasets per cell, 2000 replicates; "
-          f"coverage (zero-width share); auto's choice: calibrated below 5,000 units")
+    print(f"95% intervals, {a.datasets} datasets per cell, 2000 replicates; coverage "
+          "(zero-width share); auto: calibrated below 200 units or a kappa class under 10 rows")
     print(f"{'population':<20} {'value':>7} {'n':>5}  " + "  ".join(f"{m:>15}" for m in METHODS)
           + "  seconds")
     for pop in populations():

@@ -29,8 +29,8 @@ from .resample import CHUNK, _Gather, check_cancel, count_blocks, index_blocks, 
 INNER = 400                 # inner replicates per outer replicate (few: noisy shares, too wide)
 OUTER = 500                 # outer replicates used to calibrate (the first of the B drawn)
 EXACT_WORK = 10_000_000     # single units: index draws while B1 x B2 x n stays under this
-AUTO_UNITS = 5000           # auto: calibrated below this many units ...
-AUTO_MINORITY = 100         # ... or when a class has fewer rows than this (kappa)
+AUTO_UNITS = 200            # auto: calibrated below this many units ...
+AUTO_MINORITY = 10          # ... or when a class has fewer rows than this (kappa)
 
 
 def _mid_share(inner, point):

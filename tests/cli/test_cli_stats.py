@@ -89,7 +89,7 @@ def test_human_lines():
     assert r.returncode == 0, r.stderr
     out = r.stdout
     assert re.search(r"^score:   0\.\d{6}  \[0\.\d{3,6}, 0\.\d{3,6}\] 95% CI "
-                     r"\(auto: calibrated, 2000 replicates, seed 0\)$", out, re.M), out
+                     r"\(auto: percentile, 2000 replicates, seed 0\)$", out, re.M), out
     assert re.search(r"^public:  0\.\d{6}  \[.*\] 95% CI", out, re.M)
     assert re.search(r"^private: 0\.\d{6}  \[.*\] 95% CI", out, re.M)
     assert "shake-up: 2000 random splits, Public 30% (178 of 600 rows), seed 0" in out
