@@ -27,6 +27,9 @@ class RegressionMetric(FamilyMetric):
             if all(s is not None and t is not None and s.kind in ("int", "real")
                    and t.kind in ("int", "real") for s, t in cols) \
                     and not all(t.binary for _, t in cols):
+                if any(t.kind == "real" for _, t in cols):     # measured values: not labels
+                    from .detect import Fit
+                    return Fit(f"{len(cols)} real columns in both files ({self.label})")
                 return fit_reason(self, sample, f"{len(cols)} real columns in both files")
             return None
         found = one_column(sub_targets, sample)

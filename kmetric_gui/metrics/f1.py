@@ -29,9 +29,10 @@ class F1(FamilyMetric):
     def fit(self, sub_targets, sample=None):
         from ._family import fit_reason, one_column
         found = one_column(sub_targets, sample)
-        if found is None or found[1].kind != "text" or found[2].kind != "text":
+        if found is None or found[1].kind not in ("text", "int") or found[2].kind != found[1].kind:
             return None
-        return fit_reason(self, sample, f"text in '{found[0]}' (class labels)")
+        what = "text" if found[1].kind == "text" else "whole-number labels"
+        return fit_reason(self, sample, f"{what} in '{found[0]}' (class labels)")
 
     def build(self, ctx):
         return build_labels(self, ctx)

@@ -35,10 +35,16 @@ class Kappa(Metric):
         # kappa's; real-valued predictions may be kappa through cut points, or another
         # metric's scores: not clear.
         from .detect import Fit
-        if sample is None or len(sub_targets) != 1:
+        if sample is None:
             return Fit(self.detect(sub_targets))
+        if len(sub_targets) != 1:        # several columns: kappa only with --target-column
+            return Fit(f"{self.detect(sub_targets)}, once one of the {len(sub_targets)} columns is "
+                       "chosen (--target-column)", clear=False)
         name = sub_targets[0]
         sub, sol = sample.sub_column(name), sample.sol_column(name)
+        if sol is not None and sol.kind == "text":     # class names or items: another family's
+            return Fit(f"one target column '{name}' (weighted kappa, but the solution holds text, "
+                       "not ratings)", clear=False)
         if sol is not None and sol.kind == "real":     # not ratings: kappa only if nothing else
             return Fit(f"one target column '{name}' (weighted kappa, but the solution's values "
                        "are not whole ratings)", clear=False)

@@ -42,6 +42,29 @@ class Lwlrap(Metric):
                     "one per class (LwLRAP)")
         return None
 
+    def fit(self, sub_targets, sample=None):
+        # Clearly LwLRAP: a solution of class-name lists (the seed's layout), unless every
+        # row holds one label and the scores are probabilities summing to 1 (multi-class:
+        # log loss and AUC fit too); a solution of numbers is another family's.
+        from .detect import Fit
+        reason = self.detect(sub_targets)
+        if not reason or sample is None:
+            return Fit(reason) if reason else None
+        cols = sample.sol_targets
+        if len(cols) != 1:        # one 0/1 column per class is the seed's other layout
+            sums = [sample.sol_column(c) for c in cols]
+            return Fit(reason) if all(x is not None and x.binary for x in sums) else None
+        summary = sample.sol_column(cols[0])
+        if summary is None or summary.kind != "text":
+            return None
+        import pyarrow.compute as pc
+        labels = sample.sol.column(cols[0]).slice(0, sample.rows)
+        several = bool(pc.any(pc.match_substring(labels.cast("string"), ",")).as_py())
+        if several or not sample.rows_sum_to_one(list(sub_targets)):
+            return Fit(reason)
+        return Fit(f"{reason}; but each solution row holds one label and each submission row "
+                   "sums to 1 (multi-class probabilities)", clear=False)
+
     def lean_load(self, truth_path, submission_path, options, sol_name, sub_name, step):
         from ..io import lean_lwlrap
         return lean_lwlrap.load_lwlrap(truth_path, submission_path, options, sol_name, sub_name,

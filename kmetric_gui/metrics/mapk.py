@@ -30,6 +30,11 @@ class MapK(FamilyMetric):
         found = one_column(sub_targets, sample)
         if found is None or found[1].kind != "text" or found[2].kind != "text":
             return None
+        import pyarrow.compute as pc
+        preds = sample.sub.column(found[0]).slice(0, sample.rows).cast("string")
+        if bool(pc.any(pc.match_substring(pc.utf8_trim_whitespace(preds), " ")).as_py()):
+            from .detect import Fit        # several space-separated items a row: a ranking
+            return Fit(f"space-separated items in '{found[0]}' ({self.label})")
         return fit_reason(self, sample, f"text in '{found[0]}' (items)")
 
     def build(self, ctx):
