@@ -184,15 +184,54 @@ def load_lean(truth_path, submission_path, options, sol_name, sub_name, progress
     def step(f, m):
         _step(progress, cancel, f, m)
     step.progress, step.cancel = progress, cancel
+    wanted = options.metric
+    if wanted is None:
+        # The fast readers know only the headers: the first rows decide the metric first
+        # (a header alone cannot tell LwLRAP from multi-class probabilities), and a pair
+        # the values leave open goes to the full read, which lists the choices.
+        wanted = _sample_choice(truth_path, submission_path, options)
+        if wanted is None:
+            return None
     # Each metric's fast-reader hook in registry order; each says None unless the pair
     # is plainly its own layout.
     for metric in REGISTRY.values():
-        if options.metric not in (None, metric.name):
+        if wanted != metric.name:
             continue
         prep = metric.lean_load(truth_path, submission_path, options, sol_name, sub_name, step)
         if prep is not None:
             return prep
     return None
+
+
+def _first_rows(path, rows=2000):
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+    delim = "\t" if str(path).lower().endswith((".tsv", ".tab")) else ","
+    reader = pacsv.open_csv(path, read_options=pacsv.ReadOptions(block_size=1 << 20),
+                            parse_options=pacsv.ParseOptions(delimiter=delim))
+    try:
+        batch = reader.read_next_batch()
+    finally:
+        reader.close()
+    return pa.Table.from_batches([batch]).slice(0, rows)
+
+
+def _sample_choice(truth_path, submission_path, options):
+    """The metric the first rows of a plain CSV pair clearly point to (its name), or None:
+    not plain, unreadable, ambiguous, or none (the full read says why)."""
+    from .metrics import choose_metric
+    from .metrics.detect import Sample
+    low = (str(truth_path).lower(), str(submission_path).lower())
+    if not all(p.endswith((".csv", ".tsv", ".tab")) for p in low):
+        return None
+    try:
+        sol, sub = _first_rows(truth_path), _first_rows(submission_path)
+        id_col = options.id_column or sol.column_names[0]
+        sample = Sample(sol, sub, id_col)
+        targets = [c for c in sub.column_names if c != id_col]
+        return choose_metric(targets, None, sample)[0].name
+    except Exception:        # anything odd: the full read names it
+        return None
 
 
 def score_prepared(prep: Prepared, options: Options = Options(),

@@ -60,7 +60,7 @@ class Lwlrap(Metric):
         import pyarrow.compute as pc
         labels = sample.sol.column(cols[0]).slice(0, sample.rows)
         several = bool(pc.any(pc.match_substring(labels.cast("string"), ",")).as_py())
-        if several or not sample.rows_sum_to_one(list(sub_targets)):
+        if several or not sample.rows_sum_to_one(list(sub_targets), tol=1e-3):
             return Fit(reason)
         return Fit(f"{reason}; but each solution row holds one label and each submission row "
                    "sums to 1 (multi-class probabilities)", clear=False)
