@@ -98,6 +98,7 @@ class OptionsPanel(QWidget):
         for w in (self.min_rating, self.max_rating):
             w.editingFinished.connect(self._range_edited)
         self._last_range = ("", "")
+        self.refused_text = ""
         self.beta.valueChanged.connect(lambda: self.changed.emit("rescore"))
         self.threshold.valueChanged.connect(lambda: self.changed.emit("rescore"))
         self.clean.toggled.connect(lambda: self.changed.emit("rescore"))
@@ -126,6 +127,13 @@ class OptionsPanel(QWidget):
             self.changed.emit("reload")
 
     def _range_edited(self):
+        for k, w in enumerate((self.min_rating, self.max_rating)):
+            why = rating_problem(w.text())
+            if why:                      # refused: say so, and show the value in force again
+                kept = self._last_range[k] or "auto"
+                self.refused_text = f"{('Min', 'Max')[k]} rating refused: {why}; it stays {kept}"
+                w.setText(self._last_range[k])
+                refuse(w, self.refused_text)
         now = (self.min_rating.text(), self.max_rating.text())
         if now != self._last_range:
             self._last_range = now
@@ -160,9 +168,9 @@ class OptionsPanel(QWidget):
                                seed=self.seed.value()))
 
     def options(self):
-        def num(w):
-            t = w.text().strip()
-            return int(t) if t not in ("", "-") else None
+        def num(w):     # a text not (yet) a rating counts as the value in force
+            k = 0 if w is self.min_rating else 1
+            return rating_or_none(w.text() if not rating_problem(w.text()) else self._last_range[k])
         return Options(
             metric=self.metric_combo.currentData(), weights=self.weights.currentText(),
             min_rating=num(self.min_rating), max_rating=num(self.max_rating),
@@ -198,3 +206,30 @@ class OptionsPanel(QWidget):
         self._last_columns = (self.id_column.text(), self.target_column.text())
         self._last_range = (self.min_rating.text(), self.max_rating.text())
         self.mark_changed()
+
+
+def rating_problem(text):
+    """Why a min/max rating field's text is refused (the one number grammar), or None."""
+    from ...numbers import parse_rating
+    if not text.strip():
+        return None
+    try:
+        parse_rating(text)
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+def rating_or_none(text):
+    from ...numbers import parse_rating
+    return parse_rating(text) if text.strip() else None
+
+
+def refuse(widget, text):
+    """A refused value: said at the field and in the window's status bar."""
+    from PySide6.QtWidgets import QToolTip
+    win = widget.window()
+    if hasattr(win, "statusBar"):
+        win.statusBar().showMessage(text, 8000)
+    if widget.isVisible():
+        QToolTip.showText(widget.mapToGlobal(widget.rect().bottomLeft()), text, widget)
