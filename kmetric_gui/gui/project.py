@@ -117,8 +117,8 @@ class Projects(QObject):
 
     def _read(self, proj):
         path, name = proj.path, Path(proj.path).name
-        found = {role: locate(proj.files[role], path) for role in ROLES}
-        compared = [p for p in (locate(r, path) for r in proj.compare) if p]
+        found = {role: _resolved(locate(proj.files[role], path)) for role in ROLES}
+        compared = [_resolved(p) for p in (locate(r, path) for r in proj.compare) if p]
         outside = outside_folder(path, [p for p in [*found.values(), *compared] if p])
         if outside and not self.ask_open_outside(name, outside):
             self.show_problem(f"project {name}: not opened (it names files outside its folder: "
@@ -258,6 +258,11 @@ class Projects(QObject):
         for p in self.recent():
             m.addAction(Path(p).name, lambda p=p: self.open(p)).setToolTip(p)
         m.setEnabled(bool(self.recent()))
+
+
+def _resolved(path):
+    """The path as opened and as checked against the project's folder (no '..' left)."""
+    return str(Path(path).resolve()) if path else path
 
 
 def outside_folder(project_path, paths):
