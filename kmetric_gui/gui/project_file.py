@@ -192,24 +192,27 @@ def decode_changes(project, data):
             out.append(Change(label, tuple(run)))
             run.clear()
             run_edits.clear()
+    memo = {}                 # (field, part, type, value) -> value as parsed: a few texts, many edits
+
+    def said(k, label):
+        return f"project {name}: edit {k + 1} ({shown(label, 60)})"
     for k, e in enumerate(project.edits):
         label = e.get("label") or "Edit"
-        said = f"project {name}: edit {k + 1} ({shown(label, 60)})"
         if "values" in e:
             flush()
             try:
                 out.append(Change(label, field_name=e["field"],
                                   array=_values(getattr(base, e["field"]), e["values"], n)))
             except ValueError as why:
-                problems.append(f"{said}: {why}")
+                problems.append(f"{said(k, label)}: {why}")
             continue
         cells = []
         for c in e["cells"]:
             try:
-                cells.append(_cell(metric, columns, base, n, c, FieldSpec))
+                cells.append(_cell(metric, columns, base, n, c, FieldSpec, memo))
             except ValueError as why:
                 row = f", row {c['unit'] + 1}" if c["unit"] < n else ""
-                problems.append(f"{said}{row}: {why}")
+                problems.append(f"{said(k, label)}{row}: {why}")
                 break
         else:
             run.extend(cells)
@@ -222,21 +225,38 @@ def decode_changes(project, data):
     return out
 
 
-def _cell(metric, columns, base, n, c, FieldSpec):
+def _cell(metric, columns, base, n, c, FieldSpec, memo):
     key = (c["field"], c["part"])
-    col = columns.get(key)
-    if col is None:
-        where = c["field"] if c["part"] is None else f"{c['field']} class {c['part']}"
-        raise ValueError(f"{where} is not a cell the table can edit")
     if c["unit"] >= n:
         raise ValueError(f"row {c['unit'] + 1} is beyond the data's {n} rows")
     v = c.get("value")
-    text = _typed(v, col)
-    value = metric.parse(FieldSpec(*key), text, base)      # ValueError: refused as if typed
+    scalar = v is None or isinstance(v, (bool, int, float, str))
+    mkey = (key, type(v), v) if scalar else None
+    got = memo.get(mkey) if scalar else None
+    if got is None:
+        got = _parsed(metric, columns, base, key, v, FieldSpec)
+        if scalar:
+            memo[mkey] = got
+    if isinstance(got, ValueError):
+        raise got
+    return ((c["field"], int(c["unit"]), c["part"]), got[0])
+
+
+def _parsed(metric, columns, base, key, v, FieldSpec):
+    """(value,) as the typed path reads ``v``'s text, or the ValueError refusing it."""
+    col = columns.get(key)
+    if col is None:
+        where = key[0] if key[1] is None else f"{key[0]} class {key[1]}"
+        return ValueError(f"{where} is not a cell the table can edit")
+    try:
+        text = _typed(v, col)
+        value = metric.parse(FieldSpec(*key), text, base)      # refused as if typed
+    except ValueError as e:
+        return e
     if not _same(value, v):
         from ..numbers import shown
-        raise ValueError(f"{shown(text)} reads as another value than the project's; refused")
-    return ((c["field"], int(c["unit"]), c["part"]), value)
+        return ValueError(f"{shown(text)} reads as another value than the project's; refused")
+    return (value,)
 
 
 def _typed(v, col):
