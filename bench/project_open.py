@@ -50,6 +50,7 @@ def child(mode, target, sol, sub):
     app.processEvents()
     out = {}
     s = win.session
+    win._discarding = True           # quit() closes the window: no unsaved-edits question
 
     def shown_score():
         r = s.results
@@ -101,11 +102,11 @@ def main():
     for n in args.edits:
         p = make_project(folder, sol, sub, args.rows, n)
         cases[f"project, {n:,} edits ({os.path.getsize(p) / 2 ** 20:.0f} MB)"] = ("project", p)
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", KMETRIC_SETTINGS=os.path.join(folder, "s.ini"),
-               PYTHONPATH=ROOT)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=ROOT)
     runs = {label: [] for label in cases}
     for _ in range(args.repeat):
         for label, (mode, target) in cases.items():
+            env["KMETRIC_SETTINGS"] = os.path.join(folder, f"settings_{time.time_ns()}.ini")  # fresh
             r = subprocess.run([sys.executable, __file__, "--child", mode, target, sol, sub],
                                capture_output=True, text=True, env=env, timeout=900)
             lines = [ln for ln in r.stdout.splitlines() if ln.startswith("{")]

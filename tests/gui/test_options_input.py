@@ -26,3 +26,10 @@ def test_accepted_ratings_in_the_grammar(window):
         panel.max_rating.editingFinished.emit()
         assert panel.options().max_rating == value, typed
     assert window.session.options.max_rating is None
+
+
+def test_a_bad_saved_value_never_raises(window):
+    """Options restored from a damaged settings file: the field is read as auto."""
+    panel = window.options_panel
+    panel.set_options(Options(min_rating="abc"))
+    assert panel.options().min_rating is None

@@ -170,7 +170,8 @@ class OptionsPanel(QWidget):
     def options(self):
         def num(w):     # a text not (yet) a rating counts as the value in force
             k = 0 if w is self.min_rating else 1
-            return rating_or_none(w.text() if not rating_problem(w.text()) else self._last_range[k])
+            ok = [t for t in (w.text(), self._last_range[k]) if not rating_problem(t)]
+            return rating_or_none(ok[0]) if ok else None
         return Options(
             metric=self.metric_combo.currentData(), weights=self.weights.currentText(),
             min_rating=num(self.min_rating), max_rating=num(self.max_rating),
