@@ -1,11 +1,13 @@
 """File > Save project / Open project (`.kmetric`) and the recent projects.
 
 A project keeps the two files (relative paths, size, sha256), the options,
-the view state and the edits; opening it loads the files, then replays the
-edits through the session's edit path (each undoable). A file that moved is
-asked for; a file whose hash changed is reported and its edits offered,
-never applied silently. The ``ask_*`` methods are the only dialogs (tests
-replace them).
+the view state and the edits; opening it reads and checks the file on the
+worker (project_schema.py), asks before opening any file outside the
+project's folder, loads the files, then reads the edits as typed edits are
+read and applies them as one step of the history (one Undo takes them back).
+A file that moved is asked for; a file whose hash changed is reported and its
+edits offered, never applied silently. The ``ask_*`` methods are the only
+dialogs (tests replace them).
 """
 import json
 from pathlib import Path
