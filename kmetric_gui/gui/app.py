@@ -111,6 +111,8 @@ def main(argv=None):
     shown = {}
     install_excepthook(lambda: shown.get("win"))     # before the window: start-up errors too
     win = shown["win"] = create_window(args)
+    # Worker threads end even when closing failed half-way (a destroyed running QThread aborts).
+    app.aboutToQuit.connect(win.jobs.shutdown)
     win.show()
     if args.screenshot:
         return _screenshot_mode(app, win, args)

@@ -82,3 +82,53 @@ def install(window_getter=lambda: None) -> None:
         except Exception as e:      # the dialog is best effort; the log already has the details
             _echo(f"kmetric-gui: could not show the error dialog ({e})\n")
     sys.excepthook = hook
+
+
+# -- guards for the methods Qt calls -----------------------------------------------------------
+# A Python exception escaping a virtual method called from C++ (closeEvent, data, paint...)
+# can take PySide down (a `+` in Min rating, then closing the window: exit 139). Every such
+# override is wrapped: the exception goes to the app's hook (log + dialog) and Qt gets a
+# harmless answer.
+
+def _fallback(name, args):
+    """What Qt gets from a failed override: the neutral answer for its return type."""
+    if name in ("rowCount", "columnCount"):
+        return 0
+    if name in ("setData", "eventFilter", "event", "dropMimeData", "canFetchMore"):
+        return False
+    if name == "flags":
+        from PySide6.QtCore import Qt
+        return Qt.NoItemFlags
+    if name == "boundingRect":
+        from PySide6.QtCore import QRectF
+        return QRectF()
+    if name in ("sizeHint", "minimumSizeHint"):
+        from PySide6.QtCore import QSize
+        return QSize()
+    if name == "validate":
+        from PySide6.QtGui import QValidator
+        return QValidator.Invalid, args[1] if len(args) > 1 else "", args[2] if len(args) > 2 else 0
+    return None
+
+
+def report_exception(exc_type, exc, tb):
+    """Through the app's hook (crash.install) when there is one, else Python's own."""
+    try:
+        sys.excepthook(exc_type, exc, tb)
+    except Exception:        # a broken hook must not turn into the crash it was to prevent
+        _echo("".join(traceback.format_exception(exc_type, exc, tb)))
+
+
+def guarded(fn):
+    """Decorator for a method Qt calls: no exception escapes it (reported, not raised)."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except Exception:
+            report_exception(*sys.exc_info())
+            return _fallback(fn.__name__, args)
+    wrapper.guarded = True
+    return wrapper

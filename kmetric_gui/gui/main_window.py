@@ -15,6 +15,7 @@ from ..state import Session
 from . import dialogs
 from .controller import AppController
 from .freshness import Freshness
+from .crash import guarded
 from .file_actions import FILE_FILTER, FileActions, demo_paths, guess_roles, save_start  # noqa: F401
 from .jobs import JobController
 from .menus import build_menus
@@ -261,6 +262,7 @@ class MainWindow(FileActions, QMainWindow):
         self._discarding = True
         self.close()
 
+    @guarded
     def closeEvent(self, event):
         if self.session.dirty and not self._discarding:
             answer = self.ask_unsaved()

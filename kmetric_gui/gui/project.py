@@ -1,11 +1,13 @@
 """File > Save project / Open project (`.kmetric`) and the recent projects.
 
 A project keeps the two files (relative paths, size, sha256), the options,
-the view state and the edits; opening it loads the files, then replays the
-edits through the session's edit path (each undoable). A file that moved is
-asked for; a file whose hash changed is reported and its edits offered,
-never applied silently. The ``ask_*`` methods are the only dialogs (tests
-replace them).
+the view state and the edits; opening it reads and checks the file on the
+worker (project_schema.py), asks before opening any file outside the
+project's folder, loads the files, then reads the edits as typed edits are
+read and applies them as one step of the history (one Undo takes them back).
+A file that moved is asked for; a file whose hash changed is reported and its
+edits offered, never applied silently. The ``ask_*`` methods are the only
+dialogs (tests replace them).
 """
 import json
 from pathlib import Path
@@ -13,7 +15,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from .project_file import (ROLES, SUFFIX, ProjectError, decode_changes, file_ref, locate,
+from .project_file import (ROLES, SUFFIX, decode_changes, file_ref, locate,
                            project_json, read_project, write_project)
 
 MAX_RECENT = 8
@@ -52,6 +54,16 @@ class Projects(QObject):
     def ask_apply_edits(self, text):
         return QMessageBox.question(self.win, "The files changed", text + "\n\nApply the saved edits anyway?",
                                     QMessageBox.Yes | QMessageBox.No, QMessageBox.No) == QMessageBox.Yes
+
+    def ask_open_outside(self, name, paths):
+        """Files a project names outside its own folder are opened only when the user says so."""
+        box = QMessageBox(QMessageBox.Warning, "Open project",
+                          f"The project {name} opens files outside its own folder:", parent=self.win)
+        box.setInformativeText("\n".join(paths[:20]) + ("\n…" if len(paths) > 20 else "") +
+                               "\n\nOpen these files?")
+        box.setStandardButtons(QMessageBox.Open | QMessageBox.Cancel)
+        box.setDefaultButton(QMessageBox.Cancel)
+        return box.exec() == QMessageBox.Open
 
     def show_problem(self, text):
         self.failed.emit(text)
@@ -98,28 +110,37 @@ class Projects(QObject):
             self.open(path)
 
     def open(self, path):
+        """Read and check the project on the worker, then find its files (asking before
+        any outside the project's folder), hash them, load them, replay the edits."""
         self.notes = []
-        try:
-            proj = read_project(path)
-        except ProjectError as e:
-            self.show_problem(str(e))
-            return False
-        name = Path(path).name
-        found = {}
+        self.win.jobs.submit("project-open", lambda progress, cancel: read_project(path),
+                             self._read, on_error=lambda e: self.show_problem(str(e)))
+        return True
+
+    def _read(self, proj):
+        path, name = proj.path, Path(proj.path).name
+        found = {role: _resolved(locate(proj.files[role], path)) for role in ROLES}
+        compared = [_resolved(p) for p in (locate(r, path) for r in proj.compare) if p]
+        outside = outside_folder(path, [p for p in [*found.values(), *compared] if p])
+        if outside and not self.ask_open_outside(name, outside):
+            self.show_problem(f"project {name}: not opened (it names files outside its folder: "
+                              f"{', '.join(outside)})")
+            return
+        proj.compare_found = compared
         for role in ROLES:
             ref = proj.files[role]
-            p = locate(ref, path) or self.ask_for_file(role, ref)
+            p = found[role] or self.ask_for_file(role, ref)
             if not p:
                 self.show_problem(f"project {name}: field 'files.{role}.path': {ref.path} is not there "
                                   "any more and no other file was chosen; project not opened")
-                return False
+                return
             try:
                 with open(p, "rb"):
                     pass
             except OSError as e:
                 self.show_problem(f"project {name}: field 'files.{role}.path': cannot read {p}: "
                                   f"{(e.strerror or str(e)).lower()}")
-                return False
+                return
             found[role] = p
 
         def job(progress, cancel):
@@ -128,7 +149,6 @@ class Projects(QObject):
             return {r: sha256_of(found[r], cancel) for r in ROLES}
         self.win.jobs.submit("project-open", job, lambda h: self._checked(proj, found, h),
                              on_error=lambda e: self.show_problem(str(e)))
-        return True
 
     def _checked(self, proj, found, hashes):
         changed = [r for r in ROLES if hashes[r] != proj.files[r].sha256]
@@ -144,7 +164,7 @@ class Projects(QObject):
 
         def go():
             win = self.win
-            self._pending = (proj, apply)
+            self._pending = (proj, apply, win.session.options)
             win.options_panel.set_options(proj.options)
             win.session.set_options(proj.options)
             self._disconnect()                   # an earlier open still waiting
@@ -168,6 +188,10 @@ class Projects(QObject):
 
     def _load_failed(self, text):
         self._disconnect()
+        if self._pending is not None:        # the options in force before the project
+            before = self._pending[2]
+            self.win.options_panel.set_options(before)
+            self.win.session.set_options(before)
         self._pending = None
         self.show_problem(f"Project not opened: {text}")
 
@@ -176,16 +200,36 @@ class Projects(QObject):
         if self._pending is None or s.data is None or report.prepared is not s.data.base:
             return                           # an older score; the project's data comes next
         self._disconnect()
-        proj, apply = self._pending
+        proj, apply, _ = self._pending
         self._pending = None
-        if apply and proj.edits:
-            try:
-                s.replay(decode_changes(proj, s.data))
-            except ProjectError as e:
-                self.notes.append(str(e))
-                self.show_problem(f"{e}; the edits were not applied")
+        if not (apply and proj.edits):
+            self._finish(proj)
+            return
+        data = s.data
+
+        def decoded(changes):
+            if s.data is not data:
+                self._refused(proj, f"project {Path(proj.path).name}: the data changed before its "
+                                    "edits were read")
+            else:
+                s.replay(changes)
+            self._finish(proj)
+
+        def refused(e):
+            self._refused(proj, str(e))
+            self._finish(proj)
+        self.win.jobs.submit("project-edits", lambda progress, cancel: decode_changes(proj, data),
+                             decoded, on_error=refused)
+
+    def _refused(self, proj, text):
+        self.notes.append(text)
+        self.show_problem(f"{text}\nThe project's edits were not applied (none of them).")
+
+    def _finish(self, proj):
         restore_view(self.win, proj.view)
-        compared = [p for p in (locate(r, proj.path) for r in proj.compare) if p]
+        compared = getattr(proj, "compare_found", None)
+        if compared is None:
+            compared = [p for p in (locate(r, proj.path) for r in proj.compare) if p]
         if len(compared) < len(proj.compare):
             self.notes.append(f"{len(proj.compare) - len(compared)} compared submission(s) not found")
         if compared and hasattr(self.win.controller, "compare_jobs"):
@@ -216,6 +260,22 @@ class Projects(QObject):
         for p in self.recent():
             m.addAction(Path(p).name, lambda p=p: self.open(p)).setToolTip(p)
         m.setEnabled(bool(self.recent()))
+
+
+def _resolved(path):
+    """The path as opened and as checked against the project's folder (no '..' left)."""
+    return str(Path(path).resolve()) if path else path
+
+
+def outside_folder(project_path, paths):
+    """The files among ``paths`` that are not inside the project's folder (links resolved)."""
+    folder = Path(project_path).resolve().parent
+    out = []
+    for p in paths:
+        r = Path(p).resolve()
+        if folder not in r.parents:
+            out.append(str(r))
+    return out
 
 
 def view_state(win):

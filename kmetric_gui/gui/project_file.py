@@ -12,16 +12,16 @@ problem is a ProjectError naming the project file and the field.
 """
 import json
 import os
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from ..report.build import sha256_of
 from ..saving import save_atomic
+from ..numbers import RATING_LIMIT
 from ..scoring import Options
 from ..state import Change
-from ..state.data import FIELDS
 
 FORMAT, FORMAT_VERSION, SUFFIX = "kmetric-project", 1, ".kmetric"
 ROLES = ("truth", "submission")
@@ -96,96 +96,71 @@ def write_project(path, data):
 
 # -- reading ---------------------------------------------------------------------------
 
-def read_project(path):
-    """A Project from a `.kmetric` file (edits not yet checked against the data)."""
+MAX_BYTES = 256 * 2 ** 20      # a project of 100,000 edits is ~20 MB
+
+
+def read_project(path, max_bytes=MAX_BYTES):
+    """A Project from a `.kmetric` file, checked against the schema (project_schema.py)
+    before anything in it is used; edits not yet checked against the data. Slow for a
+    big file: called on a worker."""
+    from . import project_schema as schema
     name = Path(path).name
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as f:
+            raw = f.read(max_bytes + 1)
     except OSError as e:
         raise ProjectError(f"project {name} cannot be read: {e.strerror or e}") from None
+    if len(raw) > max_bytes:
+        raise ProjectError(f"project {name} is larger than {max_bytes // 2 ** 20} MB; "
+                           "a kmetric project is smaller (is this a project file?)")
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ProjectError(f"project {name} is not a kmetric project (not UTF-8 text)") from None
+    del raw
     try:
         d = json.loads(text)
+    except RecursionError:
+        raise ProjectError(f"project {name} is nested too deeply to be a kmetric project") from None
     except ValueError as e:
-        raise ProjectError(f"project {name} is not JSON: line {e.lineno}, column {e.colno}: "
-                           f"{e.msg}") from None
+        where = f": line {e.lineno}, column {e.colno}: {e.msg}" if hasattr(e, "lineno") else f" ({e})"
+        raise ProjectError(f"project {name} is not JSON{where}") from None
+    del text
+    problems = schema.Problems()
 
-    def bad(where, what):
-        return ProjectError(f"project {name}: field '{where}' {what}")
-    if not isinstance(d, dict) or d.get("format") != FORMAT:
-        raise bad("format", f"must be '{FORMAT}' (is this a kmetric project?)")
-    version = d.get("format_version")
-    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise bad("format_version", "must be a whole number of at least 1")
-    if version > FORMAT_VERSION:
-        raise bad("format_version", f"is {version}; this kmetric reads version {FORMAT_VERSION} "
-                                    "at most (the project was saved by a newer kmetric)")
+    def refuse():
+        more = len(problems) - schema.MAX_PROBLEMS
+        lines = problems[:schema.MAX_PROBLEMS] + ([f"... and {more} more"] if more > 0 else [])
+        raise ProjectError("\n".join(f"project {name}: {line}" for line in lines))
+    if not schema.check_top(d, problems, FORMAT_VERSION, FORMAT):
+        refuse()
     files = d.get("files")
     if not isinstance(files, dict):
-        raise bad("files", "is missing")
-    refs = {}
-    for role in ROLES:
-        f = files.get(role)
-        if not isinstance(f, dict):
-            raise bad(f"files.{role}", "is missing")
-        for key, kind in (("path", str), ("sha256", str), ("size", int)):
-            if not isinstance(f.get(key), kind):
-                raise bad(f"files.{role}.{key}", "is missing or not a " +
-                          ("whole number" if kind is int else "text"))
-        refs[role] = FileRef(role, f["path"], str(f.get("absolute") or f["path"]), f["size"],
-                             f["sha256"])
-    options = _options(d.get("options", {}), bad)
-    edits = d.get("edits", [])
-    if not isinstance(edits, list):
-        raise bad("edits", "must be a list")
-    view = d.get("view", {})
+        problems.add("files", "is missing or not an object")
+        files = {}
+    for key in files:
+        if key not in ROLES:
+            problems.add(f"files.{schema.key_text(key)}", f"is not a role; known: {', '.join(ROLES)}")
+    oks = {role: schema.check_file(files.get(role), f"files.{role}", problems, role) for role in ROLES}
     compare = d.get("compare", [])
-    if not isinstance(compare, list) or not all(
-            isinstance(c, dict) and isinstance(c.get("path"), str) for c in compare):
-        raise bad("compare", "must be a list of files (objects with a path)")
-    others = [FileRef("compare", c["path"], str(c.get("absolute") or c["path"]), c.get("size", 0),
-                      str(c.get("sha256", ""))) for c in compare]
-    return Project(str(path), refs, options, edits, view if isinstance(view, dict) else {}, others)
+    if not isinstance(compare, list) or len(compare) > schema.MAX_COMPARED:
+        problems.add("compare", f"must be a list of at most {schema.MAX_COMPARED} files")
+        compare = []
+    compare_ok = [schema.check_file(c, f"compare[{k}]", problems, "compare") for k, c in enumerate(compare)]
+    options = schema.check_options(d.get("options", {}), problems)
+    schema.check_edits(d.get("edits", []), problems)
+    schema.check_view(d.get("view", {}), problems)
+    if problems or not all(oks.values()) or not all(compare_ok) or options is None:
+        refuse()
+    refs = {role: _ref(role, files[role]) for role in ROLES}
+    others = [_ref("compare", c) for c in compare]
+    return Project(str(path), refs, Options().with_(**options), d.get("edits", []), d.get("view", {}),
+                   others)
 
 
-def _options(raw, bad):
-    """Options checked against each metric's declared options (metrics/schema.py); the
-    common fields (id column, cuts, ...) by their kind."""
-    from ..scoring import declared_options
-    if not isinstance(raw, dict):
-        raise bad("options", "must be an object")
-    declared = declared_options()
-    known = {f.name: f.default for f in fields(Options) if f.name != "params"}
-    kw = {}
-    for key, value in raw.items():
-        if key in declared:
-            try:
-                kw[key] = declared[key].check(value)
-            except ValueError as e:
-                raise bad(f"options.{key}", str(e)) from None
-            continue
-        if key not in known:
-            names = sorted(set(known) | set(declared))
-            raise bad(f"options.{key}", f"is not an option; known: {', '.join(names)}")
-        default = known[key]
-        if key == "cuts":
-            if value is not None and not (isinstance(value, list) and all(
-                    isinstance(x, (int, float)) and not isinstance(x, bool) for x in value)):
-                raise bad("options.cuts", "must be a list of numbers")
-            value = tuple(value) if value is not None else None
-        elif value is not None and default is not None and not _same_kind(value, default):
-            raise bad(f"options.{key}", f"must be {type(default).__name__}, got {value!r}")
-        kw[key] = value
-    return Options().with_(**kw)
-
-
-def _same_kind(value, default):
-    if isinstance(default, bool):
-        return isinstance(value, bool)
-    if isinstance(default, float):
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    return isinstance(value, type(default))
+def _ref(role, f):
+    return FileRef(role, f["path"], f.get("absolute") or f["path"], f.get("size", 0),
+                   f.get("sha256") or "")
 
 
 def locate(ref, project_path):
@@ -198,79 +173,153 @@ def locate(ref, project_path):
 
 
 def decode_changes(project, data):
-    """Changes of the project's edits, checked against the loaded data (DataVersion)."""
+    """Changes of the project's edits, read as typed edits are (the metric's ``parse``
+    of the text the value is written as) against the loaded data (a DataVersion).
+
+    Runs of cell edits become one Change each: N edits cost O(N), where one history
+    step per edit copied all earlier ones (10,000 edits took 2.1 GB). ProjectError
+    with one line per refused edit when any is refused: then none is applied."""
+    from ..metrics import FieldSpec, get_metric
+    from ..numbers import shown
     name = Path(project.path).name
     base, n = data.base, len(data)
-    out = []
-    for k, e in enumerate(project.edits):
-        where = f"edits[{k}]"
+    metric = get_metric(data.metric)
+    columns = {(c.spec.name, c.spec.part): c for c in metric.table_columns(base) if c.spec is not None}
+    problems, out, run, run_edits = [], [], [], []
 
-        def bad(sub, what):
-            return ProjectError(f"project {name}: field '{where}{sub}' {what}")
-        if not isinstance(e, dict) or not isinstance(e.get("label", ""), str):
-            raise bad("", "must be an object with a label")
-        if "field" in e and "values" in e:
-            out.append(Change(e.get("label", "Edit"), field_name=_field(e["field"], bad, ".field"),
-                              array=_values(getattr(base, e["field"]), e["values"], n, bad)))
+    def flush():
+        if run:
+            label = run_edits[0] if len(run_edits) == 1 else f"{len(run_edits)} edits of project {name}"
+            out.append(Change(label, tuple(run)))
+            run.clear()
+            run_edits.clear()
+    memo = {}                 # (field, part, type, value) -> value as parsed: a few texts, many edits
+
+    def said(k, label):
+        return f"project {name}: edit {k + 1} ({shown(label, 60)})"
+    for k, e in enumerate(project.edits):
+        label = e.get("label") or "Edit"
+        if "values" in e:
+            flush()
+            try:
+                out.append(Change(label, field_name=e["field"],
+                                  array=_values(getattr(base, e["field"]), e["values"], n)))
+            except ValueError as why:
+                problems.append(f"{said(k, label)}: {why}")
             continue
-        cells = e.get("cells")
-        if not isinstance(cells, list) or not cells:
-            raise bad(".cells", "must be a non-empty list")
-        decoded = []
-        for j, c in enumerate(cells):
-            sub = f".cells[{j}]"
-            if not isinstance(c, dict):
-                raise bad(sub, "must be an object")
-            fname = _field(c.get("field"), bad, sub + ".field")
-            unit, part = c.get("unit"), c.get("part")
-            if not isinstance(unit, int) or isinstance(unit, bool) or not 0 <= unit < n:
-                raise bad(sub + ".unit", f"must be a row number from 0 to {n - 1}; got {unit!r}")
-            arr = getattr(base, fname)
-            width = arr.shape[1] if isinstance(arr, np.ndarray) and arr.ndim == 2 else 0
-            if part is not None and not (isinstance(part, int) and 0 <= part < width):
-                raise bad(sub + ".part", f"must be empty or a class from 0 to {width - 1}; got {part!r}")
-            value = _value(arr, part, c.get("value"), bad, sub + ".value")
-            decoded.append(((fname, unit, part), value))
-        out.append(Change(e.get("label", "Edit"), tuple(decoded)))
+        cells = []
+        for c in e["cells"]:
+            try:
+                cells.append(_cell(metric, columns, base, n, c, FieldSpec, memo))
+            except ValueError as why:
+                row = f", row {c['unit'] + 1}" if c["unit"] < n else ""
+                problems.append(f"{said(k, label)}{row}: {why}")
+                break
+        else:
+            run.extend(cells)
+            run_edits.append(label)
+        if len(problems) > 20:
+            break
+    flush()
+    if problems:
+        raise ProjectError("\n".join(problems[:20] + (["... and more"] if len(problems) > 20 else [])))
     return out
 
 
-def _field(value, bad, where):
-    if value not in FIELDS:
-        raise bad(where, f"must be one of {', '.join(FIELDS)}; got {value!r}")
-    return value
+def _cell(metric, columns, base, n, c, FieldSpec, memo):
+    key = (c["field"], c["part"])
+    if c["unit"] >= n:
+        raise ValueError(f"row {c['unit'] + 1} is beyond the data's {n} rows")
+    v = c.get("value")
+    scalar = v is None or isinstance(v, (bool, int, float, str))
+    mkey = (key, type(v), v) if scalar else None
+    got = memo.get(mkey) if scalar else None
+    if got is None:
+        got = _parsed(metric, columns, base, key, v, FieldSpec)
+        if scalar:
+            memo[mkey] = got
+    if isinstance(got, ValueError):
+        raise got
+    return ((c["field"], int(c["unit"]), c["part"]), got[0])
+
+
+def _parsed(metric, columns, base, key, v, FieldSpec):
+    """(value,) as the typed path reads ``v``'s text, or the ValueError refusing it."""
+    col = columns.get(key)
+    if col is None:
+        where = key[0] if key[1] is None else f"{key[0]} class {key[1]}"
+        return ValueError(f"{where} is not a cell the table can edit")
+    try:
+        text = _typed(v, col)
+        value = metric.parse(FieldSpec(*key), text, base)      # refused as if typed
+    except ValueError as e:
+        return e
+    if not _same(value, v):
+        from ..numbers import shown
+        return ValueError(f"{shown(text)} reads as another value than the project's; refused")
+    return (value,)
+
+
+def _typed(v, col):
+    """The text a user would type for a saved value."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return repr(v)
+    if v is None:
+        return ""
+    if isinstance(v, str):
+        return v
+    try:
+        return str(col.fmt(v))
+    except Exception:          # a value the column cannot show is not one the table takes
+        raise ValueError("not a value of this column") from None
+
+
+def _same(parsed, v):
+    if isinstance(v, bool) or isinstance(parsed, bool):
+        return False
+    if isinstance(parsed, np.ndarray):
+        try:
+            return isinstance(v, list) and all(_number(x) for x in v) and \
+                np.array_equal(parsed, np.asarray(v, dtype=float))
+        except (TypeError, ValueError):
+            return False
+    if isinstance(parsed, list):
+        return parsed == v
+    return _number(v) and parsed == v
 
 
 def _number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def _value(arr, part, v, bad, where):
+def _values(arr, values, n):
+    """A whole field replaced (cut points applied): finite numbers, whole where the
+    field holds whole numbers, one per row."""
+    if len(values) != n:
+        raise ValueError(f"has {len(values)} values where the data has {n} rows")
     if isinstance(arr, np.ndarray):
-        if arr.ndim == 2 and part is None:
-            row = np.asarray(v) if isinstance(v, list) else None
-            if row is None or row.shape != (arr.shape[1],) or not all(_number(x) for x in v):
-                raise bad(where, f"must be a list of {arr.shape[1]} numbers")
-            return row.astype(arr.dtype)
-        if not _number(v):
-            raise bad(where, f"must be a number; got {v!r}")
-        return v
-    if not (isinstance(v, list) and all(isinstance(x, str) for x in v)):
-        raise bad(where, "must be a list of texts")
-    return v
-
-
-def _values(arr, values, n, bad):
-    if not isinstance(values, list) or len(values) != n:
-        raise bad(".values", f"must be a list of {n} values (one per row)")
-    if isinstance(arr, np.ndarray):
+        if any(isinstance(x, bool) or isinstance(x, list) and any(isinstance(y, bool) for y in x)
+               for x in values):
+            raise ValueError("true/false is not a number")
         try:
             out = np.asarray(values)        # its own type: applied cut points turn floats to ratings
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             out = np.asarray([], dtype=object)
-        if out.dtype.kind not in "biuf":
-            raise bad(".values", "must hold numbers")
-        if out.shape[1:] != arr.shape[1:]:
-            raise bad(".values", f"must have the shape of the data {arr.shape}")
+        if out.dtype.kind not in "iuf" or out.shape[1:] != arr.shape[1:]:
+            raise ValueError(f"must hold numbers in the shape of the data {arr.shape}")
+        if out.dtype.kind == "f" and not np.isfinite(out).all():
+            raise ValueError("holds a value that is not a finite number")
+        if arr.dtype.kind in "iub":
+            if out.dtype.kind == "f" and not (out == np.round(out)).all():
+                raise ValueError("holds a rating that is not a whole number")
+            if (np.abs(out) >= RATING_LIMIT).any():
+                raise ValueError("holds a rating beyond 2^53")
+            out = out.astype(np.int64)
         return out
-    return [list(map(str, v)) if isinstance(v, list) else [] for v in values]
+    if not all(isinstance(v, list) and all(isinstance(x, str) for x in v) for v in values):
+        raise ValueError("must be a list of lists of texts")
+    return [list(v) for v in values]

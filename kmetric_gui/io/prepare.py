@@ -115,6 +115,9 @@ def _prepare(sol, sub, sol_name, sub_name, options):
         hint = column_hint(cols)
         if hint:
             col.add(name, f"one column '{cols[0]}'{hint}")
+        elif len(cols) == 1:            # not a table: its first line is not echoed
+            col.add(name, "has a single column, so it is not a table of ids and values "
+                          "(is it a comma-separated file?)")
     col.raise_if_any()
     id_col = options.id_column or (sub_cols[0] if sub_cols else None)
     if not options.id_column and id_col not in sol_cols:

@@ -186,6 +186,8 @@ def _words(msg, opener=None):
         shown = line.strip()
         shown = shown if len(shown) <= 60 else shown[:57] + "..."
         where = f"row {row:,}" if row else "a line"
+        if m.group(1) == "1":           # not a table: its lines are not ours to echo
+            return f"{where} has {m.group(2)} fields where the header has 1 (is it a comma-separated table?)"
         return f"{where} has {m.group(2)} fields where the header has {m.group(1)}: '{shown}'"
     if "invalid UTF8" in msg:
         return "not UTF-8 text (a value holds bytes that are not UTF-8)"

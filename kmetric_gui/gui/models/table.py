@@ -11,6 +11,7 @@ from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QObject, Qt
 from PySide6.QtWidgets import QStyle
 
 from ...tables import Column
+from ..crash import guarded
 
 __all__ = ["Column", "ColumnsModel", "SpareWidth", "fit_columns", "sorted_rows"]
 
@@ -98,12 +99,15 @@ class ColumnsModel(QAbstractTableModel):
             self.dataChanged.emit(self.index(0, col), self.index(self.rowCount() - 1, col))
 
     # -- Qt interface ----------------------------------------------------------
+    @guarded
     def rowCount(self, parent=QModelIndex()):
         return 0 if parent.isValid() else int(self.rows.size)
 
+    @guarded
     def columnCount(self, parent=QModelIndex()):
         return 0 if parent.isValid() else len(self.columns)
 
+    @guarded
     def data(self, index, role=Qt.DisplayRole):
         if not index.isValid() or index.row() >= self.rows.size:
             return None
@@ -123,6 +127,7 @@ class ColumnsModel(QAbstractTableModel):
                 return "Double-click to edit"
         return None
 
+    @guarded
     def headerData(self, section, orientation, role=Qt.DisplayRole):
         if role == Qt.DisplayRole:
             if orientation == Qt.Horizontal:
@@ -132,6 +137,7 @@ class ColumnsModel(QAbstractTableModel):
             return self.columns[section].tooltip or None
         return None
 
+    @guarded
     def flags(self, index):
         f = super().flags(index)
         if index.isValid() and self.columns[index.column()].editable and self.edit_handler \
@@ -139,6 +145,7 @@ class ColumnsModel(QAbstractTableModel):
             f |= Qt.ItemIsEditable
         return f
 
+    @guarded
     def setData(self, index, value, role=Qt.EditRole):
         if role != Qt.EditRole or not index.isValid() or self.edit_handler is None:
             return False
@@ -154,6 +161,7 @@ class ColumnsModel(QAbstractTableModel):
             return False
         return True
 
+    @guarded
     def sort(self, column, order=Qt.AscendingOrder):
         """Sorting is requested from the owner (it runs on the worker)."""
         if self.on_sort:
@@ -252,6 +260,7 @@ class SpareWidth(QObject):
         else:
             self.apply()
 
+    @guarded
     def eventFilter(self, obj, event):
         if event.type() == QEvent.Resize and not self._busy:
             self.apply()

@@ -4,6 +4,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton
 
+from ..crash import guarded
+
 
 def dropped_paths(mime):
     return [u.toLocalFile() for u in mime.urls() if u.isLocalFile()] if mime.hasUrls() else []
@@ -39,6 +41,7 @@ class DropZone(QFrame):
         self._path.setText(Path(path).name if path else "drop a file here")
         self._path.setToolTip(str(path) if path else "")
 
+    @guarded
     def dragEnterEvent(self, event):
         n = len(dropped_paths(event.mimeData()))
         if n == 1 or (self.multiple and n > 1):
@@ -46,10 +49,12 @@ class DropZone(QFrame):
             self.style().polish(self)
             event.acceptProposedAction()
 
+    @guarded
     def dragLeaveEvent(self, event):
         self.setProperty("hover", False)
         self.style().polish(self)
 
+    @guarded
     def dropEvent(self, event):
         self.dragLeaveEvent(event)
         paths = dropped_paths(event.mimeData())

@@ -13,6 +13,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QSlider,
                                QSpinBox, QTableView, QVBoxLayout, QWidget)
 
+from ..crash import guarded
 from ..models.table import fit_columns
 
 _PLURAL = {"row": "rows", "sample": "samples", "document": "documents"}
@@ -42,17 +43,21 @@ class _FixModel(QAbstractTableModel):
             self.dataChanged.emit(self.index(lo, 0), self.index(min(hi, self.rowCount()) - 1, 4),
                                   [Qt.BackgroundRole])
 
+    @guarded
     def rowCount(self, parent=QModelIndex()):
         return 0 if parent.isValid() else len(self.ids)
 
+    @guarded
     def columnCount(self, parent=QModelIndex()):
         return 0 if parent.isValid() else 5
 
+    @guarded
     def headerData(self, section, orientation, role=Qt.DisplayRole):
         if role == Qt.DisplayRole and orientation == Qt.Horizontal:
             return self.HEADERS[section]
         return None
 
+    @guarded
     def data(self, index, role=Qt.DisplayRole):
         r, c = index.row(), index.column()
         if role == Qt.DisplayRole:

@@ -10,6 +10,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
 from PySide6.QtWidgets import QApplication, QToolButton, QToolTip, QVBoxLayout, QWidget
 
+from ..crash import guarded
 from . import numfmt, theme
 from .heatmap_layout import PAD, Layout
 from .heatmap_paint import Overlay
@@ -197,10 +198,12 @@ class Heatmap(QWidget):
         self.reset_button.setGeometry(int(x0), int(y0), size.width(), size.height())
         self.reset_button.setVisible(fits and self.zoomed())
 
+    @guarded
     def resizeEvent(self, event):
         super().resizeEvent(event)
         self._relayout()
 
+    @guarded
     def changeEvent(self, event):
         if event.type() in (QEvent.PaletteChange, QEvent.ApplicationPaletteChange, QEvent.StyleChange):
             self._restyle()
@@ -263,6 +266,7 @@ class Heatmap(QWidget):
             self._tip = text
             QToolTip.showText(self.plot.mapToGlobal(pos), text, self.plot, rect.toAlignedRect(), 60000)
 
+    @guarded
     def leaveEvent(self, event):
         self._tip = None
         super().leaveEvent(event)
@@ -300,16 +304,19 @@ class Heatmap(QWidget):
             y0 = min(max(i - h / 2, -0.5), self.nr - 0.5 - h)
             self.vb.setYRange(y0, y0 + h, padding=0)
 
+    @guarded
     def focusInEvent(self, event):
         if self.current is None and self.nr:
             self.current = (0, 0)
         self.text.update()
         super().focusInEvent(event)
 
+    @guarded
     def focusOutEvent(self, event):
         self.text.update()
         super().focusOutEvent(event)
 
+    @guarded
     def keyPressEvent(self, event):
         key = event.key()
         moves = {Qt.Key_Left: (0, -1), Qt.Key_Right: (0, 1), Qt.Key_Up: (-1, 0), Qt.Key_Down: (1, 0)}

@@ -4,6 +4,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsObject
 
+from ..crash import guarded
 from . import theme
 
 
@@ -16,9 +17,11 @@ class Overlay(QGraphicsObject):
         self.setZValue(1000)
         self.setAcceptedMouseButtons(Qt.NoButton)
 
+    @guarded
     def boundingRect(self):
         return QRectF(0, 0, self.owner.width(), self.owner.height())
 
+    @guarded
     def paint(self, p, *args):
         paint(self.owner, p)
 

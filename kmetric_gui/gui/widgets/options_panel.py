@@ -280,3 +280,30 @@ class OptionsPanel(QWidget):
             self._show(name, value)
         self._last_columns = (self.id_column.text(), self.target_column.text())
         self.mark_changed()
+
+
+def rating_problem(text):
+    """Why a min/max rating field's text is refused (the one number grammar), or None."""
+    from ...numbers import parse_rating
+    if not text.strip():
+        return None
+    try:
+        parse_rating(text)
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+def rating_or_none(text):
+    from ...numbers import parse_rating
+    return parse_rating(text) if text.strip() else None
+
+
+def refuse(widget, text):
+    """A refused value: said at the field and in the window's status bar."""
+    from PySide6.QtWidgets import QToolTip
+    win = widget.window()
+    if hasattr(win, "statusBar"):
+        win.statusBar().showMessage(text, 8000)
+    if widget.isVisible():
+        QToolTip.showText(widget.mapToGlobal(widget.rect().bottomLeft()), text, widget)

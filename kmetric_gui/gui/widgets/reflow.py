@@ -5,6 +5,8 @@ Heatmaps stay readable on a small screen: fewer at once, never squeezed.
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QGridLayout, QStackedWidget, QTabWidget, QWidget
 
+from ..crash import guarded
+
 LAYOUTS = ((3, 900), (2, 560))      # columns, smallest width that fits them
 ROW_HEIGHT = 190                     # smallest height of one row of panels
 
@@ -27,6 +29,7 @@ class ReflowGrid(QStackedWidget):
         self.items.append((widget, title))
         self._arrange(self._columns_for(self.width(), self.height()), force=True)
 
+    @guarded
     def minimumSizeHint(self):
         hint = super().minimumSizeHint()
         hint.setWidth(min(hint.width(), 240))
@@ -38,6 +41,7 @@ class ReflowGrid(QStackedWidget):
         return next((c for c, need in self.layouts
                      if width >= need and height >= -(-n // c) * self.row_height), 0)
 
+    @guarded
     def resizeEvent(self, event):
         super().resizeEvent(event)
         # Re-laying out changes sizes, which resizes us again: decide once the
