@@ -148,6 +148,7 @@ class MainWindow(FileActions, QMainWindow):
         self.compare_zone.browse_requested.connect(self.browse_compare)
         s.compare_changed.connect(lambda res: self.tabs.show_comparison(res, bool(s.compare_paths)))
         self.options_panel.changed.connect(self._options_changed)
+        self.options_panel.refused.connect(lambda text: self.statusBar().showMessage(text, 10000))
         self.problems.problem_activated.connect(self._select_problem)
         self.tabs.option_changed.connect(self.options_panel.set_option)
         self.tabs.rows_requested.connect(self.table_panel.filter_rows)

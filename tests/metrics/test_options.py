@@ -80,16 +80,18 @@ def test_cli_choices_from_the_schema(toyk, capsys):
 
 
 def test_project_file_options_checked_by_the_schema(toyk):
-    from kmetric_gui.gui.project_file import _options
+    from kmetric_gui.gui.project_schema import Problems, check_options
 
-    def bad(where, why):
-        return ValueError(f"{where}: {why}")
-    o = _options({"toy_k": 9, "weights": "linear", "id_column": "id"}, bad)
-    assert (o.toy_k, o.weights, o.id_column) == (9, "linear", "id")
-    with pytest.raises(ValueError, match="options.toy_k: toy_k must be at most 100"):
-        _options({"toy_k": 1000}, bad)
-    with pytest.raises(ValueError, match="options.nope: is not an option"):
-        _options({"nope": 1}, bad)
+    def check(raw):
+        problems = Problems()
+        kw = check_options(raw, problems)
+        return (None if kw is None else Options().with_(**kw)), " ".join(problems)
+    o, said = check({"toy_k": 9, "weights": "linear", "id_column": "id"})
+    assert (o.toy_k, o.weights, o.id_column) == (9, "linear", "id") and not said
+    o, said = check({"toy_k": 1000})
+    assert o is None and "options.toy_k" in said and "toy_k must be at most 100" in said
+    o, said = check({"nope": 1})
+    assert o is None and "options.nope" in said and "is not an option" in said
 
 
 def test_a_shared_option_takes_every_choice(toyk, capsys):

@@ -73,6 +73,7 @@ def metric_entries():
 class OptionsPanel(QWidget):
     changed = Signal(str)        # "reload" (metric/columns) or "rescore"
     stats_changed = Signal()     # interval or shake-up settings
+    refused = Signal(str)        # a typed or restored value refused: why, and what stays
 
     def __init__(self, parent=None):
         from ...metrics import REGISTRY
@@ -152,6 +153,7 @@ class OptionsPanel(QWidget):
         for w in (self.id_column, self.target_column):
             w.editingFinished.connect(self._columns_edited)
         self._last_columns = ("", "")
+        self.refused_text = ""
         for name, w in self.option_widgets.items():
             self._connect(name, w)
         self.show_metric(None)
@@ -179,11 +181,19 @@ class OptionsPanel(QWidget):
         try:
             value = spec.parse(w.text())
         except ValueError as e:
-            self._show(name, self._values.get(name))
-            w.setToolTip(f"{e}; kept {self._shown(self._values.get(name))}")
+            self._refuse(name, e)
             return
         self._show(name, value)          # "+3" shows as 3: the value in force
         self._accept(name, value)
+
+    def _refuse(self, name, why):
+        """Say why a value was refused, and show the value in force again."""
+        kept = self._values.get(name)
+        self._show(name, kept)
+        self.refused_text = (f"{name.replace('_', ' ').capitalize()} refused: {why}; "
+                             f"it stays {self._shown(kept)}")
+        self.option_widgets[name].setToolTip(self.refused_text)
+        self.refused.emit(self.refused_text)
 
     @staticmethod
     def _shown(value):
@@ -237,8 +247,7 @@ class OptionsPanel(QWidget):
         try:
             value = spec.check(value)
         except ValueError as e:                 # refused: the value in force stays shown
-            self._show(name, self._values.get(name))
-            self.option_widgets[name].setToolTip(str(e))
+            self._refuse(name, e)
             return
         self._show(name, value)
         self._accept(name, value)
@@ -276,34 +285,12 @@ class OptionsPanel(QWidget):
                 w.blockSignals(False)
         for name in self.option_widgets:
             value = getattr(o, name)
+            try:                    # a damaged saved value (settings, project): the default
+                value = self.option_specs[name].check(value)
+            except (ValueError, TypeError):
+                value = self.option_specs[name].default
             self._values[name] = value
             self._show(name, value)
         self._last_columns = (self.id_column.text(), self.target_column.text())
         self.mark_changed()
 
-
-def rating_problem(text):
-    """Why a min/max rating field's text is refused (the one number grammar), or None."""
-    from ...numbers import parse_rating
-    if not text.strip():
-        return None
-    try:
-        parse_rating(text)
-    except ValueError as e:
-        return str(e)
-    return None
-
-
-def rating_or_none(text):
-    from ...numbers import parse_rating
-    return parse_rating(text) if text.strip() else None
-
-
-def refuse(widget, text):
-    """A refused value: said at the field and in the window's status bar."""
-    from PySide6.QtWidgets import QToolTip
-    win = widget.window()
-    if hasattr(win, "statusBar"):
-        win.statusBar().showMessage(text, 8000)
-    if widget.isVisible():
-        QToolTip.showText(widget.mapToGlobal(widget.rect().bottomLeft()), text, widget)
