@@ -1,5 +1,6 @@
 """The Compare tab: the comparison view, and the best blend as an undoable edit."""
 import math
+from html import escape
 
 import numpy as np
 from PySide6.QtCore import Signal
@@ -36,7 +37,7 @@ class ComparePage(QWidget):
 
     def show_results(self, res):
         self.cmp = res.comparison if res is not None else None
-        self.problems.setText("<br>".join(res.problems) if res is not None else "")
+        self.problems.setText("<br>".join(map(escape, map(str, res.problems))) if res is not None else "")
         if self.cmp is None:
             self.view.clear("Compare: add another valid submission (File > Add submission "
                             "to compare…, or drop files on the Compare zone)")

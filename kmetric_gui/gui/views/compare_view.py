@@ -7,6 +7,7 @@ those rows; LwLRAP: per-class delta bars; F-beta: per-document deltas) and the
 blend curve with its best alpha.
 """
 import math
+from html import escape
 
 import numpy as np
 import pyqtgraph as pg
@@ -146,11 +147,11 @@ class CompareView(QWidget):
         o = cmp.options
         subs = cmp.submissions
         self.title.setText(
-            f"<b>{cmp.metric}</b>: {len(subs)} submissions on {cmp.n_units:,} {cmp.unit}s; "
+            f"<b>{escape(str(cmp.metric))}</b>: {len(subs)} submissions on {cmp.n_units:,} {cmp.unit}s; "
             f"{100 * o.level:g}% intervals ({o.method}, {o.replicates:,} replicates, seed {o.seed}); "
             f"p-values from {o.permutations:,} random swaps; order flips over {o.splits:,} random "
             f"splits with {100 * (cmp.public_fraction or 0):.0f}% Public."
-            + "".join(f"<br><span style='color:#b06000'>⚠ {w}</span>" for w in cmp.warnings))
+            + "".join(f"<br><span style='color:#b06000'>⚠ {escape(str(w))}</span>" for w in cmp.warnings))
         best = max(range(len(subs)), key=lambda i: subs[i].score if math.isfinite(subs[i].score)
                    else -math.inf)
         _fill(self.leaderboard, [[("★ " if i == best else "") + s.name, num(s.score),

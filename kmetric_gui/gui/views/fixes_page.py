@@ -1,6 +1,8 @@
 """The "Fix first" tab: the units whose fix gains the most, in greedy order,
 with the exact score after each; and the metric's optimiser checked on rows
 it was not fitted on (does the tuned gain survive, or is it noise?)."""
+from html import escape
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
@@ -47,8 +49,8 @@ class FixesPage(QWidget):
             return
         self.curves.show_curve(report.curve)
         lines = report.lines()
-        self.honest_text.setText("<b>" + lines[0] + "</b><br>" + "<br>".join(
-            line.strip() for line in lines[1:]))
+        self.honest_text.setText("<b>" + escape(lines[0]) + "</b><br>" + "<br>".join(
+            escape(line.strip()) for line in lines[1:]))
 
     def _rows(self, rows):
         rows = np.asarray(rows, dtype=np.int64)

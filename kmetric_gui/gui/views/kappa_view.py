@@ -3,6 +3,8 @@
 Every number comes from a core KappaResult (the data's, or the what-if
 matrix's via kappa_from_confusion); the view only draws and routes clicks.
 """
+from html import escape
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
@@ -238,7 +240,7 @@ class KappaView(QWidget):
         n = r.n
         where = "what-if matrix" if self.mode() == "whatif" else "the files"
         if r.undefined_reason:
-            kappa = f"<b>undefined</b> — {r.undefined_reason}"
+            kappa = f"<b>undefined</b> — {escape(str(r.undefined_reason))}"
         else:
             kappa = f"<b>{r.score:.6f}</b> ({agreement_band(r.score)})"
         norm = (lambda v: f"{v / n:.5f}") if n else (lambda v: "—")

@@ -3,6 +3,8 @@
 Numbers come from the core's LwlrapResult and sample_ranking; the view only
 draws, orders rows (on the worker for big files) and routes selections.
 """
+from html import escape
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
@@ -150,7 +152,7 @@ class LwlrapView(QWidget):
                 f"samples.")
         if r.tied_positives:
             text += (f"<br><b>{r.tied_positives:,}</b> positive label(s) tie another class's "
-                     f"score; counted as <i>{r.ties}</i> — switch to compare.")
+                     f"score; counted as <i>{escape(str(r.ties))}</i> — switch to compare.")
         self.summary.setText(text)
         self._draw_classes()
         if self.jobs is not None:
@@ -296,12 +298,12 @@ class LwlrapView(QWidget):
         self.sample_precisions = prec
         self._ranking = (truth, scores, order, ranks, hits)
         self.sample_title.setText(
-            f"<b>{prep.ids[i]}</b>: {n_pos} true label(s) "
-            f"({', '.join(names[j] for j in np.flatnonzero(truth)) or 'none'}); sample lwlrap "
+            f"<b>{escape(str(prep.ids[i]))}</b>: {n_pos} true label(s) "
+            f"({escape(', '.join(names[j] for j in np.flatnonzero(truth))) or 'none'}); sample lwlrap "
             f"{_f4(r.sample_scores[i])}, contribution {contrib:.3e} of the score")
         if self._rank_plot is not None:
             self._draw_ranking()
-        lines = [f"{names[j]}: rank {ranks[j]}, {hits[j]} true label(s) at or above it → "
+        lines = [f"{escape(str(names[j]))}: rank {ranks[j]}, {hits[j]} true label(s) at or above it → "
                  f"precision {hits[j]}/{ranks[j]} = {prec[j]:.4f}"
                  for j in order if truth[j]]
         self.steps.setText("<br>".join(lines) + (
