@@ -1,4 +1,7 @@
 """Rough edges found in a day of use in a real window (issue 24), each pinned offscreen."""
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QKeySequence
+
 from kmetric_gui.gui.widgets.drop_zone import DropZone
 
 
@@ -58,3 +61,66 @@ def test_rich_labels_escape_user_text(qtbot):
     page.show_results(SimpleNamespace(comparison=None,
                                       problems=["submission <b>x.csv: id 'a<b' twice"]))
     assert _rendered(page.problems) == "submission <b>x.csv: id 'a<b' twice"
+
+
+def _demo_copy(tmp_path, name="qwk"):
+    import shutil
+
+    from kmetric_gui.gui.file_actions import demo_paths
+    out = []
+    for p in demo_paths(name):
+        out.append(str(shutil.copy(p, tmp_path)))
+    return out
+
+
+class _X11LineEditKeys(QObject):
+    def eventFilter(self, obj, event):
+        if event.type() == QEvent.ShortcutOverride and \
+                QKeySequence(event.keyCombination()) == QKeySequence("Ctrl+E"):
+            event.accept()
+            return True
+        return False
+
+
+def test_ctrl_e_exports_from_the_filter_box(qtbot, window, tmp_path):
+    from PySide6.QtCore import Qt
+
+    from conftest import wait_scored
+    wait_scored(qtbot, window, lambda: window.open_files(*_demo_copy(tmp_path)))
+    asked = []
+    window.reports.ask_folder = lambda: asked.append(1) or ""
+    window.activateWindow()
+    box = window.table_panel.filter
+    x11 = _X11LineEditKeys()              # offscreen has no emacs keys: the box takes
+    box.installEventFilter(x11)           # Ctrl+E as QLineEdit does under X11
+    keys = getattr(window, "window_keys", None)
+    if keys is not None:                  # the app's filter, as installed at start: first
+        box.removeEventFilter(keys)
+        box.installEventFilter(keys)
+    box.setFocus()
+    qtbot.waitUntil(box.hasFocus)
+    box.setText("abc")
+    box.setCursorPosition(0)
+    qtbot.keyClick(box, Qt.Key_E, Qt.ControlModifier)
+    assert asked == [1]                   # the export dialog was asked for
+    assert box.cursorPosition() == 0      # and the box did not take the key
+    qtbot.keyClick(box, Qt.Key_A, Qt.ControlModifier)     # editing keys stay with the box
+    assert box.selectedText() == "abc" and asked == [1]
+
+
+def test_ctrl_s_saves_the_submission_in_place(qtbot, window, tmp_path):
+    from PySide6.QtCore import Qt
+
+    from conftest import wait_scored
+    sol, sub = _demo_copy(tmp_path)
+    wait_scored(qtbot, window, lambda: window.open_files(sol, sub))
+    before = open(sub).read()
+    window.activateWindow()
+    window.table_panel.setFocus()
+    with qtbot.waitSignal(window.controller.saved, timeout=10000) as saved:
+        qtbot.keyClick(window.table_panel, Qt.Key_S, Qt.ControlModifier)
+    assert saved.args[0] == sub
+    import csv
+    rows = list(csv.reader(open(sub)))
+    assert rows[0] == ["id_code", "diagnosis"]
+    assert sorted(rows[1:]) == sorted(list(csv.reader(before.splitlines()))[1:])
