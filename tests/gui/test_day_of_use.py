@@ -124,3 +124,21 @@ def test_ctrl_s_saves_the_submission_in_place(qtbot, window, tmp_path):
     rows = list(csv.reader(open(sub)))
     assert rows[0] == ["id_code", "diagnosis"]
     assert sorted(rows[1:]) == sorted(list(csv.reader(before.splitlines()))[1:])
+
+
+def test_save_as_refuses_the_solution_in_the_dialog(qtbot, tmp_path):
+    from kmetric_gui.gui.dialogs import SaveSubmissionDialog
+    sol = tmp_path / "qwk_solution.csv"
+    sol.write_text("id,y\n1,0\n")
+    dlg = SaveSubmissionDialog(None, str(tmp_path / "sub_edited.csv"), str(sol))
+    qtbot.addWidget(dlg)
+    refused = []
+    dlg.refuse = refused.append          # Qt's own "Replace?" would block here: it must not come
+    dlg.show()
+    dlg.selectFile(str(sol))
+    dlg.accept()
+    assert refused and "solution" in refused[0]
+    assert dlg.isVisible() and dlg.result() != 1
+    dlg.selectFile(str(tmp_path / "other.csv"))
+    dlg.accept()
+    assert dlg.result() == 1 and dlg.selectedFiles()[0] == str(tmp_path / "other.csv")
