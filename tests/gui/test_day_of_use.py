@@ -142,3 +142,29 @@ def test_save_as_refuses_the_solution_in_the_dialog(qtbot, tmp_path):
     dlg.selectFile(str(tmp_path / "other.csv"))
     dlg.accept()
     assert dlg.result() == 1 and dlg.selectedFiles()[0] == str(tmp_path / "other.csv")
+
+
+def test_compare_cell_drill_down_follows_an_edit(qtbot, window):
+    """Cell says 58 after the edit: the table must say 58 too (it kept '59 of 600')."""
+    import numpy as np
+
+    from conftest import column, prep, set_cell, wait_scored
+    from kmetric_gui.gui.file_actions import demo_paths
+    from kmetric_gui.paths import resources_dir
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    with qtbot.waitSignal(window.session.compare_changed, timeout=60000,
+                          check_params_cb=lambda r: r is not None and r.comparison is not None):
+        window.controller.compare_jobs.add([str(resources_dir() / "demo" / "qwk_submission_b.csv")])
+    view = window.tabs.compare.view
+    n = int(view.pair.differ.agreement[2, 1])
+    model = window.table_panel.model
+    with qtbot.waitSignal(window.table_panel.rows_shown, timeout=10000):
+        view.heatmap.cell_clicked.emit(2, 1)
+    assert model.rowCount() == n > 1
+    with qtbot.waitSignal(window.session.compare_changed, timeout=60000,
+                          check_params_cb=lambda r: r is not None and r.comparison is not None):
+        set_cell(window, 0, column(window, "pred"), "4")      # A's 2 becomes 4: leaves the cell
+    qtbot.waitUntil(lambda: int(view.pair.differ.agreement[2, 1]) == n - 1, timeout=10000)
+    qtbot.waitUntil(lambda: model.rowCount() == n - 1, timeout=10000)
+    assert np.all(prep(window).pred[model.rows] == 2)
+    assert f"{n - 1:,} of 600 rows" in window.table_panel.label.text()

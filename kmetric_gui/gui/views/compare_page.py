@@ -46,6 +46,9 @@ class ComparePage(QWidget):
             self.view.show_comparison(self.cmp)
 
     def _rows(self, rows):
+        if callable(rows):          # a mask redone on each edit (a kappa agreement cell)
+            self.rows_requested.emit(rows, f"compared rows, {rows.label}")
+            return
         rows = np.asarray(rows, dtype=np.int64)
         self.rows_requested.emit(lambda prep, r: np.isin(r, rows), f"{rows.size} compared rows")
 

@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QSizePolicy, QStackedWidget,
                                QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget)
 
+from ...errors import InputError
 from ...core.differ import FbetaDiffer, KappaDiffer, LwlrapDiffer
 from ..widgets.heatmap import Heatmap
 
@@ -227,7 +228,35 @@ class CompareView(QWidget):
             f"A = {d.labels[i]}, B = {d.labels[j]}: {n} rows; truth is A's rating on "
             f"{int(d.a_right[i, j])}, B's on {int(d.b_right[i, j])}; these rows move kappa(B) by "
             f"{num(d.cell_delta[i, j], sign=True)} against A's ratings.")
-        self.rows_selected.emit(self.cmp.cell_rows(self.pair, i, j))
+        self.rows_selected.emit(self._live_cell(self.pair, i, j))
+
+    def _live_cell(self, pair, i, j):
+        """The cell's rows as a mask on the data shown, redone after each edit (as the
+        kappa O drill-down): the shown submission (0) from its current ratings, the
+        other from its file (its rows do not move)."""
+        cmp, d = self.cmp, pair.differ
+        label_a, label_b = d.labels[i], d.labels[j]
+        code = {pair.a: i, pair.b: j}
+        fixed = [cmp.unit_rows(np.flatnonzero(cmp.engine.preds[s] == code[s]))
+                 for s in (pair.a, pair.b) if s != 0]
+        rep0 = cmp.submissions[0].report
+        live = 0 in (pair.a, pair.b)
+        label0 = label_a if pair.a == 0 else label_b
+        static = cmp.cell_rows(pair, i, j)
+
+        def mask(prep, rows):
+            keep = np.ones(len(rows), dtype=bool)
+            for f in fixed:
+                keep &= np.isin(rows, f)
+            if live:
+                try:
+                    ratings = np.asarray(rep0.definition.plan(prep, rep0.options).pred)
+                except InputError:      # ratings not made (cut points): the rows compared
+                    return keep & np.isin(rows, static)
+                keep &= ratings[rows] == label0
+            return keep
+        mask.label = f"A = {label_a}, B = {label_b}"
+        return mask
 
     def _lwlrap(self, d, a, b):
         names = [str(c) for c in self.cmp.submissions[0].report.prepared.classes]
