@@ -1,4 +1,5 @@
 """Rough edges found in a day of use in a real window (issue 24), each pinned offscreen."""
+import pytest
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QKeySequence
 
@@ -168,3 +169,28 @@ def test_compare_cell_drill_down_follows_an_edit(qtbot, window):
     qtbot.waitUntil(lambda: model.rowCount() == n - 1, timeout=10000)
     assert np.all(prep(window).pred[model.rows] == 2)
     assert f"{n - 1:,} of 600 rows" in window.table_panel.label.text()
+
+
+def _compare_at(qtbot, window, size):
+    from conftest import wait_scored
+    from kmetric_gui.gui.file_actions import demo_paths
+    from kmetric_gui.paths import resources_dir
+    window.fit_to(size)
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    with qtbot.waitSignal(window.session.compare_changed, timeout=60000,
+                          check_params_cb=lambda r: r is not None and r.comparison is not None):
+        window.controller.compare_jobs.add([str(resources_dir() / "demo" / "qwk_submission_b.csv")])
+    window.tabs.setCurrentWidget(window.tabs.compare)
+    qtbot.wait(100)
+    return window.tabs.compare.view
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1366, 768)])
+def test_compare_heatmap_has_room_for_its_numbers(qtbot, window, size):
+    view = _compare_at(qtbot, window, size)
+    hm = view.heatmap
+    assert hm.isVisible()
+    cell = hm.cell_rect(0, 0)
+    assert cell.height() >= 18, (cell.height(), hm.height())
+    numbers = [t for k, _, t in hm.label_rects() if k == "cell"]
+    assert len(numbers) == 25          # every count of the 5 x 5 agreement matrix shown

@@ -47,7 +47,7 @@ class AgreementHeatmap(Heatmap):
     differ = None
 
     def cell_tip(self, i, j):
-        text = super().cell_tip(i, j)
+        text = "rows where A and B give these ratings" + super().cell_tip(i, j)
         d = self.differ
         if d is None or i >= d.agreement.shape[0] or j >= d.agreement.shape[1]:
             return text
@@ -64,6 +64,9 @@ def _table(headers):
     t.setSelectionMode(QAbstractItemView.SingleSelection)
     t.verticalHeader().setVisible(False)
     t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+    # Compact rows: at 1280x720 every pixel left over goes to the agreement heatmap.
+    t.verticalHeader().setDefaultSectionSize(t.fontMetrics().height() + 6)
+    t.verticalHeader().setMinimumSectionSize(t.fontMetrics().height() + 4)
     t.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Maximum)
     return t
 
@@ -98,6 +101,9 @@ class CompareView(QWidget):
         self.leaderboard = _table(["submission", "score", "interval", "public", "private"])
         self.pairs = _table(["A", "B", "Δ = B − A", "interval", "P(B > A)", "p-value",
                              "P(order flips)", "public Δ", "private Δ"])
+        for c in (0, 1):        # the names give way (cut in the middle, whole in the tooltip)
+            self.pairs.horizontalHeader().setSectionResizeMode(c, QHeaderView.Stretch)
+        self.pairs.setTextElideMode(Qt.ElideMiddle)
         self.pairs.itemSelectionChanged.connect(self._pair_selected)
         lay.addWidget(self.leaderboard)
         lay.addWidget(self.pairs)
@@ -113,7 +119,8 @@ class CompareView(QWidget):
         self.stack = QStackedWidget()
         self.differ_lay.addWidget(self.stack, 1)
         self.empty = QWidget()
-        self.heatmap = AgreementHeatmap("rows where A and B give these ratings")
+        self.heatmap = AgreementHeatmap("")      # the note above says what it is
+        self.heatmap.setAccessibleName("rows where A and B give these ratings")
         self.heatmap.cell_clicked.connect(self._kappa_cell)
         self.bar_plot = pg.PlotWidget(background="w")
         self.bar_plot.setLabel("left", "per-class lwlrap, B − A")
@@ -147,12 +154,15 @@ class CompareView(QWidget):
         self.cmp = cmp
         o = cmp.options
         subs = cmp.submissions
+        # One line (the settings in its tooltip): the heatmap below needs the height.
         self.title.setText(
             f"<b>{escape(str(cmp.metric))}</b>: {len(subs)} submissions on {cmp.n_units:,} {cmp.unit}s; "
+            f"{100 * o.level:g}% intervals, {o.replicates:,} replicates, seed {o.seed}"
+            + "".join(f"<br><span style='color:#b06000'>⚠ {escape(str(w))}</span>" for w in cmp.warnings))
+        self.title.setToolTip(
             f"{100 * o.level:g}% intervals ({o.method}, {o.replicates:,} replicates, seed {o.seed}); "
             f"p-values from {o.permutations:,} random swaps; order flips over {o.splits:,} random "
-            f"splits with {100 * (cmp.public_fraction or 0):.0f}% Public."
-            + "".join(f"<br><span style='color:#b06000'>⚠ {escape(str(w))}</span>" for w in cmp.warnings))
+            f"splits with {100 * (cmp.public_fraction or 0):.0f}% Public.")
         best = max(range(len(subs)), key=lambda i: subs[i].score if math.isfinite(subs[i].score)
                    else -math.inf)
         _fill(self.leaderboard, [[("★ " if i == best else "") + s.name, num(s.score),
@@ -171,8 +181,10 @@ class CompareView(QWidget):
         _fill(self.pairs, rows, tips, left=2)
         for t in (self.leaderboard, self.pairs):
             rows = min(t.rowCount(), 6)          # more pairs scroll
-            t.setFixedHeight(t.horizontalHeader().sizeHint().height() + 4
-                             + sum(t.rowHeight(r) for r in range(rows)))
+            t.setFixedHeight(t.horizontalHeader().sizeHint().height() + 2 * t.frameWidth()
+                             + sum(t.rowHeight(r) for r in range(rows))
+                             + (t.horizontalScrollBar().sizeHint().height()
+                                if t.horizontalScrollBar().isVisible() else 0))
         if cmp.pairs:
             self.pairs.selectRow(0)
             self.select_pair(0)
@@ -218,8 +230,8 @@ class CompareView(QWidget):
         hm.row_axis, hm.col_axis, hm.differ = f"A: {a}", f"B: {b}", d
         hm.set_matrix(d.agreement, [str(x) for x in d.labels], integer=True)
         agree = float(np.trace(d.agreement)) / max(float(d.agreement.sum()), 1.0)
-        self._set_differ(hm, f"A and B give the same rating on {100 * agree:.1f}% of rows (diagonal). "
-                             "Click a cell to select its rows; its tooltip says which one is right.")
+        self._set_differ(hm, f"Rows where A and B give these ratings: the same on {100 * agree:.1f}% "
+                             "(diagonal). Click a cell for its rows; its tooltip says who is right.")
 
     def _kappa_cell(self, i, j):
         d = self.pair.differ
