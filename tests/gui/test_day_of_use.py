@@ -194,3 +194,25 @@ def test_compare_heatmap_has_room_for_its_numbers(qtbot, window, size):
     assert cell.height() >= 18, (cell.height(), hm.height())
     numbers = [t for k, _, t in hm.label_rects() if k == "cell"]
     assert len(numbers) == 25          # every count of the 5 x 5 agreement matrix shown
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_fix_first_gain_column_is_whole(qtbot, window, size):
+    from conftest import wait_scored
+    from kmetric_gui.gui.file_actions import demo_paths
+    window.fit_to(size)
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    qtbot.waitUntil(lambda: getattr(window.tabs, "fixes", None) is not None
+                    and window.tabs.fixes.panel.model.rowCount() > 0,
+                    timeout=20000)
+    window.tabs.setCurrentWidget(window.tabs.fixes)
+    qtbot.wait(100)
+    table = window.tabs.fixes.panel.table
+    model, head, fm = table.model(), table.horizontalHeader(), table.fontMetrics()
+    for c in (2, 3):        # gain, score after: never elided
+        widest = max(fm.horizontalAdvance(model.data(model.index(r, c))) for r in range(model.rowCount()))
+        assert head.sectionSize(c) >= widest + 6, (c, head.sectionSize(c), widest)
+        assert head.sectionViewportPosition(c) + head.sectionSize(c) <= table.viewport().width()
+    ids = max(fm.horizontalAdvance(model.data(model.index(r, 1))) for r in range(model.rowCount()))
+    assert head.sectionSize(1) <= ids + 40          # the id column does not take the width
+    assert head.sectionSize(4) >= fm.horizontalAdvance("truth 4, predicted 2")

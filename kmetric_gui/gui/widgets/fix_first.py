@@ -103,7 +103,9 @@ class FixFirstPanel(QWidget):
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
         head = self.table.horizontalHeader()
         for c in range(5):      # fitted once per list (set_fixes), not on every repaint
-            head.setSectionResizeMode(c, QHeaderView.Stretch if c == 1 else QHeaderView.Interactive)
+            head.setSectionResizeMode(c, QHeaderView.Interactive)
+        # The "error" words take what is left: a stretched id column cut the gains.
+        head.setStretchLastSection(True)
         self.plot = pg.PlotWidget(background="w")
         self.plot.setMinimumHeight(140)
         self.plot.setLabel("bottom", "fixes applied (greedy order)")
@@ -159,7 +161,7 @@ class FixFirstPanel(QWidget):
         self._update_top(self.slider.value(), emit=False)
         # Widths from the first rows only: measuring all 1,000 on every change froze the
         # window for a second after each edit (Qt's own fit walks a hidden table's rows).
-        fit_columns(self.table, (0, 2, 3, 4))
+        fit_columns(self.table, (0, 1, 2, 3), cap=self.table.fontMetrics().averageCharWidth() * 24)
 
     def clear(self, message="Nothing to fix yet"):
         from ...core.attribution import empty_fixes
