@@ -216,3 +216,38 @@ def test_fix_first_gain_column_is_whole(qtbot, window, size):
     ids = max(fm.horizontalAdvance(model.data(model.index(r, 1))) for r in range(model.rowCount()))
     assert head.sectionSize(1) <= ids + 40          # the id column does not take the width
     assert head.sectionSize(4) >= fm.horizontalAdvance("truth 4, predicted 2")
+
+
+def test_an_edit_keeps_the_fix_first_tab(qtbot, window):
+    from conftest import column, set_cell, wait_scored
+    from kmetric_gui.gui.file_actions import demo_paths
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    qtbot.waitUntil(lambda: getattr(window.tabs, "fixes", None) is not None, timeout=20000)
+    window.tabs.setCurrentWidget(window.tabs.fixes)
+    wait_scored(qtbot, window, lambda: set_cell(window, 0, column(window, "pred"), "4"))
+    qtbot.wait(50)
+    assert window.tabs.currentWidget() is window.tabs.fixes
+    wait_scored(qtbot, window, window.session.undo)
+    assert window.tabs.currentWidget() is window.tabs.fixes
+
+
+def test_class_names_are_kept_per_dataset(qtbot, window, tmp_path):
+    import shutil
+
+    from conftest import wait_scored
+    from kmetric_gui.gui.file_actions import demo_paths
+    sol, sub = demo_paths("qwk")
+    other = tmp_path / "other_solution.csv"
+    shutil.copy(sol, other)
+    wait_scored(qtbot, window, lambda: window.open_files(sol, sub))
+    names = window.tabs.view("qwk").names
+    names.setText("none, mild, moderate, severe, proliferative")
+    names.editingFinished.emit()
+    wait_scored(qtbot, window, lambda: window.open_files(str(other), sub))
+    assert names.text() == ""                    # another dataset: not its names
+    names.setText("a, b, c, d, e")
+    names.editingFinished.emit()
+    wait_scored(qtbot, window, lambda: window.open_files(sol, sub))
+    assert names.text() == "none, mild, moderate, severe, proliferative"
+    wait_scored(qtbot, window, lambda: window.open_files(str(other), sub))
+    assert names.text() == "a, b, c, d, e"

@@ -36,13 +36,34 @@ class MetricTabs(QTabWidget):
             self.insertTab(0, v, title)          # the anatomy first, then Fix first, Compare
         return self.views[metric]
 
+    def _names_key(self):
+        """Class names belong to a dataset (its solution file), not to every file opened."""
+        s = getattr(self.context, "session", None)
+        path = getattr(s, "truth_path", None)
+        if not path:
+            return None
+        import hashlib
+        import os
+        digest = hashlib.sha1(os.path.abspath(str(path)).encode("utf-8")).hexdigest()[:16]
+        return f"class_names/{digest}"
+
     def _keep_class_names(self, view):
-        """Class names typed in a view stay for the next run (a QSettings value)."""
+        """Class names typed in a view stay for the next run of the same dataset."""
         names, settings = getattr(view, "names", None), getattr(self, "settings", None)
         if names is None or settings is None:
             return
-        names.setText(str(settings.value("class_names", "") or ""))
-        names.editingFinished.connect(lambda: settings.setValue("class_names", names.text()))
+
+        def save():
+            key = self._names_key()
+            if key is not None:
+                settings.setValue(key, names.text())
+        names.editingFinished.connect(save)
+
+    def _load_class_names(self, view):
+        names, settings = getattr(view, "names", None), getattr(self, "settings", None)
+        key = self._names_key()
+        if names is not None and settings is not None and key is not None:
+            names.setText(str(settings.value(key, "") or ""))
 
     def export_context(self):
         s = self.context.session
@@ -60,11 +81,16 @@ class MetricTabs(QTabWidget):
         view = self.view(report.metric)
         for v in self.views.values():
             self.setTabVisible(self.indexOf(v), v is view)
-        if self.currentWidget() is not self.compare:
+        new_data = base is not self._base
+        # An edit keeps the page in use (working down Fix first, or comparing); new files
+        # show their anatomy unless Compare or Fix first is open.
+        keep = (self.compare, getattr(self, "fixes", None))
+        if self.currentWidget() not in keep or not self.isTabVisible(self.currentIndex()):
             self.setCurrentWidget(view)
         self.setVisible(True)
-        new_data = base is not self._base
         self._base = base
+        if new_data:
+            self._load_class_names(view)
         view.set_report(report, new_data=new_data)
 
     def hide_views(self):
