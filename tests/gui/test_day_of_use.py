@@ -251,3 +251,28 @@ def test_class_names_are_kept_per_dataset(qtbot, window, tmp_path):
     assert names.text() == "none, mild, moderate, severe, proliferative"
     wait_scored(qtbot, window, lambda: window.open_files(str(other), sub))
     assert names.text() == "a, b, c, d, e"
+
+
+def test_fix_first_keyboard_flow(qtbot, window):
+    from PySide6.QtCore import Qt
+
+    from conftest import prep, wait_scored
+    from kmetric_gui.gui.file_actions import demo_paths
+    rep = wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    qtbot.waitUntil(lambda: getattr(window.tabs, "fixes", None) is not None
+                    and window.tabs.fixes.panel.model.rowCount() > 0, timeout=20000)
+    window.tabs.setCurrentWidget(window.tabs.fixes)
+    panel = window.tabs.fixes.panel
+    first_id, gain = panel.model.ids[0], float(panel.model.gains[0])
+    row = int(panel.rows[0])
+    table = panel.table
+    table.setFocus()
+    rep2 = wait_scored(qtbot, window, lambda: qtbot.keyClick(table, Qt.Key_F))
+    p = prep(window)
+    assert p.pred[row] == p.truth[row]                                     # that unit fixed
+    assert rep2.score == pytest.approx(rep.score + gain)                   # by the listed gain
+    assert window.session.can_undo and window.tabs.currentWidget() is window.tabs.fixes
+    qtbot.waitUntil(lambda: panel.model.ids and panel.model.ids[0] != first_id, timeout=20000)
+    assert panel.current_row() == 0                                        # the next one, ready
+    qtbot.keyClick(table, Qt.Key_N)
+    assert panel.current_row() == 1

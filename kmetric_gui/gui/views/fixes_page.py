@@ -14,6 +14,7 @@ from ..widgets.fix_first import FixFirstPanel
 class FixesPage(QWidget):
     rows_requested = Signal(object, str)        # mask_fn(prepared, rows), label
     honest_requested = Signal()
+    transform_requested = Signal(str, object)    # fix one unit from the keyboard (undoable)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -35,6 +36,7 @@ class FixesPage(QWidget):
         self.curves.setVisible(False)
         lay.addWidget(self.curves, 1)
         self.panel.rows_selected.connect(self._rows)
+        self.panel.fix_requested.connect(self._fix)
         self.honest_button.clicked.connect(self.honest_requested)
 
     def show_fixes(self, top_fixes, has_optimiser):
@@ -51,6 +53,18 @@ class FixesPage(QWidget):
         lines = report.lines()
         self.honest_text.setText("<b>" + escape(lines[0]) + "</b><br>" + "<br>".join(
             escape(line.strip()) for line in lines[1:]))
+
+    def _fix(self, rows):
+        """The unit's prediction set to its truth: the edit the list's gain is about."""
+        rows = np.asarray(rows, dtype=np.int64)
+        r = self.panel.current_row()
+        name = self.panel.model.ids[r] if r is not None else rows[0]
+
+        def fn(prep):
+            pred = np.array(prep.pred, copy=True)
+            pred[rows] = np.asarray(prep.truth)[rows]
+            return "pred", pred
+        self.transform_requested.emit(f"Fix {self.panel.unit} {name}", fn)
 
     def _rows(self, rows):
         rows = np.asarray(rows, dtype=np.int64)

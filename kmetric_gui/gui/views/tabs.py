@@ -131,6 +131,7 @@ class MetricTabs(QTabWidget):
             style_plots(self.fixes)
             self.fixes.rows_requested.connect(self.rows_requested)
             self.fixes.honest_requested.connect(self.honest_requested)
+            self.fixes.transform_requested.connect(self.transform_requested)
             self.insertTab(1, self.fixes, "Fix first")
         self.fixes.show_fixes(fixes, has_optimiser)
         view = self.views.get(metric)

@@ -79,6 +79,7 @@ class FixFirstPanel(QWidget):
     """Ranked fixes, a slider for N and the cumulative curve (score after the first N fixes)."""
 
     rows_selected = Signal(list)     # solution rows of the units: the first N, or those picked
+    fix_requested = Signal(list)     # solution rows of the unit to fix now (keyboard: F / Enter)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -131,6 +132,9 @@ class FixFirstPanel(QWidget):
         self.slider.valueChanged.connect(self._update_top)
         self.marker.sigPositionChangeFinished.connect(self._marker_moved)
         self.table.selectionModel().selectionChanged.connect(self._picked)
+        self.table.installEventFilter(self)
+        self.table.setToolTip("Down / N: next; F or Enter: fix the selected one (Ctrl+Z undoes)")
+        self._cursor = None              # the list row worked on: kept when the list is redone
 
     # -- input -------------------------------------------------------------------
     def set_top_fixes(self, top_fixes):
@@ -159,6 +163,13 @@ class FixFirstPanel(QWidget):
             w.blockSignals(False)
         self.setEnabled(True)
         self._update_top(self.slider.value(), emit=False)
+        if self._cursor is not None and n:
+            # Working down the list: the fixed unit left it, the next one is at its place.
+            sel = self.table.selectionModel()
+            sel.blockSignals(True)
+            self.table.selectRow(min(self._cursor, n - 1))
+            sel.blockSignals(False)
+            self.table.viewport().update()
         # Widths from the first rows only: measuring all 1,000 on every change froze the
         # window for a second after each edit (Qt's own fit walks a hidden table's rows).
         fit_columns(self.table, (0, 1, 2, 3), cap=self.table.fontMetrics().averageCharWidth() * 24)
@@ -205,3 +216,38 @@ class FixFirstPanel(QWidget):
         picked = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
         if picked:
             self.rows_selected.emit(self.rows[picked].tolist())
+
+    # -- keyboard flow: next / fix / next -----------------------------------------
+    def eventFilter(self, obj, event):
+        from PySide6.QtCore import QEvent
+        if obj is self.table and event.type() == QEvent.KeyPress and not event.modifiers():
+            key = event.key()
+            if key in (Qt.Key_F, Qt.Key_Return, Qt.Key_Enter):
+                self.fix_current()
+                return True
+            if key == Qt.Key_N:
+                self.select_next()
+                return True
+        return super().eventFilter(obj, event)
+
+    def current_row(self):
+        rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
+        return rows[0].row() if rows else None
+
+    def select_next(self):
+        r = self.current_row()
+        r = 0 if r is None else min(r + 1, self.model.rowCount() - 1)
+        if r >= 0:
+            self.table.selectRow(r)
+            self._cursor = r
+
+    def fix_current(self):
+        r = self.current_row()
+        if r is None:
+            if not self.model.rowCount():
+                return
+            r = 0
+            self.table.selectRow(0)
+        self._cursor = r
+        self.fix_requested.emit([int(self.rows[r])])
+
