@@ -250,4 +250,3 @@ class FixFirstPanel(QWidget):
             self.table.selectRow(0)
         self._cursor = r
         self.fix_requested.emit([int(self.rows[r])])
-
