@@ -276,3 +276,41 @@ def test_fix_first_keyboard_flow(qtbot, window):
     assert panel.current_row() == 0                                        # the next one, ready
     qtbot.keyClick(table, Qt.Key_N)
     assert panel.current_row() == 1
+
+
+def test_apply_as_ratings_then_ctrl_z_and_the_note_follows(qtbot, window, tmp_path):
+    import numpy as np
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QLineEdit
+
+    from conftest import wait_scored
+    rng = np.random.default_rng(5)
+    n = 300
+    t = rng.choice(5, n, p=[.4, .2, .2, .1, .1])
+    x = np.round(t + rng.normal(0.45, 0.7, n), 3)
+    ids = [f"r{i:04d}" for i in range(n)]
+    (tmp_path / "sol.csv").write_text("id,y\n" + "".join(f"{a},{b}\n" for a, b in zip(ids, t)))
+    (tmp_path / "sub.csv").write_text("id,y\n" + "".join(f"{a},{b}\n" for a, b in zip(ids, x)))
+    wait_scored(qtbot, window, lambda: window.open_files(tmp_path / "sol.csv", tmp_path / "sub.csv"))
+
+    def note():
+        return any("non-integer rating" in p.message for p in window.session.problems)
+    assert note()
+    view = window.tabs.view("qwk")
+    view.tabs.setCurrentIndex(view.cuts_tab)
+    with qtbot.waitSignal(window.jobs.delivered, timeout=20000,
+                          check_params_cb=lambda kind: kind == "kappa-cuts"):
+        view.optimise_button.click()
+    window.activateWindow()
+    view.apply_button.setFocus()
+    rep = wait_scored(qtbot, window, lambda: qtbot.mouseClick(view.apply_button, Qt.LeftButton))
+    assert rep.cuts is None
+    qtbot.wait(50)
+    focus = QApplication.focusWidget()
+    assert not isinstance(focus, (QAbstractSpinBox, QLineEdit)), focus
+    assert not isinstance(getattr(focus, "parentWidget", lambda: None)(), QAbstractSpinBox)
+    assert not note()                       # integer ratings now: no cut points in use
+    rep2 = wait_scored(qtbot, window, lambda: qtbot.keyClick(focus or window, Qt.Key_Z,
+                                                             Qt.ControlModifier))
+    assert rep2.cuts is not None            # Ctrl+Z undid the apply
+    qtbot.waitUntil(note, timeout=5000)     # and the note is back with the fractions

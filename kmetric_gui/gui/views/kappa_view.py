@@ -193,6 +193,7 @@ class KappaView(QWidget):
         else:
             self.cuts.cut_result = self.cuts.cut_generation = None
             self.cuts.drawn = None      # no cut-points chart to export for integer ratings
+            self.cuts.follow_notes(report)
             self.apply_button.setEnabled(False)
         if self.mode() == "data":
             self.show_result(self.data_result)
