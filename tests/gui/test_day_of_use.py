@@ -314,3 +314,27 @@ def test_apply_as_ratings_then_ctrl_z_and_the_note_follows(qtbot, window, tmp_pa
                                                              Qt.ControlModifier))
     assert rep2.cuts is not None            # Ctrl+Z undid the apply
     qtbot.waitUntil(note, timeout=5000)     # and the note is back with the fractions
+
+
+def test_compare_messages_follow_a_truth_edit_and_its_undo(qtbot, window):
+    from conftest import column, set_cell, wait_scored
+    from kmetric_gui.gui.file_actions import demo_paths
+    from kmetric_gui.paths import resources_dir
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    with qtbot.waitSignal(window.session.compare_changed, timeout=60000,
+                          check_params_cb=lambda r: r is not None and r.comparison is not None):
+        window.controller.compare_jobs.add([str(resources_dir() / "demo" / "qwk_submission_b.csv")])
+    page = window.tabs.compare
+    truth = int(window.session.data.prepared().truth[int(window.table_panel.model.rows[0])])
+    wait_scored(qtbot, window, lambda: set_cell(window, 0, column(window, "truth"),
+                                                str((truth + 1) % 5)))
+    bar = window.statusBar()
+    qtbot.waitUntil(lambda: not window.jobs.busy, timeout=30000)
+    qtbot.wait(100)
+    assert "add another valid submission" not in page.view.title.text()
+    with qtbot.waitSignal(window.session.compare_changed, timeout=60000,
+                          check_params_cb=lambda r: r is not None and r.comparison is not None):
+        window.session.undo()
+    qtbot.waitUntil(lambda: not window.jobs.busy, timeout=30000)
+    assert not bar.currentMessage().startswith("Not compared")
+    assert page.view.leaderboard.rowCount() == 2

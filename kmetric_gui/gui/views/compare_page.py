@@ -38,7 +38,13 @@ class ComparePage(QWidget):
     def show_results(self, res):
         self.cmp = res.comparison if res is not None else None
         self.problems.setText("<br>".join(map(escape, map(str, res.problems))) if res is not None else "")
-        if self.cmp is None:
+        if self.cmp is None and res is None:
+            # Files are listed to compare, but not with the data shown (yet): comparing,
+            # or refused (e.g. after an edit of the truth; the reason is in the status bar).
+            self.view.clear("Not compared with the data shown: comparing…, or see the status "
+                            "bar for why (an edited truth is compared once the edit is undone)")
+            self.use_blend.setEnabled(False)
+        elif self.cmp is None:
             self.view.clear("Compare: add another valid submission (File > Add submission "
                             "to compare…, or drop files on the Compare zone)")
             self.use_blend.setEnabled(False)

@@ -122,6 +122,10 @@ class MetricTabs(QTabWidget):
             self.setCurrentWidget(self.compare)
         if wanted:
             self.compare.show_results(res)
+        if res is not None and res.comparison is not None:
+            bar = getattr(self.window(), "statusBar", None)
+            if bar is not None and bar().currentMessage().startswith("Not compared"):
+                bar().clearMessage()            # compared again (e.g. the truth edit undone)
 
     def show_fixes(self, metric, fixes, gains, has_optimiser):
         """The Fix first tab, and the gains drawn by the metric's view (if it draws any)."""
