@@ -338,3 +338,23 @@ def test_compare_messages_follow_a_truth_edit_and_its_undo(qtbot, window):
     qtbot.waitUntil(lambda: not window.jobs.busy, timeout=30000)
     assert not bar.currentMessage().startswith("Not compared")
     assert page.view.leaderboard.rowCount() == 2
+
+
+def test_leaderboard_follows_save_as(qtbot, window, tmp_path):
+    from conftest import wait_scored
+    from kmetric_gui.paths import resources_dir
+    sol, sub = _demo_copy(tmp_path)
+    wait_scored(qtbot, window, lambda: window.open_files(sol, sub))
+    with qtbot.waitSignal(window.session.compare_changed, timeout=60000,
+                          check_params_cb=lambda r: r is not None and r.comparison is not None):
+        window.controller.compare_jobs.add([str(resources_dir() / "demo" / "qwk_submission_b.csv")])
+    view = window.tabs.compare.view
+    texts = lambda: [view.leaderboard.item(r, 0).text() for r in range(view.leaderboard.rowCount())]  # noqa: E731
+    assert any("qwk_submission.csv (shown)" in t for t in texts())
+    for name in ("renamed_v2.csv", "renamed_v3.csv"):
+        with qtbot.waitSignal(window.controller.saved, timeout=10000):
+            window.save_to(str(tmp_path / name))
+        qtbot.wait(50)
+        assert any(f"{name} (shown)" in t for t in texts()), texts()
+        assert not any("qwk_submission.csv (shown)" in t for t in texts())
+        assert view.pairs.item(0, 0).text().startswith(name)

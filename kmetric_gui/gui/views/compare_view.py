@@ -152,6 +152,7 @@ class CompareView(QWidget):
     # -- whole comparison ---------------------------------------------------------
     def show_comparison(self, cmp):
         self.cmp = cmp
+        self._shown_name = cmp.submissions[0].name if cmp.submissions else None
         o = cmp.options
         subs = cmp.submissions
         # One line (the settings in its tooltip): the heatmap below needs the height.
@@ -188,6 +189,20 @@ class CompareView(QWidget):
         if cmp.pairs:
             self.pairs.selectRow(0)
             self.select_pair(0)
+
+    def rename_shown(self, name):
+        """The shown submission saved under another name: its rows say so (the numbers
+        are the same data's)."""
+        if self.cmp is None or not self.cmp.submissions:
+            return
+        old = getattr(self, "_shown_name", None) or self.cmp.submissions[0].name
+        new = self._shown_name = f"{name} (shown)"
+        for t in (self.leaderboard, self.pairs):
+            for r in range(t.rowCount()):
+                for c in range(t.columnCount()):
+                    item = t.item(r, c)
+                    if item is not None and old in item.text():
+                        item.setText(item.text().replace(old, new))
 
     def clear(self, message="Compare: add two or more submissions"):
         self.cmp = self.pair = None

@@ -19,6 +19,16 @@ class MetricTabs(QTabWidget):
         self._base = None
         self.compare = None                  # the Compare tab, made when first needed
         self.setVisible(False)
+        session = getattr(context, "session", None)
+        if session is not None and hasattr(session, "files_changed"):
+            session.files_changed.connect(self._files_renamed)
+
+    def _files_renamed(self):
+        """After Save as the shown submission has a new name: the leaderboard follows."""
+        s = self.context.session
+        if self.compare is not None and s.sub_path and s.compare_paths:
+            from pathlib import Path
+            self.compare.view.rename_shown(Path(s.sub_path).name)
 
     def view(self, metric):
         if metric not in self.views:
