@@ -211,7 +211,7 @@ def test_fix_first_gain_column_is_whole(qtbot, window, size):
     model, head, fm = table.model(), table.horizontalHeader(), table.fontMetrics()
     for c in (2, 3):        # gain, score after: never elided
         widest = max(fm.horizontalAdvance(model.data(model.index(r, c))) for r in range(model.rowCount()))
-        assert head.sectionSize(c) >= widest + 6, (c, head.sectionSize(c), widest)
+        assert head.sectionSize(c) >= widest + 12, (c, head.sectionSize(c), widest)
         assert head.sectionViewportPosition(c) + head.sectionSize(c) <= table.viewport().width()
     ids = max(fm.horizontalAdvance(model.data(model.index(r, 1))) for r in range(model.rowCount()))
     assert head.sectionSize(1) <= ids + 40          # the id column does not take the width
@@ -358,3 +358,18 @@ def test_leaderboard_follows_save_as(qtbot, window, tmp_path):
         assert any(f"{name} (shown)" in t for t in texts()), texts()
         assert not any("qwk_submission.csv (shown)" in t for t in texts())
         assert view.pairs.item(0, 0).text().startswith(name)
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_held_out_curves_get_room(qtbot, window, size):
+    from conftest import open_view
+    window.fit_to(size)
+    open_view(qtbot, window, "fbeta")
+    qtbot.waitUntil(lambda: getattr(window.tabs, "fixes", None) is not None, timeout=20000)
+    page = window.tabs.fixes
+    window.tabs.setCurrentWidget(page)
+    with qtbot.waitSignal(window.controller.honest_ready, timeout=60000):
+        page.honest_button.click()
+    qtbot.wait(100)
+    plot = page.curves.threshold
+    assert plot.isVisible() and plot.height() >= 150, plot.height()

@@ -6,7 +6,8 @@ from html import escape
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QSplitter, QVBoxLayout,
+                               QWidget)
 
 from ..widgets.fix_first import FixFirstPanel
 
@@ -30,11 +31,22 @@ class FixesPage(QWidget):
         bar.addWidget(self.honest_button, 0, Qt.AlignTop)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
-        lay.addWidget(self.panel, 1)
-        lay.addLayout(bar)
+        # The list above, the held-out check below, in a splitter: squeezed in one layout
+        # the curves got ~10 px even at 1920x1080 (the list's minimum took the rest).
+        lower = QWidget()
+        low = QVBoxLayout(lower)
+        low.setContentsMargins(0, 0, 0, 0)
+        low.addLayout(bar)
         self.curves = CurvePlots()
         self.curves.setVisible(False)
-        lay.addWidget(self.curves, 1)
+        self.curves.setMinimumHeight(170)
+        low.addWidget(self.curves, 1)
+        self.split = QSplitter(Qt.Vertical)
+        self.split.setChildrenCollapsible(False)
+        self.split.addWidget(self.panel)
+        self.split.addWidget(lower)
+        self.split.setStretchFactor(0, 1)
+        lay.addWidget(self.split, 1)
         self.panel.rows_selected.connect(self._rows)
         self.panel.fix_requested.connect(self._fix)
         self.honest_button.clicked.connect(self.honest_requested)
@@ -49,7 +61,11 @@ class FixesPage(QWidget):
         if report is None:
             self.honest_text.setText("Nothing to fit here (integer ratings need no cut points).")
             return
+        had = self.curves.isVisible()
         self.curves.show_curve(report.curve)
+        if self.curves.isVisibleTo(self) and not had:      # room for the curves: half the page
+            total = sum(self.split.sizes())
+            self.split.setSizes([total // 2, total - total // 2])
         lines = report.lines()
         self.honest_text.setText("<b>" + escape(lines[0]) + "</b><br>" + "<br>".join(
             escape(line.strip()) for line in lines[1:]))
@@ -89,6 +105,7 @@ class CurvePlots(QWidget):
         for p, x in ((self.threshold, "threshold"), (self.beta, "β")):
             p.setLabel("bottom", x)
             p.setLabel("left", "score")
+            p.getAxis("left").enableAutoSIPrefix(False)     # scores read as they are
             p.addLegend(offset=(10, 10))
             style_plot(p)
             self.layout().addWidget(p)

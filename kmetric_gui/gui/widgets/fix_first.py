@@ -173,6 +173,13 @@ class FixFirstPanel(QWidget):
         # Widths from the first rows only: measuring all 1,000 on every change froze the
         # window for a second after each edit (Qt's own fit walks a hidden table's rows).
         fit_columns(self.table, (0, 1, 2, 3), cap=self.table.fontMetrics().averageCharWidth() * 24)
+        # Numbers are never cut: the fit above left "+0.007150" a pixel short (elided).
+        fm, head = self.table.fontMetrics(), self.table.horizontalHeader()
+        for c in (2, 3):
+            texts = [self.model.data(self.model.index(r, c)) for r in range(min(n, 50))]
+            need = max((fm.horizontalAdvance(t) for t in texts), default=0) + 16
+            if head.sectionSize(c) < need:
+                head.resizeSection(c, need)
 
     def clear(self, message="Nothing to fix yet"):
         from ...core.attribution import empty_fixes
