@@ -372,4 +372,5 @@ def test_held_out_curves_get_room(qtbot, window, size):
         page.honest_button.click()
     qtbot.wait(100)
     plot = page.curves.threshold
-    assert plot.isVisible() and plot.height() >= 150, plot.height()
+    assert plot.isVisible() and plot.height() >= (100 if size[1] < 1000 else 150), plot.height()
+    assert window.height() == size[1]          # the window did not grow for them

@@ -39,7 +39,7 @@ class FixesPage(QWidget):
         low.addLayout(bar)
         self.curves = CurvePlots()
         self.curves.setVisible(False)
-        self.curves.setMinimumHeight(170)
+        self.curves.setMinimumHeight(130)
         low.addWidget(self.curves, 1)
         self.split = QSplitter(Qt.Vertical)
         self.split.setChildrenCollapsible(False)

@@ -108,7 +108,7 @@ class FixFirstPanel(QWidget):
         # The "error" words take what is left: a stretched id column cut the gains.
         head.setStretchLastSection(True)
         self.plot = pg.PlotWidget(background="w")
-        self.plot.setMinimumHeight(140)
+        self.plot.setMinimumHeight(90)      # the held-out curves below need room too
         self.plot.setLabel("bottom", "fixes applied (greedy order)")
         self.plot.setLabel("left", "score")
         self.plot.getAxis("left").enableAutoSIPrefix(False)   # scores read as they are
