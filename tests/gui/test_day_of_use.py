@@ -374,3 +374,25 @@ def test_held_out_curves_get_room(qtbot, window, size):
     plot = page.curves.threshold
     assert plot.isVisible() and plot.height() >= (100 if size[1] < 1000 else 150), plot.height()
     assert window.height() == size[1]          # the window did not grow for them
+
+
+def test_prediction_axis_names_across_wide_columns(qtbot):
+    """Each column has ~80 px: names read across the cell ("0 - Proliferative…"), not rotated
+    into a short band as "0 - …"."""
+    import numpy as np
+
+    from kmetric_gui.gui.widgets.heatmap import Heatmap
+    names = ["0 - No DR", "1 - Mild", "2 - Moderate", "3 - Severe", "4 - Proliferative DR"]
+    hm = Heatmap("O")
+    qtbot.addWidget(hm)
+    hm.resize(640, 300)
+    hm.show()
+    hm.set_matrix(np.arange(25.0).reshape(5, 5), names, integer=True)
+    qtbot.waitExposed(hm)
+    cols = [t for t in hm.text_layout().texts if t.kind == "col"]
+    assert len(cols) == 5
+    assert 70 <= hm.text_layout().cw
+    assert not any(t.rotated for t in cols)
+    shown = {t.cell: t.text for t in cols}
+    assert shown[0] == "0 - No DR" and shown[1] == "1 - Mild"
+    assert shown[4].startswith("4 - Prolif")
