@@ -396,3 +396,34 @@ def test_prediction_axis_names_across_wide_columns(qtbot):
     shown = {t.cell: t.text for t in cols}
     assert shown[0] == "0 - No DR" and shown[1] == "1 - Mild"
     assert shown[4].startswith("4 - Prolif")
+
+
+def _axis_texts(axis):
+    from PySide6.QtGui import QImage, QPainter
+    img = QImage(10, 10, QImage.Format_ARGB32)
+    painter = QPainter(img)
+    try:
+        return [(r, t) for r, _, t in axis.generateDrawSpecs(painter)[2]]
+    finally:
+        painter.end()
+
+
+def test_balance_and_cost_names_do_not_run_together(qtbot, window):
+    from conftest import wait_scored
+    from kmetric_gui.gui.file_actions import demo_paths
+    window.fit_to((1280, 720))
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    v = window.tabs.view("qwk")
+    window.tabs.setCurrentWidget(v)
+    v.names.setText("0 - No DR, 1 - Mild, 2 - Moderate, 3 - Severe, 4 - Proliferative DR")
+    v.names.editingFinished.emit()
+    v.tabs.setCurrentIndex(1)
+    qtbot.wait(200)
+    for plot in (v.balance, v.cost):
+        texts = _axis_texts(plot.getAxis("bottom"))
+        assert len(texts) == 5, [t for _, t in texts]                   # every class named
+        assert [t[:1] for _, t in texts] == list("01234")
+        rects = sorted((r.left(), r.right()) for r, _ in texts)
+        assert all(a[1] <= b[0] for a, b in zip(rects, rects[1:])), rects   # none overlap
+    title = v.balance.getPlotItem().titleLabel
+    assert title.item.boundingRect().width() <= v.balance.width()
