@@ -427,3 +427,34 @@ def test_balance_and_cost_names_do_not_run_together(qtbot, window):
         assert all(a[1] <= b[0] for a, b in zip(rects, rects[1:])), rects   # none overlap
     title = v.balance.getPlotItem().titleLabel
     assert title.item.boundingRect().width() <= v.balance.width()
+
+
+def test_cut_points_legend_leaves_the_curves_clear(qtbot, window, tmp_path):
+    import numpy as np
+    from PySide6.QtCore import QPointF
+
+    from conftest import wait_scored
+    window.fit_to((1280, 720))
+    rng = np.random.default_rng(7)
+    n = 600
+    t = rng.choice(5, n, p=[.4, .2, .2, .1, .1])
+    x = np.round(t + rng.normal(0.3, 0.6, n), 3)
+    ids = [f"r{i:04d}" for i in range(n)]
+    (tmp_path / "sol.csv").write_text("id,y\n" + "".join(f"{a},{b}\n" for a, b in zip(ids, t)))
+    (tmp_path / "sub.csv").write_text("id,y\n" + "".join(f"{a},{b}\n" for a, b in zip(ids, x)))
+    wait_scored(qtbot, window, lambda: window.open_files(tmp_path / "sol.csv", tmp_path / "sub.csv"))
+    v = window.tabs.view("qwk")
+    window.tabs.setCurrentWidget(v)
+    v.tabs.setCurrentIndex(v.cuts_tab)
+    qtbot.waitUntil(lambda: v.cuts.drawn is not None, timeout=20000)
+    qtbot.wait(200)
+    plot = v.cuts.dist.getPlotItem()
+    legend = plot.legend.sceneBoundingRect()
+    vb = plot.vb
+    covered = 0
+    for item in plot.listDataItems():
+        xs, ys = item.getData()
+        for a, b in zip(xs, ys):
+            if b > 0 and legend.contains(vb.mapViewToScene(QPointF(float(a), float(b)))):
+                covered += 1
+    assert covered == 0

@@ -45,7 +45,9 @@ class CutsTab(QWidget):
             from ..widgets.theme import style_plot
             p = self._dist = pg.PlotWidget(background="w",
                                            title="Predictions per true class, with cut points")
-            p.addLegend(offset=(10, 10))
+            # One row of names above the curves (headroom below): a column of five
+            # covered the histograms.
+            p.addLegend(offset=(10, 5), colCount=8)
             p.setLabel("bottom", "prediction")
             p.setLabel("left", "rows")
             style_plot(p)
@@ -132,6 +134,9 @@ class CutsTab(QWidget):
         for c in cuts:
             p.addItem(pg.InfiniteLine(pos=float(c), angle=90,
                                       pen=pg.mkPen((0, 0, 0), width=2, style=Qt.DashLine)))
+        top = max((float(h.max(initial=0)) for _, h in hists), default=0.0) or 1.0
+        rows = -(-len(hists) // 8)                      # legend rows (8 names a row)
+        p.setYRange(0, top * (1.25 + 0.2 * rows), padding=0)
 
     def optimise(self):
         rep = self.report
