@@ -458,3 +458,25 @@ def test_cut_points_legend_leaves_the_curves_clear(qtbot, window, tmp_path):
             if b > 0 and legend.contains(vb.mapViewToScene(QPointF(float(a), float(b)))):
                 covered += 1
     assert covered == 0
+
+
+def test_lwlrap_labels_fit_at_1280x720(qtbot, window):
+    from conftest import open_view
+    window.fit_to((1280, 720))
+    open_view(qtbot, window, "lwlrap")
+    v = window.tabs.view("lwlrap")
+    window.tabs.setCurrentWidget(v)
+    qtbot.wait(200)
+    plot = v.class_plot.getPlotItem()
+    line = next(i for i in plot.items if hasattr(i, "label") and i.label is not None)
+    label = line.label.mapRectToScene(line.label.boundingRect())
+    assert plot.vb.sceneBoundingRect().contains(label), (label, plot.vb.sceneBoundingRect())
+    v.tabs.setCurrentIndex(1)
+    v.show_sample(1)
+    qtbot.wait(200)
+    for axis, n in ((plot.getAxis("bottom"), len(v.prep.classes)),
+                    (v._rank_plot.getPlotItem().getAxis("bottom"), len(v.prep.classes))):
+        texts = _axis_texts(axis)
+        assert len(texts) == n, [t for _, t in texts]                 # every class named
+        spans = sorted((r.left(), r.right()) for r, _ in texts)
+        assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:])), spans   # none overlap

@@ -1,5 +1,5 @@
 """A bottom axis whose category names never run together: each is cut (…) to the
-room between neighbouring ticks (one unit apart); the whole names go in a tooltip."""
+room between its tick and its neighbours; the whole names go in a tooltip."""
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetricsF
@@ -16,10 +16,21 @@ class ElidingAxis(pg.AxisItem):
 
     def generateDrawSpecs(self, p):
         if self._full and self.orientation in ("bottom", "top"):
-            span = abs(self.range[1] - self.range[0]) or 1.0
-            room = self.geometry().width() / span - GAP      # px per unit, less the gap
+            lo, hi = sorted(self.range)
+            px = self.geometry().width() / ((hi - lo) or 1.0)       # px per unit
             fm = QFontMetricsF(self.style["tickFont"] or p.font())
             # Cut before pyqtgraph places them: it drops a name that sticks out at an end.
-            self._tickLevels = [[(v, fm.elidedText(str(t), Qt.ElideRight, max(room, 8.0)))
-                                 for v, t in level] for level in self._full]
+            self._tickLevels = [self._cut(level, lo, hi, px, fm) for level in self._full]
         return super().generateDrawSpecs(p)
+
+    @staticmethod
+    def _cut(level, lo, hi, px, fm):
+        values = sorted(v for v, _ in level)
+        n, out = len(values), []
+        for v, text in level:
+            k = values.index(v)
+            left = values[k] - values[k - 1] if k > 0 else 2 * (v - lo)
+            right = values[k + 1] - values[k] if k < n - 1 else 2 * (hi - v)
+            room = max(min(left, right) * px - GAP, 8.0)
+            out.append((v, fm.elidedText(str(text), Qt.ElideRight, room)))
+        return out
