@@ -80,9 +80,12 @@ def save_submission(win):
     s = win.session
     if s.data is None:
         return
-    if s.sub_path:
+    from pathlib import Path
+
+    from .file_actions import _ours
+    if s.sub_path and not _ours(Path(s.sub_path).parent):
         win.save_to(s.sub_path)
-    else:
+    else:                       # no file yet, or a demo of the app's own: never written over
         win.save_as()
 
 

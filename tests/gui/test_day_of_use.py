@@ -480,3 +480,15 @@ def test_lwlrap_labels_fit_at_1280x720(qtbot, window):
         assert len(texts) == n, [t for _, t in texts]                 # every class named
         spans = sorted((r.left(), r.right()) for r, _ in texts)
         assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:])), spans   # none overlap
+
+
+def test_ctrl_s_never_writes_over_a_demo_file(qtbot, window):
+    from conftest import wait_scored
+    from kmetric_gui.gui.file_actions import demo_paths
+    from kmetric_gui.gui.menus import save_submission
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    asked, written = [], []
+    window.save_as = lambda: asked.append(1)
+    window.save_to = lambda *a, **k: written.append(a)
+    save_submission(window)
+    assert asked == [1] and written == []
