@@ -492,3 +492,22 @@ def test_ctrl_s_never_writes_over_a_demo_file(qtbot, window):
     window.save_to = lambda *a, **k: written.append(a)
     save_submission(window)
     assert asked == [1] and written == []
+
+
+def test_watched_change_shows_every_digit(qtbot, window):
+    from conftest import wait_scored
+    from kmetric_gui.gui.file_actions import demo_paths
+    window.fit_to((1280, 720))
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    panel = window.score_panel
+    total = sum(window.top_split.sizes())
+    window.top_split.setSizes([200, 0, total - 200])
+    panel.show_change(0.7710, 0.7780)           # as narrow as seen by hand: "+0.007"
+    qtbot.wait(100)
+    label = panel.change
+    shown = _rendered(label)
+    assert shown.endswith("+0.0070")
+    if label.wordWrap():        # wrapped: tall enough for its lines
+        assert label.height() >= label.heightForWidth(label.width())
+    else:                       # one line: wide enough for it
+        assert label.fontMetrics().horizontalAdvance(shown) <= label.contentsRect().width()
