@@ -1,5 +1,7 @@
 """Dialogs: errors, help (the project's own docs), shortcuts, about."""
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QMessageBox, QTableWidget,
+from pathlib import Path
+
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QMessageBox, QTableWidget,
                                QTableWidgetItem, QTextBrowser, QVBoxLayout)
 
 from ..paths import resources_dir
@@ -88,3 +90,40 @@ def show_about(parent):
     QMessageBox.about(parent, "About kmetric", f"<b>kmetric_gui {__version__}</b><br>"
                       "Kaggle metric analyzer: weighted kappa, LwLRAP, Jaccard F-beta.<br>"
                       "MIT licence.")
+
+
+class SaveSubmissionDialog(QFileDialog):
+    """Save as…: the solution file is refused in the dialog itself, before the
+    "Replace?" question (asked, then refused in the status bar, it read as a yes)."""
+
+    def __init__(self, parent, start, solution=None):
+        super().__init__(parent, "Save submission as", start, "CSV (*.csv)")
+        self.setAcceptMode(QFileDialog.AcceptSave)
+        self.setOption(QFileDialog.DontUseNativeDialog)     # accept() must be ours
+        self.setDefaultSuffix("csv")
+        self.solution = solution
+        self.selectFile(start)
+
+    def refuse(self, text):                 # tests replace this
+        QMessageBox.warning(self, "Save submission as", text)
+
+    def accept(self):
+        files = self.selectedFiles()
+        if self.solution and files and _same_file(files[0], self.solution):
+            self.refuse(f"{Path(files[0]).name} is the solution file: choose another name "
+                        "(the solution is never overwritten).")
+            return
+        super().accept()
+
+
+def _same_file(a, b):
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except OSError:
+        return False
+
+
+def ask_submission_path(parent, start, solution=None):
+    """The path chosen in a Save submission dialog ("" when cancelled)."""
+    dlg = SaveSubmissionDialog(parent, start, solution)
+    return dlg.selectedFiles()[0] if dlg.exec() == QDialog.Accepted else ""

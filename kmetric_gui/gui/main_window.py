@@ -5,7 +5,7 @@ import os
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
-from PySide6.QtWidgets import (QDockWidget, QFileDialog, QHBoxLayout, QMainWindow,
+from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QMainWindow,
                                QMessageBox, QScrollArea, QSplitter, QVBoxLayout,
                                QWidget)
 
@@ -235,7 +235,8 @@ class MainWindow(FileActions, QMainWindow):
 
     def ask_save_path(self):
         start = save_start(self.session.sub_path, self.settings.value("last_folder", ""))
-        return QFileDialog.getSaveFileName(self, "Save submission as", start, "CSV (*.csv)")[0]
+        from .dialogs import ask_submission_path     # refuses the solution in the dialog
+        return ask_submission_path(self, start, self.session.truth_path)
 
     def save_as(self):
         path = self.ask_save_path() if self.session.data is not None else ""

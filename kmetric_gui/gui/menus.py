@@ -1,6 +1,7 @@
 """The window's menus: every action has a shortcut, shown in the menu."""
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QLineEdit
 
 from .project import add_menu_entries
 
@@ -32,7 +33,8 @@ def build_menus(win):
                 f"Ctrl+Alt+{n}" if n <= 9 else None)
     win.recent_menu = m.addMenu("&Recent")
     m.addSeparator()
-    acts["save"] = _action(m, "&Save submission as…", win.save_as, "Ctrl+Shift+S")
+    acts["save_plain"] = _action(m, "&Save submission", lambda: save_submission(win), "Ctrl+S")
+    acts["save"] = _action(m, "Save submission &as…", win.save_as, "Ctrl+Shift+S")
     m.addSeparator()
     acts["reload"] = _action(m, "Re&load files from disk", win.reload_files, "Ctrl+R")
     m.addSeparator()
@@ -67,7 +69,44 @@ def build_menus(win):
     _action(h, "&About kmetric", win.show_about, "Ctrl+Shift+F1")
     for n, dock in enumerate(win.docks, start=1):
         dock.toggleViewAction().setShortcut(QKeySequence(f"Ctrl+{n}"))
+    win.window_keys = WindowKeysFirst(win)
+    for box in win.findChildren(QLineEdit):
+        box.installEventFilter(win.window_keys)
     return acts
+
+
+def save_submission(win):
+    """Ctrl+S: write the submission over the file it came from (Save as… without one)."""
+    s = win.session
+    if s.data is None:
+        return
+    from pathlib import Path
+
+    from .file_actions import _ours
+    if s.sub_path and not _ours(Path(s.sub_path).parent):
+        win.save_to(s.sub_path)
+    else:                       # no file yet, or a demo of the app's own: never written over
+        win.save_as()
+
+
+class WindowKeysFirst(QObject):
+    """On X11 a line edit takes Ctrl+E (end of line, emacs style) before the window
+    sees it: in the filter box Ctrl+E did nothing. Such keys go to the window's action
+    when one has them; every standard editing key (copy, undo, ...) stays with the box."""
+
+    STOLEN = ("Ctrl+E",)
+
+    def __init__(self, win):
+        super().__init__(win)
+        self.keys = {QKeySequence(k) for k in self.STOLEN}
+
+    def eventFilter(self, obj, event):
+        if event.type() == QEvent.ShortcutOverride:
+            seq = QKeySequence(event.keyCombination())
+            if seq in self.keys:
+                event.ignore()          # not overridden: the window's shortcut runs
+                return True
+        return False
 
 
 def _final(win):

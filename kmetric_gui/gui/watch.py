@@ -34,6 +34,11 @@ class FileWatcher(QObject):
         self._previous = None
         self._waiting = False
         win.session.files_changed.connect(self._files_changed)
+        # The change line wraps rather than losing its last digit in a narrow score panel
+        # ("+0.0070" showed "+0.007"); set here to leave the panel's own file alone.
+        change = getattr(getattr(win, "score_panel", None), "change", None)
+        if change is not None:
+            change.setWordWrap(True)
 
     # -- dialogs (tests replace this) -----------------------------------------------------
     def ask_reload_over_edits(self, names):

@@ -126,6 +126,9 @@ def _prepare(sol, sub, sol_name, sub_name, options):
                 col.add(name, f"the first line looks like data, not a header ({', '.join(cols[:4])}"
                         f"{', ...' if len(cols) > 4 else ''}): is the header row missing?")
         col.raise_if_any()
+    if not options.id_column and id_col not in sol_cols and sol_cols \
+            and sol_cols[0] not in sub_cols:
+        id_col = sol_cols[0]    # the solution names the ids: the submission lacks them
     for name, cols in ((sol_name, sol_cols), (sub_name, sub_cols)):
         if id_col not in cols:
             col.add(name, f"no id column '{id_col}'; found columns: "

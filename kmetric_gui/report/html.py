@@ -65,20 +65,35 @@ def fmt(x, digits=6):
     return str(x)
 
 
-def _cell(v):
+ZWSP = "\u200b"          # a place a long name may break (after _ - . /), never inside a number
+
+
+def _breakable(text):
+    for ch in "_-./":
+        text = text.replace(ch, ch + ZWSP)
+    return text
+
+
+def _cell(v, pdf=False):
+    # The PDF's layout (QTextDocument) breaks a word anywhere once a column is narrow:
+    # numbers are kept whole, names may break at their separators instead.
+    num = ' style="white-space:nowrap"' if pdf else ""
     if isinstance(v, float):
-        return f'<td class="n">{escape(f"{v:.6g}")}</td>'
+        return f'<td class="n"{num}>{escape(f"{v:.4g}" if pdf else f"{v:.6g}")}</td>'
     if isinstance(v, int) and not isinstance(v, bool):
-        return f'<td class="n">{v:,}</td>'
-    return f"<td>{escape('' if v is None else str(v))}</td>"
+        return f'<td class="n"{num}>{v:,}</td>'
+    text = escape("" if v is None else str(v))
+    return f"<td>{_breakable(text) if pdf else text}</td>"
 
 
 def table_html(rows, limit=INLINE_ROWS, cols=INLINE_COLS, pdf=False):
     if not rows:
         return ""
     attrs = ' border="1" cellspacing="0" cellpadding="3"' if pdf else ""
-    head = "".join(f"<th>{escape(str(h))}</th>" for h in rows[0][:cols])
-    body = "".join("<tr>" + "".join(_cell(v) for v in r[:cols]) + "</tr>" for r in rows[1:limit + 1])
+    head = "".join(f"<th>{_breakable(escape(str(h))) if pdf else escape(str(h))}</th>"
+                   for h in rows[0][:cols])
+    body = "".join("<tr>" + "".join(_cell(v, pdf) for v in r[:cols]) + "</tr>"
+                   for r in rows[1:limit + 1])
     more = []
     if len(rows) - 1 > limit:
         more.append(f"{len(rows) - 1 - limit:,} more rows")
@@ -115,6 +130,19 @@ def _score_section(data):
     lines.append(f'<p class="muted">{rep.definition.label} over {rep.n_rows:,} '
                  f'{rep.definition.unit}s scored. {"<br>".join(summary)}</p>')
     return "".join(lines)
+
+
+def _compared_section(data, pdf):
+    """Every compared submission's score (the app's report has one entry and a comparison)."""
+    subs = (data.json.get("comparison") or {}).get("submissions") or []
+    if len(subs) < 2:
+        return ""
+    rows = [["submission", "score", "CI low", "CI high", "public", "private"]]
+    for s in subs:
+        ci = s.get("ci") or {}
+        rows.append([s.get("name"), s.get("score"), ci.get("low"), ci.get("high"),
+                     s.get("public"), s.get("private")])
+    return table_html(rows, limit=1000, pdf=pdf)
 
 
 def _files_section(data, pdf):
@@ -205,7 +233,11 @@ def render_html(data, pdf=False):
     title = f"kmetric report: {data.main.name}"
     sub = (f"{rep.definition.label} · solution {data.json['files'][0]['name']} · "
            f"kmetric {data.json['kmetric_version']}")
-    blocks = [("Score", _score_section(data)), ("Files", _files_section(data, pdf)),
+    blocks = [("Score", _score_section(data))]
+    compared = _compared_section(data, pdf)
+    if compared:
+        blocks.append(("Compared submissions", compared))
+    blocks += [("Files", _files_section(data, pdf)),
               ("Options", _options_section(data, pdf)),
               ("Validation", _validation_section(data, pdf))]
     stats = _stats_section(data, pdf)

@@ -1,5 +1,6 @@
 """The Compare tab: the comparison view, and the best blend as an undoable edit."""
 import math
+from html import escape
 
 import numpy as np
 from PySide6.QtCore import Signal
@@ -36,8 +37,14 @@ class ComparePage(QWidget):
 
     def show_results(self, res):
         self.cmp = res.comparison if res is not None else None
-        self.problems.setText("<br>".join(res.problems) if res is not None else "")
-        if self.cmp is None:
+        self.problems.setText("<br>".join(map(escape, map(str, res.problems))) if res is not None else "")
+        if self.cmp is None and res is None:
+            # Files are listed to compare, but not with the data shown (yet): comparing,
+            # or refused (e.g. after an edit of the truth; the reason is in the status bar).
+            self.view.clear("Not compared with the data shown: comparing…, or see the status "
+                            "bar for why (an edited truth is compared once the edit is undone)")
+            self.use_blend.setEnabled(False)
+        elif self.cmp is None:
             self.view.clear("Compare: add another valid submission (File > Add submission "
                             "to compare…, or drop files on the Compare zone)")
             self.use_blend.setEnabled(False)
@@ -45,6 +52,9 @@ class ComparePage(QWidget):
             self.view.show_comparison(self.cmp)
 
     def _rows(self, rows):
+        if callable(rows):          # a mask redone on each edit (a kappa agreement cell)
+            self.rows_requested.emit(rows, f"compared rows, {rows.label}")
+            return
         rows = np.asarray(rows, dtype=np.int64)
         self.rows_requested.emit(lambda prep, r: np.isin(r, rows), f"{rows.size} compared rows")
 

@@ -7,6 +7,7 @@ those rows; LwLRAP: per-class delta bars; F-beta: per-document deltas) and the
 blend curve with its best alpha.
 """
 import math
+from html import escape
 
 import numpy as np
 import pyqtgraph as pg
@@ -14,6 +15,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QSizePolicy, QStackedWidget,
                                QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget)
 
+from ...errors import InputError
 from ...core.differ import FbetaDiffer, KappaDiffer, LwlrapDiffer
 from ..widgets.heatmap import Heatmap
 
@@ -45,7 +47,7 @@ class AgreementHeatmap(Heatmap):
     differ = None
 
     def cell_tip(self, i, j):
-        text = super().cell_tip(i, j)
+        text = "rows where A and B give these ratings" + super().cell_tip(i, j)
         d = self.differ
         if d is None or i >= d.agreement.shape[0] or j >= d.agreement.shape[1]:
             return text
@@ -62,6 +64,9 @@ def _table(headers):
     t.setSelectionMode(QAbstractItemView.SingleSelection)
     t.verticalHeader().setVisible(False)
     t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+    # Compact rows: at 1280x720 every pixel left over goes to the agreement heatmap.
+    t.verticalHeader().setDefaultSectionSize(t.fontMetrics().height() + 6)
+    t.verticalHeader().setMinimumSectionSize(t.fontMetrics().height() + 4)
     t.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Maximum)
     return t
 
@@ -96,6 +101,9 @@ class CompareView(QWidget):
         self.leaderboard = _table(["submission", "score", "interval", "public", "private"])
         self.pairs = _table(["A", "B", "Δ = B − A", "interval", "P(B > A)", "p-value",
                              "P(order flips)", "public Δ", "private Δ"])
+        for c in (0, 1):        # the names give way (cut in the middle, whole in the tooltip)
+            self.pairs.horizontalHeader().setSectionResizeMode(c, QHeaderView.Stretch)
+        self.pairs.setTextElideMode(Qt.ElideMiddle)
         self.pairs.itemSelectionChanged.connect(self._pair_selected)
         lay.addWidget(self.leaderboard)
         lay.addWidget(self.pairs)
@@ -111,7 +119,8 @@ class CompareView(QWidget):
         self.stack = QStackedWidget()
         self.differ_lay.addWidget(self.stack, 1)
         self.empty = QWidget()
-        self.heatmap = AgreementHeatmap("rows where A and B give these ratings")
+        self.heatmap = AgreementHeatmap("")      # the note above says what it is
+        self.heatmap.setAccessibleName("rows where A and B give these ratings")
         self.heatmap.cell_clicked.connect(self._kappa_cell)
         self.bar_plot = pg.PlotWidget(background="w")
         self.bar_plot.setLabel("left", "per-class lwlrap, B − A")
@@ -143,15 +152,19 @@ class CompareView(QWidget):
     # -- whole comparison ---------------------------------------------------------
     def show_comparison(self, cmp):
         self.cmp = cmp
+        self._shown_name = cmp.submissions[0].name if cmp.submissions else None
         o = cmp.options
         subs = cmp.submissions
+        # One line (the settings in its tooltip): the heatmap below needs the height.
         self.title.setText(
-            f"<b>{cmp.metric}</b>{'' if cmp.higher_is_better else ' (lower is better)'}: "
+            f"<b>{escape(str(cmp.metric))}</b>{'' if cmp.higher_is_better else ' (lower is better)'}: "
             f"{len(subs)} submissions on {cmp.n_units:,} {cmp.unit}s; "
+            f"{100 * o.level:g}% intervals, {o.replicates:,} replicates, seed {o.seed}"
+            + "".join(f"<br><span style='color:#b06000'>⚠ {escape(str(w))}</span>" for w in cmp.warnings))
+        self.title.setToolTip(
             f"{100 * o.level:g}% intervals ({o.method}, {o.replicates:,} replicates, seed {o.seed}); "
             f"p-values from {o.permutations:,} random swaps; order flips over {o.splits:,} random "
-            f"splits with {100 * (cmp.public_fraction or 0):.0f}% Public."
-            + "".join(f"<br><span style='color:#b06000'>⚠ {w}</span>" for w in cmp.warnings))
+            f"splits with {100 * (cmp.public_fraction or 0):.0f}% Public.")
         best = cmp.best      # in the metric's direction
         _fill(self.leaderboard, [[("★ " if i == best else "") + s.name, num(s.score),
                                   interval(s.intervals.get("ci")), num(s.split_score("public")),
@@ -169,11 +182,27 @@ class CompareView(QWidget):
         _fill(self.pairs, rows, tips, left=2)
         for t in (self.leaderboard, self.pairs):
             rows = min(t.rowCount(), 6)          # more pairs scroll
-            t.setFixedHeight(t.horizontalHeader().sizeHint().height() + 4
-                             + sum(t.rowHeight(r) for r in range(rows)))
+            t.setFixedHeight(t.horizontalHeader().sizeHint().height() + 2 * t.frameWidth()
+                             + sum(t.rowHeight(r) for r in range(rows))
+                             + (t.horizontalScrollBar().sizeHint().height()
+                                if t.horizontalScrollBar().isVisible() else 0))
         if cmp.pairs:
             self.pairs.selectRow(0)
             self.select_pair(0)
+
+    def rename_shown(self, name):
+        """The shown submission saved under another name: its rows say so (the numbers
+        are the same data's)."""
+        if self.cmp is None or not self.cmp.submissions:
+            return
+        old = getattr(self, "_shown_name", None) or self.cmp.submissions[0].name
+        new = self._shown_name = f"{name} (shown)"
+        for t in (self.leaderboard, self.pairs):
+            for r in range(t.rowCount()):
+                for c in range(t.columnCount()):
+                    item = t.item(r, c)
+                    if item is not None and old in item.text():
+                        item.setText(item.text().replace(old, new))
 
     def clear(self, message="Compare: add two or more submissions"):
         self.cmp = self.pair = None
@@ -216,8 +245,8 @@ class CompareView(QWidget):
         hm.row_axis, hm.col_axis, hm.differ = f"A: {a}", f"B: {b}", d
         hm.set_matrix(d.agreement, [str(x) for x in d.labels], integer=True)
         agree = float(np.trace(d.agreement)) / max(float(d.agreement.sum()), 1.0)
-        self._set_differ(hm, f"A and B give the same rating on {100 * agree:.1f}% of rows (diagonal). "
-                             "Click a cell to select its rows; its tooltip says which one is right.")
+        self._set_differ(hm, f"Rows where A and B give these ratings: the same on {100 * agree:.1f}% "
+                             "(diagonal). Click a cell for its rows; its tooltip says who is right.")
 
     def _kappa_cell(self, i, j):
         d = self.pair.differ
@@ -226,7 +255,35 @@ class CompareView(QWidget):
             f"A = {d.labels[i]}, B = {d.labels[j]}: {n} rows; truth is A's rating on "
             f"{int(d.a_right[i, j])}, B's on {int(d.b_right[i, j])}; these rows move kappa(B) by "
             f"{num(d.cell_delta[i, j], sign=True)} against A's ratings.")
-        self.rows_selected.emit(self.cmp.cell_rows(self.pair, i, j))
+        self.rows_selected.emit(self._live_cell(self.pair, i, j))
+
+    def _live_cell(self, pair, i, j):
+        """The cell's rows as a mask on the data shown, redone after each edit (as the
+        kappa O drill-down): the shown submission (0) from its current ratings, the
+        other from its file (its rows do not move)."""
+        cmp, d = self.cmp, pair.differ
+        label_a, label_b = d.labels[i], d.labels[j]
+        code = {pair.a: i, pair.b: j}
+        fixed = [cmp.unit_rows(np.flatnonzero(cmp.engine.preds[s] == code[s]))
+                 for s in (pair.a, pair.b) if s != 0]
+        rep0 = cmp.submissions[0].report
+        live = 0 in (pair.a, pair.b)
+        label0 = label_a if pair.a == 0 else label_b
+        static = cmp.cell_rows(pair, i, j)
+
+        def mask(prep, rows):
+            keep = np.ones(len(rows), dtype=bool)
+            for f in fixed:
+                keep &= np.isin(rows, f)
+            if live:
+                try:
+                    ratings = np.asarray(rep0.definition.plan(prep, rep0.options).pred)
+                except InputError:      # ratings not made (cut points): the rows compared
+                    return keep & np.isin(rows, static)
+                keep &= ratings[rows] == label0
+            return keep
+        mask.label = f"A = {label_a}, B = {label_b}"
+        return mask
 
     def _lwlrap(self, d, a, b):
         names = [str(c) for c in self.cmp.submissions[0].report.prepared.classes]

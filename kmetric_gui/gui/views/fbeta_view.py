@@ -3,6 +3,8 @@
 Counts come from the core's FbetaResult; one document's matrices from
 core.document_matrices (same code path as the score).
 """
+from html import escape
+
 import numpy as np
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QFrame, QGroupBox,
@@ -199,7 +201,7 @@ class FbetaView(QWidget):
         self.summary.setText(
             f"F<sub>{r.beta:g}</sub> <b>{score}</b> — precision {r.precision:.4f}, recall "
             f"{r.recall:.4f}; TP {r.tp:,}, FP {r.fp:,}, FN {r.fn:,} pooled over "
-            f"{len(self.prep.ids):,} documents (threshold {r.threshold:g}, {r.matching}).")
+            f"{len(self.prep.ids):,} documents (threshold {r.threshold:g}, {escape(str(r.matching))}).")
         ids, prep, per = self.prep.ids, self.prep, r.per_document
 
         def job(progress, cancel):
@@ -287,7 +289,7 @@ class FbetaView(QWidget):
         d = document_matrices(prep.truth[i], prep.pred[i], threshold=r.threshold,
                               matching=r.matching, clean=opts.clean)
         self.doc, self.doc_match = i, d
-        self.doc_title.setText(f"<b>{prep.ids[i]}</b>: TP {d.tp}, FP {d.fp}, FN {d.fn} "
+        self.doc_title.setText(f"<b>{escape(str(prep.ids[i]))}</b>: TP {d.tp}, FP {d.fp}, FN {d.fn} "
                                f"(cells at or above the threshold {r.threshold:g} are outlined)")
         rows = [f"t{k + 1}" for k in range(len(d.truths))]
         cols = [f"p{k + 1}" for k in range(len(d.predictions))]
@@ -300,10 +302,10 @@ class FbetaView(QWidget):
             self.jac_map.set_matrix(np.zeros((0, 0)))
             self.match_map.set_matrix(np.zeros((0, 0)))
         self.strings.setText(
-            "<b>Ground truths</b>: " + ("; ".join(f"t{k + 1} = {s}" for k, s in enumerate(d.truths))
-                                        or "none") +
+            "<b>Ground truths</b>: " + ("; ".join(f"t{k + 1} = {escape(str(s))}"
+                                                  for k, s in enumerate(d.truths)) or "none") +
             "<br><b>Predictions</b> (sorted): " +
-            ("; ".join(f"p{k + 1} = {s}" for k, s in enumerate(d.predictions)) or "none"))
+            ("; ".join(f"p{k + 1} = {escape(str(s))}" for k, s in enumerate(d.predictions)) or "none"))
         # The pair line is redone from these matrices (same cell, same document) or cleared:
         # after an edit or a new option the old words no longer belong to the cell shown.
         cell, self.pair_cell = self.pair_cell, None

@@ -1,10 +1,13 @@
 """The "Fix first" tab: the units whose fix gains the most, in greedy order,
 with the exact score after each; and the metric's optimiser checked on rows
 it was not fitted on (does the tuned gain survive, or is it noise?)."""
+from html import escape
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QSplitter, QVBoxLayout,
+                               QWidget)
 
 from ..widgets.fix_first import FixFirstPanel
 
@@ -12,6 +15,7 @@ from ..widgets.fix_first import FixFirstPanel
 class FixesPage(QWidget):
     rows_requested = Signal(object, str)        # mask_fn(prepared, rows), label
     honest_requested = Signal()
+    transform_requested = Signal(str, object)    # fix one unit from the keyboard (undoable)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -27,12 +31,24 @@ class FixesPage(QWidget):
         bar.addWidget(self.honest_button, 0, Qt.AlignTop)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
-        lay.addWidget(self.panel, 1)
-        lay.addLayout(bar)
+        # The list above, the held-out check below, in a splitter: squeezed in one layout
+        # the curves got ~10 px even at 1920x1080 (the list's minimum took the rest).
+        lower = QWidget()
+        low = QVBoxLayout(lower)
+        low.setContentsMargins(0, 0, 0, 0)
+        low.addLayout(bar)
         self.curves = CurvePlots()
         self.curves.setVisible(False)
-        lay.addWidget(self.curves, 1)
+        self.curves.setMinimumHeight(130)
+        low.addWidget(self.curves, 1)
+        self.split = QSplitter(Qt.Vertical)
+        self.split.setChildrenCollapsible(False)
+        self.split.addWidget(self.panel)
+        self.split.addWidget(lower)
+        self.split.setStretchFactor(0, 1)
+        lay.addWidget(self.split, 1)
         self.panel.rows_selected.connect(self._rows)
+        self.panel.fix_requested.connect(self._fix)
         self.honest_button.clicked.connect(self.honest_requested)
 
     def show_fixes(self, top_fixes, has_optimiser):
@@ -45,10 +61,26 @@ class FixesPage(QWidget):
         if report is None:
             self.honest_text.setText("Nothing to fit here (integer ratings need no cut points).")
             return
+        had = self.curves.isVisible()
         self.curves.show_curve(report.curve)
+        if self.curves.isVisibleTo(self) and not had:      # room for the curves: half the page
+            total = sum(self.split.sizes())
+            self.split.setSizes([total // 2, total - total // 2])
         lines = report.lines()
-        self.honest_text.setText("<b>" + lines[0] + "</b><br>" + "<br>".join(
-            line.strip() for line in lines[1:]))
+        self.honest_text.setText("<b>" + escape(lines[0]) + "</b><br>" + "<br>".join(
+            escape(line.strip()) for line in lines[1:]))
+
+    def _fix(self, rows):
+        """The unit's prediction set to its truth: the edit the list's gain is about."""
+        rows = np.asarray(rows, dtype=np.int64)
+        r = self.panel.current_row()
+        name = self.panel.model.ids[r] if r is not None else rows[0]
+
+        def fn(prep):
+            pred = np.array(prep.pred, copy=True)
+            pred[rows] = np.asarray(prep.truth)[rows]
+            return "pred", pred
+        self.transform_requested.emit(f"Fix {self.panel.unit} {name}", fn)
 
     def _rows(self, rows):
         rows = np.asarray(rows, dtype=np.int64)
@@ -73,6 +105,7 @@ class CurvePlots(QWidget):
         for p, x in ((self.threshold, "threshold"), (self.beta, "β")):
             p.setLabel("bottom", x)
             p.setLabel("left", "score")
+            p.getAxis("left").enableAutoSIPrefix(False)     # scores read as they are
             p.addLegend(offset=(10, 10))
             style_plot(p)
             self.layout().addWidget(p)

@@ -20,6 +20,8 @@ class CutsTab(QWidget):
         self.jobs, self.session = jobs, session
         self.report = self.prep = None
         self.cut_result = self.cut_generation = None
+        self._set_aside = []            # the cut-points notes while the ratings are integers
+        self._aside_for = None          # of these files
         lay = QVBoxLayout(self)
         row = QHBoxLayout()
         self.label = QLabel("")
@@ -43,7 +45,9 @@ class CutsTab(QWidget):
             from ..widgets.theme import style_plot
             p = self._dist = pg.PlotWidget(background="w",
                                            title="Predictions per true class, with cut points")
-            p.addLegend(offset=(10, 10))
+            # One row of names above the curves (headroom below): a column of five
+            # covered the histograms.
+            p.addLegend(offset=(10, 5), colCount=8)
             p.setLabel("bottom", "prediction")
             p.setLabel("left", "rows")
             style_plot(p)
@@ -58,7 +62,30 @@ class CutsTab(QWidget):
             self.cut_result = self.cut_generation = None
         fresh = self.cut_result is not None and self._current()
         self.apply_button.setEnabled(fresh)
+        self.follow_notes(report)
         self._show(report.cuts, self.cut_result if fresh else None)
+
+    def follow_notes(self, report):
+        """The note "N non-integer ratings … scored through cut points" is about the data
+        shown: once the ratings are integers (Apply as ratings) it goes, and comes back
+        with an undo."""
+        s = self.session
+        if s is None or not getattr(s, "problems_are_notes", False) and not self._set_aside:
+            return
+        continuous = report.cuts is not None
+        files = (getattr(s, "truth_path", None), getattr(s, "sub_path", None))
+        if self._set_aside and self._aside_for != files:
+            self._set_aside = []            # notes of other files
+
+        def is_ours(p):
+            return "non-integer rating" in getattr(p, "message", "") and \
+                "cut points" in getattr(p, "message", "")
+        if not continuous and any(is_ours(p) for p in s.problems):
+            self._set_aside, self._aside_for = [p for p in s.problems if is_ours(p)], files
+            s.set_problems([p for p in s.problems if not is_ours(p)], notes=True)
+        elif continuous and self._set_aside and (s.problems_are_notes or not s.problems):
+            back, self._set_aside = self._set_aside, []
+            s.set_problems(back + [p for p in s.problems if not is_ours(p)], notes=True)
 
     def _generation(self):
         return self.session.generation if self.session is not None else None
@@ -107,6 +134,9 @@ class CutsTab(QWidget):
         for c in cuts:
             p.addItem(pg.InfiniteLine(pos=float(c), angle=90,
                                       pen=pg.mkPen((0, 0, 0), width=2, style=Qt.DashLine)))
+        top = max((float(h.max(initial=0)) for _, h in hists), default=0.0) or 1.0
+        rows = -(-len(hists) // 8)                      # legend rows (8 names a row)
+        p.setYRange(0, top * (1.25 + 0.2 * rows), padding=0)
 
     def optimise(self):
         rep = self.report
@@ -137,4 +167,10 @@ class CutsTab(QWidget):
 
         def fn(prep):
             return "pred", apply_cuts(prep.pred, cuts, lo).astype(prep.pred.dtype)
+        # The button goes grey once applied: Qt would pass the focus on to the What-if
+        # K box, whose own undo then took Ctrl+Z. The tab keeps it: Ctrl+Z undoes the apply.
+        tabs = self.parentWidget().parentWidget() if self.parentWidget() is not None else None
+        bar = tabs.tabBar() if hasattr(tabs, "tabBar") else None
+        if bar is not None:         # this tab goes too (integer ratings): its tab bar stays
+            bar.setFocus(Qt.OtherFocusReason)
         self.transform_requested.emit("Apply cut points", fn)

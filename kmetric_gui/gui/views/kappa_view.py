@@ -3,6 +3,8 @@
 Every number comes from a core KappaResult (the data's, or the what-if
 matrix's via kappa_from_confusion); the view only draws and routes clicks.
 """
+from html import escape
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
@@ -144,10 +146,15 @@ class KappaView(QWidget):
 
     def _make_balance(self):
         from ..widgets.theme import style_plot
-        self._balance = pg.PlotWidget(background="w", title="Class balance: truth vs prediction")
+        from ..widgets.axes import ElidingAxis
+        # Short titles (half the page at 1280x720); names cut to their room, not run together.
+        self._balance = pg.PlotWidget(background="w", title="Class balance",
+                                      axisItems={"bottom": ElidingAxis("bottom")})
+        self._balance.setToolTip("Rows of each class in the truth and in the prediction")
         self._balance.addLegend(offset=(10, 10))
         self._balance.setMouseEnabled(False, False)
-        self._cost = pg.PlotWidget(background="w", title="Weight of each predicted class")
+        self._cost = pg.PlotWidget(background="w", title="Error weight by predicted class",
+                                   axisItems={"bottom": ElidingAxis("bottom")})
         self._cost.setMouseEnabled(False, False)
         self._cost.setLabel("bottom", "predicted class")
         self._cost.setLabel("left", "error weight")
@@ -191,6 +198,7 @@ class KappaView(QWidget):
         else:
             self.cuts.cut_result = self.cuts.cut_generation = None
             self.cuts.drawn = None      # no cut-points chart to export for integer ratings
+            self.cuts.follow_notes(report)
             self.apply_button.setEnabled(False)
         if self.mode() == "data":
             self.show_result(self.data_result)
@@ -238,7 +246,7 @@ class KappaView(QWidget):
         n = r.n
         where = "what-if matrix" if self.mode() == "whatif" else "the files"
         if r.undefined_reason:
-            kappa = f"<b>undefined</b> — {r.undefined_reason}"
+            kappa = f"<b>undefined</b> — {escape(str(r.undefined_reason))}"
         else:
             kappa = f"<b>{r.score:.6f}</b> ({agreement_band(r.score)})"
         norm = (lambda v: f"{v / n:.5f}") if n else (lambda v: "—")
@@ -262,6 +270,8 @@ class KappaView(QWidget):
         p.addItem(pg.BarGraphItem(x=x + 0.2, height=r.hist_pred, width=0.38,
                                   brush=(255, 127, 14), name="prediction"))
         p.getAxis("bottom").setTicks([list(zip(x, labels))])
+        p.setToolTip("Rows of each class in the truth and in the prediction\nclasses: "
+                     + ", ".join(map(str, labels)))
         top = float(max(r.hist_true.max(initial=0), r.hist_pred.max(initial=0))) or 1.0
         p.setYRange(0, top * 1.5, padding=0)      # headroom: the legend never covers a bar
 
@@ -278,6 +288,7 @@ class KappaView(QWidget):
         p.addItem(pg.InfiniteLine(pos=i, angle=90, pen=pg.mkPen((120, 40, 160), width=2,
                                                                  style=Qt.DashLine)))
         p.setYRange(0, 1.05)
+        p.setXRange(-0.5, w.size - 0.5, padding=0)      # room for the first and last names
         p.getAxis("bottom").setTicks([list(zip(x, self.labels(r)))])
 
     # -- what-if -----------------------------------------------------------------------

@@ -3,6 +3,8 @@
 Numbers come from the core's LwlrapResult and sample_ranking; the view only
 draws, orders rows (on the worker for big files) and routes selections.
 """
+from html import escape
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
@@ -46,7 +48,8 @@ class LwlrapView(QWidget):
         # Classes: variable-width bars (width = class weight, so area = contribution).
         cls = QWidget()
         cl = QHBoxLayout(cls)
-        self.class_plot = pg.PlotWidget(background="w",
+        from ..widgets.axes import ElidingAxis
+        self.class_plot = pg.PlotWidget(background="w", axisItems={"bottom": ElidingAxis("bottom")},
                                         title="Per-class LwLRAP")      # the axis says what the width is
         self.class_plot.setLabel("left", "class lwlrap")
         self.class_plot.setLabel("bottom", "classes, worst first (width ∝ share of positive labels)")
@@ -115,7 +118,9 @@ class LwlrapView(QWidget):
 
     def _make_rank_plot(self):
         from ..widgets.theme import style_plot
-        p = self._rank_plot = pg.PlotWidget(background="w", title="Classes ranked by score")
+        from ..widgets.axes import ElidingAxis
+        p = self._rank_plot = pg.PlotWidget(background="w", title="Classes ranked by score",
+                                            axisItems={"bottom": ElidingAxis("bottom")})
         p.setMouseEnabled(False, False)
         p.setLabel("left", "score")
         # Once, now, while the range is 0..1: pyqtgraph 0.14 works the prefix out from the range
@@ -150,7 +155,7 @@ class LwlrapView(QWidget):
                 f"samples.")
         if r.tied_positives:
             text += (f"<br><b>{r.tied_positives:,}</b> positive label(s) tie another class's "
-                     f"score; counted as <i>{r.ties}</i> — switch to compare.")
+                     f"score; counted as <i>{escape(str(r.ties))}</i> — switch to compare.")
         self.summary.setText(text)
         self._draw_classes()
         if self.jobs is not None:
@@ -209,13 +214,17 @@ class LwlrapView(QWidget):
                                   brushes=colors, pen=pg.mkPen("w")))
         p.addItem(pg.InfiniteLine(pos=r.score, angle=0, label=f"overall {r.score:.4f}",
                                   pen=pg.mkPen((200, 30, 30), width=2, style=Qt.DashLine),
-                                  labelOpts={"position": 0.9, "color": (200, 30, 30)}))
+                                  # at the left, above the worst classes (the lowest bars):
+                                  # at the right it was cut by the edge and covered bars
+                                  labelOpts={"position": 0.02, "color": (200, 30, 30),
+                                             "anchors": [(0, 1), (0, 1)],
+                                             "fill": (255, 255, 255, 200)}))
         centers = x0 + w / 2
         self._bars = (order, centers)               # where class intervals get whiskers
         self._whiskers = None
-        px = max(self.class_plot.width() - 80, 300)         # rough plot width in pixels
-        p.getAxis("bottom").setTicks([[(c, _fit(names[i], w[k] * px))
-                                       for k, (c, i) in enumerate(zip(centers, order))]])
+        # Names cut to their bar's room by the axis when drawn (it knows the real width).
+        p.getAxis("bottom").setTicks([[(c, str(names[i])) for c, i in zip(centers, order)]])
+        p.setXRange(0, float(w.sum()), padding=0.01)
         p.setYRange(0, 1.05)
         counts = r.class_positives
         self.class_model.set_columns([
@@ -296,12 +305,12 @@ class LwlrapView(QWidget):
         self.sample_precisions = prec
         self._ranking = (truth, scores, order, ranks, hits)
         self.sample_title.setText(
-            f"<b>{prep.ids[i]}</b>: {n_pos} true label(s) "
-            f"({', '.join(names[j] for j in np.flatnonzero(truth)) or 'none'}); sample lwlrap "
+            f"<b>{escape(str(prep.ids[i]))}</b>: {n_pos} true label(s) "
+            f"({escape(', '.join(names[j] for j in np.flatnonzero(truth))) or 'none'}); sample lwlrap "
             f"{_f4(r.sample_scores[i])}, contribution {contrib:.3e} of the score")
         if self._rank_plot is not None:
             self._draw_ranking()
-        lines = [f"{names[j]}: rank {ranks[j]}, {hits[j]} true label(s) at or above it → "
+        lines = [f"{escape(str(names[j]))}: rank {ranks[j]}, {hits[j]} true label(s) at or above it → "
                  f"precision {hits[j]}/{ranks[j]} = {prec[j]:.4f}"
                  for j in order if truth[j]]
         self.steps.setText("<br>".join(lines) + (
@@ -317,19 +326,13 @@ class LwlrapView(QWidget):
         x = np.arange(len(shown))
         brushes = [pg.mkBrush((44, 160, 44) if truth[j] else (170, 170, 170)) for j in shown]
         p.addItem(pg.BarGraphItem(x=x, height=scores[shown], width=0.8, brushes=brushes))
-        px = max(p.width() - 80, 300) / max(len(shown), 1)
-        p.getAxis("bottom").setTicks([[(k, _fit(names[j], px)) for k, j in enumerate(shown)]])
+        p.getAxis("bottom").setTicks([[(k, str(names[j])) for k, j in enumerate(shown)]])
+        p.setXRange(-0.5, len(shown) - 0.5, padding=0)
         for k, j in enumerate(shown):
             if truth[j]:
                 t = pg.TextItem(f"{hits[j]}/{ranks[j]}", color=(20, 100, 20), anchor=(0.5, 1))
                 t.setPos(k, scores[j])
                 p.addItem(t)
-
-
-def _fit(name, pixels):
-    """A label cut to the pixels it has (about 7 px a character)."""
-    room = int(pixels // 7)
-    return name if len(name) <= room else (name[:max(room - 1, 0)] + "…" if room > 1 else "")
 
 
 def _f4(v):

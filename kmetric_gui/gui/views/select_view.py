@@ -9,6 +9,7 @@ and the noise model in words.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from html import escape
 
 import numpy as np
 import pyqtgraph as pg
@@ -198,7 +199,7 @@ class FinalDialog(QDialog):
                     f.setBold(True)
                     item.setFont(f)
                 self.table.setItem(r, k, item)
-        self.verdict.setText(f"<b>Verdict:</b> {d['verdict']}")
+        self.verdict.setText(f"<b>Verdict:</b> {escape(str(d['verdict']))}")
         self._draw_landing(res)
 
     def _draw_landing(self, res):
@@ -227,17 +228,17 @@ class FinalDialog(QDialog):
         right = max(float(res.rank_edges[-1]), th["bronze"] + 0.5)
         self.plot.setXRange(0.5, right, padding=0.02)
         m = d["medals"]
-        sens = " ".join(f"At correlation {s['correlation']:g}: median {s['rank_p50']}, "
+        sens = escape(" ".join(f"At correlation {s['correlation']:g}: median {s['rank_p50']}, "
                          f"any medal {100 * (1 - s['medals']['none']):.0f}%."
-                         for s in d["sensitivity"])
+                         for s in d["sensitivity"]))
         self.landing.setText(
-            f"<b>{res.ranked}</b> among {d['teams']:,} teams: rank {d['rank_now']} now; private "
+            f"<b>{escape(str(res.ranked))}</b> among {d['teams']:,} teams: rank {d['rank_now']} now; private "
             f"median <b>{d['rank_p50']}</b>, 90% in [{d['rank_p05']}, {d['rank_p95']}]. "
             f"Gold {100 * m['gold']:.1f}%, silver {100 * m['silver']:.1f}%, bronze "
             f"{100 * m['bronze']:.1f}%, none {100 * m['none']:.1f}% (gold to rank {th['gold']}, "
             f"silver {th['silver']}, bronze {th['bronze']}). {sens}<br><small>Assumed: "
-            + "; ".join(d["assumptions"]) + ".</small>"
-            + "".join(f"<br><b>Warning:</b> {x}" for x in d.get("warnings", [])))
+            + escape("; ".join(d["assumptions"])) + ".</small>"
+            + "".join(f"<br><b>Warning:</b> {escape(str(x))}" for x in d.get("warnings", [])))
 
 
 def _f(x):

@@ -19,6 +19,16 @@ class MetricTabs(QTabWidget):
         self._base = None
         self.compare = None                  # the Compare tab, made when first needed
         self.setVisible(False)
+        session = getattr(context, "session", None)
+        if session is not None and hasattr(session, "files_changed"):
+            session.files_changed.connect(self._files_renamed)
+
+    def _files_renamed(self):
+        """After Save as the shown submission has a new name: the leaderboard follows."""
+        s = self.context.session
+        if self.compare is not None and s.sub_path and s.compare_paths:
+            from pathlib import Path
+            self.compare.view.rename_shown(Path(s.sub_path).name)
 
     def view(self, metric):
         if metric not in self.views:
@@ -36,13 +46,34 @@ class MetricTabs(QTabWidget):
             self.insertTab(0, v, title)          # the anatomy first, then Fix first, Compare
         return self.views[metric]
 
+    def _names_key(self):
+        """Class names belong to a dataset (its solution file), not to every file opened."""
+        s = getattr(self.context, "session", None)
+        path = getattr(s, "truth_path", None)
+        if not path:
+            return None
+        import hashlib
+        import os
+        digest = hashlib.sha1(os.path.abspath(str(path)).encode("utf-8")).hexdigest()[:16]
+        return f"class_names/{digest}"
+
     def _keep_class_names(self, view):
-        """Class names typed in a view stay for the next run (a QSettings value)."""
+        """Class names typed in a view stay for the next run of the same dataset."""
         names, settings = getattr(view, "names", None), getattr(self, "settings", None)
         if names is None or settings is None:
             return
-        names.setText(str(settings.value("class_names", "") or ""))
-        names.editingFinished.connect(lambda: settings.setValue("class_names", names.text()))
+
+        def save():
+            key = self._names_key()
+            if key is not None:
+                settings.setValue(key, names.text())
+        names.editingFinished.connect(save)
+
+    def _load_class_names(self, view):
+        names, settings = getattr(view, "names", None), getattr(self, "settings", None)
+        key = self._names_key()
+        if names is not None and settings is not None and key is not None:
+            names.setText(str(settings.value(key, "") or ""))
 
     def export_context(self):
         s = self.context.session
@@ -60,11 +91,16 @@ class MetricTabs(QTabWidget):
         view = self.view(report.metric)
         for v in self.views.values():
             self.setTabVisible(self.indexOf(v), v is view)
-        if self.currentWidget() is not self.compare:
+        new_data = base is not self._base
+        # An edit keeps the page in use (working down Fix first, or comparing); new files
+        # show their anatomy unless Compare or Fix first is open.
+        keep = (self.compare, getattr(self, "fixes", None))
+        if self.currentWidget() not in keep or not self.isTabVisible(self.currentIndex()):
             self.setCurrentWidget(view)
         self.setVisible(True)
-        new_data = base is not self._base
         self._base = base
+        if new_data:
+            self._load_class_names(view)
         view.set_report(report, new_data=new_data)
 
     def hide_views(self):
@@ -96,6 +132,10 @@ class MetricTabs(QTabWidget):
             self.setCurrentWidget(self.compare)
         if wanted:
             self.compare.show_results(res)
+        if res is not None and res.comparison is not None:
+            bar = getattr(self.window(), "statusBar", None)
+            if bar is not None and bar().currentMessage().startswith("Not compared"):
+                bar().clearMessage()            # compared again (e.g. the truth edit undone)
 
     def show_fixes(self, metric, fixes, gains, has_optimiser):
         """The Fix first tab, and the gains drawn by the metric's view (if it draws any)."""
@@ -105,6 +145,7 @@ class MetricTabs(QTabWidget):
             style_plots(self.fixes)
             self.fixes.rows_requested.connect(self.rows_requested)
             self.fixes.honest_requested.connect(self.honest_requested)
+            self.fixes.transform_requested.connect(self.transform_requested)
             self.insertTab(1, self.fixes, "Fix first")
         self.fixes.show_fixes(fixes, has_optimiser)
         view = self.views.get(metric)

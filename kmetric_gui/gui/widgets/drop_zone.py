@@ -2,9 +2,44 @@
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy
 
 from ..crash import guarded
+
+
+class MiddleElidedLabel(QLabel):
+    """A file name cut in the middle ("qwk_su…sion.csv") to fit: the start and the
+    extension are what tell files apart. The full text stays in ``full_text()``."""
+
+    def __init__(self, text="", parent=None):
+        super().__init__(parent)
+        self._full = ""
+        self.setTextFormat(Qt.PlainText)        # a file may be named "<b>"
+        self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
+        self.set_full_text(text)
+
+    def full_text(self):
+        return self._full
+
+    def set_full_text(self, text):
+        self._full = text
+        self._elide()
+
+    @guarded
+    def sizeHint(self):
+        size = super().sizeHint()
+        size.setWidth(self.fontMetrics().horizontalAdvance(self._full) + 4)
+        return size
+
+    @guarded
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self):
+        shown = self.fontMetrics().elidedText(self._full, Qt.ElideMiddle, max(self.width(), 1))
+        if shown != self.text():
+            self.setText(shown)
 
 
 def dropped_paths(mime):
@@ -25,7 +60,7 @@ class DropZone(QFrame):
         lay = QHBoxLayout(self)               # one line: little height on short screens
         lay.setContentsMargins(8, 6, 8, 6)
         self._title = QLabel(f"<b>{title}</b>")
-        self._path = QLabel("drop a file here")
+        self._path = MiddleElidedLabel("drop a file here")
         self._path.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self._path.setMinimumWidth(40)
         self._button = QPushButton("Open…")
@@ -38,7 +73,7 @@ class DropZone(QFrame):
 
     def set_path(self, path):
         self.path = path
-        self._path.setText(Path(path).name if path else "drop a file here")
+        self._path.set_full_text(Path(path).name if path else "drop a file here")
         self._path.setToolTip(str(path) if path else "")
 
     @guarded
@@ -69,6 +104,6 @@ class DropZone(QFrame):
         """Several files (the compare zone): their names, the full paths on hover."""
         from pathlib import Path as _P
         self.path = list(paths)
-        self._path.setText(", ".join(_P(p).name for p in paths) if paths
-                           else "drop files here")
+        self._path.set_full_text(", ".join(_P(p).name for p in paths) if paths
+                                 else "drop files here")
         self._path.setToolTip("\n".join(map(str, paths)))

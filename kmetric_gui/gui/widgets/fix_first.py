@@ -84,6 +84,7 @@ class FixFirstPanel(QWidget):
     """Ranked fixes, a slider for N and the cumulative curve (score after the first N fixes)."""
 
     rows_selected = Signal(list)     # solution rows of the units: the first N, or those picked
+    fix_requested = Signal(list)     # solution rows of the unit to fix now (keyboard: F / Enter)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -108,9 +109,11 @@ class FixFirstPanel(QWidget):
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
         head = self.table.horizontalHeader()
         for c in range(5):      # fitted once per list (set_fixes), not on every repaint
-            head.setSectionResizeMode(c, QHeaderView.Stretch if c == 1 else QHeaderView.Interactive)
+            head.setSectionResizeMode(c, QHeaderView.Interactive)
+        # The "error" words take what is left: a stretched id column cut the gains.
+        head.setStretchLastSection(True)
         self.plot = pg.PlotWidget(background="w")
-        self.plot.setMinimumHeight(140)
+        self.plot.setMinimumHeight(90)      # the held-out curves below need room too
         self.plot.setLabel("bottom", "fixes applied (greedy order)")
         self.plot.setLabel("left", "score")
         self.plot.getAxis("left").enableAutoSIPrefix(False)   # scores read as they are
@@ -134,6 +137,9 @@ class FixFirstPanel(QWidget):
         self.slider.valueChanged.connect(self._update_top)
         self.marker.sigPositionChangeFinished.connect(self._marker_moved)
         self.table.selectionModel().selectionChanged.connect(self._picked)
+        self.table.installEventFilter(self)
+        self.table.setToolTip("Down / N: next; F or Enter: fix the selected one (Ctrl+Z undoes)")
+        self._cursor = None              # the list row worked on: kept when the list is redone
 
     # -- input -------------------------------------------------------------------
     def set_top_fixes(self, top_fixes):
@@ -162,9 +168,23 @@ class FixFirstPanel(QWidget):
             w.blockSignals(False)
         self.setEnabled(True)
         self._update_top(self.slider.value(), emit=False)
+        if self._cursor is not None and n:
+            # Working down the list: the fixed unit left it, the next one is at its place.
+            sel = self.table.selectionModel()
+            sel.blockSignals(True)
+            self.table.selectRow(min(self._cursor, n - 1))
+            sel.blockSignals(False)
+            self.table.viewport().update()
         # Widths from the first rows only: measuring all 1,000 on every change froze the
         # window for a second after each edit (Qt's own fit walks a hidden table's rows).
-        fit_columns(self.table, (0, 2, 3, 4))
+        fit_columns(self.table, (0, 1, 2, 3), cap=self.table.fontMetrics().averageCharWidth() * 24)
+        # Numbers are never cut: the fit above left "+0.007150" a pixel short (elided).
+        fm, head = self.table.fontMetrics(), self.table.horizontalHeader()
+        for c in (2, 3):
+            texts = [self.model.data(self.model.index(r, c)) for r in range(min(n, 50))]
+            need = max((fm.horizontalAdvance(t) for t in texts), default=0) + 16
+            if head.sectionSize(c) < need:
+                head.resizeSection(c, need)
 
     def clear(self, message="Nothing to fix yet"):
         from ...core.attribution import empty_fixes
@@ -208,3 +228,37 @@ class FixFirstPanel(QWidget):
         picked = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
         if picked:
             self.rows_selected.emit(self.rows[picked].tolist())
+
+    # -- keyboard flow: next / fix / next -----------------------------------------
+    def eventFilter(self, obj, event):
+        from PySide6.QtCore import QEvent
+        if obj is self.table and event.type() == QEvent.KeyPress and not event.modifiers():
+            key = event.key()
+            if key in (Qt.Key_F, Qt.Key_Return, Qt.Key_Enter):
+                self.fix_current()
+                return True
+            if key == Qt.Key_N:
+                self.select_next()
+                return True
+        return super().eventFilter(obj, event)
+
+    def current_row(self):
+        rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
+        return rows[0].row() if rows else None
+
+    def select_next(self):
+        r = self.current_row()
+        r = 0 if r is None else min(r + 1, self.model.rowCount() - 1)
+        if r >= 0:
+            self.table.selectRow(r)
+            self._cursor = r
+
+    def fix_current(self):
+        r = self.current_row()
+        if r is None:
+            if not self.model.rowCount():
+                return
+            r = 0
+            self.table.selectRow(0)
+        self._cursor = r
+        self.fix_requested.emit([int(self.rows[r])])

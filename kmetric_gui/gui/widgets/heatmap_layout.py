@@ -95,6 +95,13 @@ class Layout:
         cw = max(1.0, (self.w - left - right)) / ncols
         # Column labels: horizontal when they fit a cell, else rotated and thinned.
         self.col_font, self.col_rot = self._label_font(self.hm.col_labels, cw)
+        self.col_elide = False
+        if self.col_rot and cw >= 40:
+            # Rotated into a short band, "0 - Proliferative DR" showed "0 - …" though the
+            # column had 80 px: across the cell, cut at its end, shows more of it.
+            band = max(24.0, 0.2 * self.h)
+            if self._width(self.col_font, hm.col_labels) > band and band < 1.5 * cw:
+                self.col_rot, self.col_elide = False, True
         col_band = (QFontMetricsF(self.col_font).height() if not self.col_rot else
                     min(self._width(self.col_font, hm.col_labels), max(24.0, 0.2 * self.h)))
         col_band = max(col_band, corner_h)
@@ -205,7 +212,8 @@ class Layout:
         fm = QFontMetricsF(self.col_font)
         bottom = m.top() - g
         if not self.col_rot:
-            step = max(1, math.ceil((self._width(self.col_font, hm.col_labels) + AIR) / self.cw))
+            step = 1 if self.col_elide else \
+                max(1, math.ceil((self._width(self.col_font, hm.col_labels) + AIR) / self.cw))
             for j in cols:
                 if j % step == 0:
                     self._line("col", hm.col_labels[j], self.col_font, self.x_of(j) + self.cw / 2,
