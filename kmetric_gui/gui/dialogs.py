@@ -5,6 +5,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QMessageB
                                QTableWidgetItem, QTextBrowser, QVBoxLayout)
 
 from ..paths import resources_dir
+from .crash import guarded
 
 FALLBACK_HELP = """# The metrics
 **Weighted kappa** compares integer ratings: 1 − Σ W·O / Σ W·E over the rating range.
@@ -107,6 +108,7 @@ class SaveSubmissionDialog(QFileDialog):
     def refuse(self, text):                 # tests replace this
         QMessageBox.warning(self, "Save submission as", text)
 
+    @guarded
     def accept(self):
         files = self.selectedFiles()
         if self.solution and files and _same_file(files[0], self.solution):

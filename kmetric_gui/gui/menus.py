@@ -4,6 +4,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLineEdit
 
 from .project import add_menu_entries
+from .crash import guarded
 
 
 
@@ -100,6 +101,7 @@ class WindowKeysFirst(QObject):
         super().__init__(win)
         self.keys = {QKeySequence(k) for k in self.STOLEN}
 
+    @guarded
     def eventFilter(self, obj, event):
         if event.type() == QEvent.ShortcutOverride:
             seq = QKeySequence(event.keyCombination())

@@ -230,6 +230,7 @@ class FixFirstPanel(QWidget):
             self.rows_selected.emit(self.rows[picked].tolist())
 
     # -- keyboard flow: next / fix / next -----------------------------------------
+    @guarded
     def eventFilter(self, obj, event):
         from PySide6.QtCore import QEvent
         if obj is self.table and event.type() == QEvent.KeyPress and not event.modifiers():

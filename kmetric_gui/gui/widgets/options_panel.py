@@ -11,11 +11,13 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout
                                QLineEdit, QSpinBox, QVBoxLayout, QWidget)
 
 from ...scoring import Options
+from ..crash import guarded
 
 
 class _FocusWheel:
     """The wheel edits the value only with focus; without, the panel scrolls."""
 
+    @guarded
     def wheelEvent(self, event):                     # noqa: N802 (Qt override)
         if self.hasFocus():
             super().wheelEvent(event)
