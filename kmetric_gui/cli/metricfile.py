@@ -1,0 +1,111 @@
+"""`--metric-file FILE`: score with a competition's own metric file (kmetric_gui.metricfile)."""
+import json
+import math
+import sys
+
+from .stats import _number
+
+
+def add_metric_file_options(s):
+    g = s.add_argument_group("a competition's own metric file (Kaggle's score() function)")
+    g.add_argument("--metric-file", metavar="FILE",
+                   help="score with FILE's score(solution, submission, row_id_column_name, ...) "
+                        "(.py or .ipynb); the file runs as code in a separate process")
+    g.add_argument("--metric-arg", metavar="NAME=VALUE", action="append", default=[],
+                   help="an extra argument of score() (repeatable), typed from its signature")
+    d = g.add_mutually_exclusive_group()
+    d.add_argument("--higher-is-better", dest="higher_is_better", action="store_const", const=True)
+    d.add_argument("--lower-is-better", dest="higher_is_better", action="store_const", const=False)
+    g.add_argument("--metric-timeout", metavar="SECONDS",
+                   help="stop the metric after this many seconds in all (default 1800, Kaggle's)")
+    g.add_argument("--metric-memory-gb", metavar="GB", help="memory limit of the metric's process")
+
+
+def _limits(args, problems):
+    timeout = memory = None
+    if args.metric_timeout is not None:
+        timeout = _number(args.metric_timeout, "--metric-timeout", problems)
+        if timeout is not None and timeout <= 0:
+            problems.append(f"--metric-timeout must be above 0; got {args.metric_timeout}")
+    if args.metric_memory_gb is not None:
+        memory = _number(args.metric_memory_gb, "--metric-memory-gb", problems)
+        if memory is not None and memory <= 0:
+            problems.append(f"--metric-memory-gb must be above 0; got {args.metric_memory_gb}")
+    return timeout, memory
+
+
+def _fmt(x):
+    return "undefined" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.6f}"
+
+
+def to_json(fs):
+    d = {"metric": f"file:{fs.source.name}",
+         "metric_file": {"path": fs.source.path, "sha256": fs.source.sha256, "function": "score",
+                         "args": fs.args},
+         "score": fs.score, "higher_is_better": fs.higher_is_better, "n_rows": fs.n_rows}
+    d.update(fs.splits)
+    return d
+
+
+def human_lines(fs):
+    lines = [f"metric:  file {fs.source.name}  ({'higher' if fs.higher_is_better else 'lower'} is better)",
+             f"rows:    {fs.n_rows}", f"score:   {_fmt(fs.score)}"]
+    for name, v in fs.splits.items():
+        lines.append(f"{name + ':':<9}{_fmt(v)}")
+    if fs.args:
+        lines.append("args:    " + ", ".join(f"{k}={v!r}" for k, v in fs.args.items()))
+    return lines
+
+
+def run_score(args, ci, shake):
+    from ..errors import Cancelled, InputError
+    from ..metricfile.kaggle import MetricFailed, bootstrap, open_worker, score_file
+    problems = []
+    timeout, memory = _limits(args, problems)
+    if shake is not None:
+        problems.append("--shakeup is not available with --metric-file yet")
+    if problems:
+        for line in problems:
+            print(f"kmetric: {line}", file=sys.stderr)
+        return 2
+    import os
+    workers = max(1, min(os.cpu_count() or 1, 8)) if ci else 1
+    try:
+        with open_worker(args.metric_file, (args.truth, args.submission), args.id_column,
+                         timeout, memory, workers) as w:
+            fs, usage = score_file(w, args.metric_arg, args.higher_is_better)
+            d, lines = to_json(fs), human_lines(fs)
+            if ci is not None:
+                _interval(w, fs, usage, ci, d, lines, bootstrap)
+            printed = w.printed()
+    except InputError as e:
+        for line in e.problems:
+            print(f"kmetric: {line}", file=sys.stderr)
+        return 2
+    except MetricFailed as e:
+        print(f"kmetric: {e}", file=sys.stderr)
+        return 2
+    except Cancelled:
+        print("kmetric: interrupted", file=sys.stderr)
+        return 130
+    if printed.strip():
+        first = printed.strip().splitlines()[0][:120]
+        print(f"kmetric: note: metric file {fs.source.name} printed to standard output "
+              f"(kept out of this output); its first line: {first}", file=sys.stderr)
+    print(json.dumps(d) if args.json else "\n".join(lines))
+    return 0
+
+
+def _interval(w, fs, usage, ci, d, lines, bootstrap):
+    from ..core.intervals import percentile_interval
+    from ..stats import interval_text
+    values, failed = bootstrap(w, fs, usage, ci.replicates, ci.seed)
+    iv = percentile_interval(values, ci.level)
+    d["ci"] = iv.to_dict(ci.seed)
+    for i, line in enumerate(lines):
+        if line.startswith("score:"):
+            lines[i] = f"{line}  {interval_text(iv, ci.seed)}"
+    if failed:
+        kinds = sorted({r[1] for r in failed})[:3]
+        lines.append(f"note: {len(failed)} of {ci.replicates} replicates failed in the metric and "
+                     f"count as undefined ({'; '.join(kinds)})")

@@ -1,0 +1,178 @@
+"""The parent's side of a metric worker: a process pool with the time and memory
+limits, a temporary working folder, killed on timeout or cancel.
+
+The pool is a ``concurrent.futures`` executor of local processes; tasks are
+module functions of ``worker`` taking plain data, so any executor would do.
+"""
+import multiprocessing
+import os
+import shutil
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
+
+from ..errors import Cancelled, InputError
+from . import worker
+from .source import where
+
+DEFAULT_TIMEOUT = 1800.0      # Kaggle's 30 minutes for Public and Private together
+
+
+class MetricFailed(Exception):
+    """The metric's code failed (not the user's data): one line, exit 2."""
+
+
+class Limits:
+    def __init__(self, timeout=DEFAULT_TIMEOUT, memory_gb=None):
+        self.timeout = float(timeout)
+        self.memory_bytes = int(memory_gb * (1 << 30)) if memory_gb else None
+
+
+class MetricWorker:
+    """One metric file and one pair of files, scored in worker processes."""
+
+    def __init__(self, source, paths, id_col=None, limits=None, workers=1, function="score"):
+        self.source, self.id_col = source, id_col
+        self.paths = tuple(os.path.abspath(p) for p in paths)   # the worker runs in its own folder
+        self.limits, self.function, self.workers = limits or Limits(), function, max(1, workers)
+        self.started = time.monotonic()
+        self.dir = tempfile.mkdtemp(prefix="kmetric-metric-")
+        self.out_path = os.path.join(self.dir, ".stdout")
+        self._pool = None
+
+    # -- the pool ----------------------------------------------------------------
+    def _executor(self):
+        if self._pool is None:
+            ctx = multiprocessing.get_context("spawn")   # a clean interpreter, never our state
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=ctx, initializer=worker.init,
+                initargs=(self.dir, self.limits.memory_bytes, self.out_path))
+        return self._pool
+
+    def remaining(self):
+        return self.limits.timeout - (time.monotonic() - self.started)
+
+    def kill(self):
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        for p in list(getattr(pool, "_processes", {}).values()):
+            try:
+                p.kill()
+            except (OSError, AttributeError):
+                pass
+        pool.shutdown(wait=False, cancel_futures=True)
+
+    def close(self):
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _args(self):
+        return (self.source.code, self.source.name, self.function)
+
+    def _wait(self, futures, cancel=None, progress=None):
+        """Results of futures in order, within the time left; kills the pool on overrun."""
+        out = []
+        for k, fut in enumerate(futures):
+            while True:
+                left = self.remaining()
+                if left <= 0:
+                    self.kill()
+                    raise MetricFailed(f"metric file {self.source.name}: stopped after "
+                                       f"{self.limits.timeout:g} s, the time limit (--metric-timeout)")
+                if cancel is not None and cancel():
+                    self.kill()
+                    raise Cancelled()
+                try:
+                    out.append(fut.result(timeout=min(left, 0.1)))
+                    break
+                except FutureTimeout:
+                    continue
+                except BrokenProcessPool:
+                    self.kill()
+                    raise MetricFailed(self._died()) from None
+            if progress is not None:
+                progress(k + 1, len(futures))
+        return out
+
+    def _died(self):
+        mem = self.limits.memory_bytes
+        why = (f"it may have passed the memory limit of {mem / (1 << 30):g} GB (--metric-memory-gb)"
+               if mem else "it crashed or was killed")
+        return f"metric file {self.source.name}: the worker process running it ended abruptly; {why}"
+
+    # -- what the callers ask ----------------------------------------------------
+    def inspect(self):
+        (r,) = self._wait([self._executor().submit(worker.inspect_metric, *self._args())])
+        self._raise(r)
+        return r[1]
+
+    def prepare(self):
+        (r,) = self._wait([self._executor().submit(worker.prepare, *self._args(), self.paths, self.id_col)])
+        if r[0] == "problem":
+            raise InputError(r[1][0], r[1])
+        self._raise(r)
+        return r[1]
+
+    def score_sets(self, kwargs, row_sets, cancel=None, progress=None, chunk=None):
+        """Result tuples of each row set, spread over the pool in chunks."""
+        row_sets = list(row_sets)
+        chunk = chunk or max(1, -(-len(row_sets) // (self.workers * 4)))
+        futures = [self._executor().submit(worker.score_rows, *self._args(), self.paths, self.id_col,
+                                           kwargs, row_sets[i:i + chunk])
+                   for i in range(0, len(row_sets), chunk)]
+        done = [0]
+
+        def step(k, n):
+            if progress is not None:
+                progress(min(k * chunk, len(row_sets)), len(row_sets))
+        parts = self._wait(futures, cancel, step if progress else None)
+        del done
+        out = [r for part in parts for r in part]
+        if out and out[0][0] in ("syntax", "import", "nofunction"):
+            self._raise(out[0])
+        return out
+
+    def score_one(self, kwargs, rows=None):
+        (r,) = self.score_sets(kwargs, [rows])
+        self._raise(r)
+        return r[1]
+
+    def printed(self):
+        """What the metric wrote to standard output (first lines), or ''."""
+        try:
+            with open(self.out_path, encoding="utf-8", errors="replace") as f:
+                return f.read(2000)
+        except OSError:
+            return ""
+
+    def _raise(self, r):
+        kind = r[0]
+        name = self.source.name
+        if kind == "ok":
+            return
+        if kind == "visible":
+            raise InputError(f"metric file {name}: {r[1]}")
+        if kind == "syntax":
+            raise MetricFailed(f"metric file {name}, {where(self.source, r[2])}: {r[1]}")
+        if kind == "import":
+            raise MetricFailed(f"metric file {name} imports '{r[1]}', which is not installed here; "
+                               f"install it into this environment (pip install {r[1].split('.')[0]})")
+        if kind == "nofunction":
+            raise MetricFailed(f"metric file {name} defines no function '{r[1]}'")
+        if kind == "memory":
+            raise MetricFailed(f"metric file {name}: {r[1]}"
+                               + (" (the --metric-memory-gb limit)" if self.limits.memory_bytes else ""))
+        line = r[2] if len(r) > 2 else None
+        at = f", {where(self.source, line)}" if line else ""
+        raise MetricFailed(f"metric file {name}{at}: {r[1]}")

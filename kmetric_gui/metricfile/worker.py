@@ -1,0 +1,187 @@
+"""What runs inside a metric worker process (never in the app's or CLI's own).
+
+The pool's initializer sets limits and the working folder; each task loads the
+metric file and the frames once (cached per process) and answers with plain
+tuples, so a metric's own exception classes never need unpickling:
+("ok", value) | ("problem", [lines]) | ("error", line).
+"""
+import io
+import math
+import os
+import sys
+import traceback
+
+_state = {}
+VISIBLE_LIMIT = 280          # Kaggle shows participants this many characters
+
+
+def init(workdir, memory_bytes, out_path):
+    """Pool initializer: the metric's limits, folder and standard output."""
+    if memory_bytes:
+        try:
+            import resource
+            resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+        except (ImportError, ValueError, OSError):
+            pass                  # not on this platform: the parent still enforces time
+    os.chdir(workdir)
+    out = os.open(out_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.dup2(out, 1)              # the metric's prints go to a file, never into our output
+    sys.stdout = io.TextIOWrapper(os.fdopen(1, "wb", buffering=0), write_through=True)
+
+
+def _code_name(name):
+    return f"<metric file {name}>"
+
+
+def _line_in_file(tb, name):
+    line = None
+    for frame, lineno in traceback.walk_tb(tb):
+        if frame.f_code.co_filename == _code_name(name):
+            line = lineno
+    return line
+
+
+def _describe(err, name):
+    """('error', one line) for an exception raised by the metric's code."""
+    line = _line_in_file(err.__traceback__, name)
+    msg = " ".join(str(err).split()) or "(no message)"
+    return ("error", f"{type(err).__name__}: {msg}", line)
+
+
+def _install_kaggle_helpers():
+    from . import kaggle_metric_utilities
+    sys.modules.setdefault("kaggle_metric_utilities", kaggle_metric_utilities)
+
+
+def _load(code, name, function):
+    if "fn" in _state:
+        return _state["fn"]
+    _install_kaggle_helpers()
+    try:
+        compiled = compile(code, _code_name(name), "exec")
+    except SyntaxError as e:
+        raise _Refused(("syntax", f"syntax error: {e.msg}", e.lineno)) from None
+    ns = {"__name__": "__kmetric_metric__", "__file__": name}
+    try:
+        exec(compiled, ns)
+    except ModuleNotFoundError as e:
+        raise _Refused(("import", e.name or str(e), _line_in_file(e.__traceback__, name))) from None
+    except BaseException as e:   # the module's top level failed: its line and error
+        if isinstance(e, (KeyboardInterrupt, SystemExit)):
+            raise _Refused(("error", f"{type(e).__name__} while loading", None)) from None
+        raise _Refused(_describe(e, name)) from None
+    fn = ns.get(function)
+    if not callable(fn):
+        raise _Refused(("nofunction", function, None))
+    _state["fn"], _state["ns"] = fn, ns
+    return fn
+
+
+class _Refused(Exception):
+    def __init__(self, what):
+        super().__init__(what)
+        self.what = what
+
+
+def inspect_metric(code, name, function):
+    """The function's parameters, docstring and any direction the file declares."""
+    import inspect
+    try:
+        fn = _load(code, name, function)
+    except _Refused as r:
+        return r.what
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return ("signature", "its signature cannot be read", None)
+    params = []
+    for p in sig.parameters.values():
+        ann = p.annotation
+        ann = None if ann is inspect.Parameter.empty else getattr(ann, "__name__", str(ann))
+        default = None if p.default is inspect.Parameter.empty else p.default
+        if default is not None and not isinstance(default, (bool, int, float, str)):
+            default = repr(default)
+        params.append((p.name, p.kind.name, ann, p.default is not inspect.Parameter.empty, default))
+    ns = _state["ns"]
+    direction = None
+    for key in ("HIGHER_IS_BETTER", "higher_is_better", "IS_MAX", "is_max"):
+        if isinstance(ns.get(key), bool):
+            direction = ns[key]
+    return ("ok", {"params": params, "doc": inspect.getdoc(fn) or "", "higher_is_better": direction})
+
+
+def _frames(paths, id_col):
+    """(solution, submission aligned to it, usage, id column) — cached per process."""
+    if "frames" in _state:
+        return _state["frames"]
+    from .frames import read_aligned
+    _state["frames"] = read_aligned(paths, id_col)
+    return _state["frames"]
+
+
+def prepare(code, name, function, paths, id_col):
+    """Read and align the two files: ('ok', (n_rows, usage codes)) or ('problem', lines)."""
+    from ..errors import InputError
+    try:
+        sol, _sub, usage, key = _frames(paths, id_col)
+    except InputError as e:
+        return ("problem", e.problems)
+    return ("ok", (len(sol), usage, key))
+
+
+def _unique_ids(ids):
+    """Row ids of a resample made unique (a drawn row appears several times)."""
+    import pandas as pd
+    text = ids.astype(str)
+    dup = text.duplicated(keep="first").to_numpy()
+    if not dup.any():
+        return ids
+    k = text.groupby(text).cumcount().to_numpy()
+    out = text.to_numpy(dtype=object).copy()
+    out[dup] = [f"{t}#{c}" for t, c in zip(out[dup], k[dup])]
+    return pd.Series(out, index=ids.index, name=ids.name)
+
+
+def _call(fn, sol, sub, rows, id_col, kwargs):
+    if rows is not None:
+        sol = sol.iloc[rows].reset_index(drop=True)
+        sub = sub.iloc[rows].reset_index(drop=True)
+        if len(set(rows.tolist())) < len(rows):
+            sol[id_col] = _unique_ids(sol[id_col])
+            sub[id_col] = sol[id_col].to_numpy()
+    else:
+        sol, sub = sol.copy(), sub.copy()     # metrics delete columns in place
+    return fn(sol, sub, id_col, **kwargs)
+
+
+def _result(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) and not hasattr(value, "__float__"):
+        return ("error", f"score() returned {type(value).__name__}, not a number", None)
+    try:
+        v = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return ("error", f"score() returned {type(value).__name__}, not a number", None)
+    if isinstance(value, str) or not math.isfinite(v):
+        return ("error", f"score() returned {v!r}, not a finite number", None)
+    return ("ok", v)
+
+
+def score_rows(code, name, function, paths, id_col, kwargs, row_sets):
+    """Score each row set (None: every row); one result tuple each."""
+    try:
+        fn = _load(code, name, function)
+    except _Refused as r:
+        return [r.what]
+    sol, sub, _, key = _frames(paths, id_col)
+    out = []
+    for rows in row_sets:
+        try:
+            out.append(_result(_call(fn, sol, sub, rows, key, kwargs)))
+        except MemoryError:
+            out.append(("memory", "the metric ran out of memory", None))
+        except Exception as e:
+            if type(e).__name__ == "ParticipantVisibleError":
+                out.append(("visible", str(e)[:VISIBLE_LIMIT], None))
+            else:
+                out.append(_describe(e, name))
+    return out
