@@ -109,3 +109,42 @@ def _interval(w, fs, usage, ci, d, lines, bootstrap):
         kinds = sorted({r[1] for r in failed})[:3]
         lines.append(f"note: {len(failed)} of {ci.replicates} replicates failed in the metric and "
                      f"count as undefined ({'; '.join(kinds)})")
+
+
+def run_compare(args, copts):
+    from ..errors import InputError
+    from ..metricfile.compare import compare_with_file
+    from ..metricfile.runner import MetricFailed
+    problems = []
+    timeout, memory = _limits(args, problems)
+    if problems:
+        for line in problems:
+            print(f"kmetric: {line}", file=sys.stderr)
+        return 2
+    try:
+        d = compare_with_file(args.metric_file, args.truth, args.submissions, args.metric_arg,
+                              args.higher_is_better, args.id_column, timeout, memory, copts.level,
+                              min(copts.replicates, 1000) if args.bootstrap is None else copts.replicates,
+                              copts.seed)
+    except InputError as e:
+        for line in e.problems:
+            print(f"kmetric: {line}", file=sys.stderr)
+        return 2
+    except MetricFailed as e:
+        print(f"kmetric: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(d))
+        return 0
+    word = "higher" if d["higher_is_better"] else "lower"
+    print(f"metric:  {d['metric']} ({word} is better), {d['n_units']} rows; "
+          f"{100 * copts.level:g}% intervals by re-scoring resampled rows")
+    for s in d["submissions"]:
+        ci = s["ci"]
+        print(f"  {s['name']}: {_fmt(s['score'])} [{_fmt(ci['low'])}, {_fmt(ci['high'])}]")
+    for p in d["pairs"]:
+        ci = p["delta_ci"]
+        share = "-" if p["p_b_better"] is None else f"{p['p_b_better']:.3f}"
+        print(f"  {p['b']} - {p['a']}: {p['delta']:+.6f} [{_fmt(ci['low'])}, {_fmt(ci['high'])}]; "
+              f"share of replicates where {p['b']} is better: {share}")
+    return 0

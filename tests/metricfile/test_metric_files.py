@@ -259,3 +259,40 @@ def test_kaggle_helpers_as_documented():
         raise ParticipantVisibleError("shown")
     with pytest.raises(h.ParticipantVisibleError, match="shown"):
         h.safe_call_score(fn, num, num)
+
+
+@pytest.mark.parametrize("lower", [False, True])
+def test_compare_same_draws_and_direction(tmp_path, capsys, lower):
+    """B is closer to the truth than A: with a lower-is-better error B must be the better one,
+    and with the negated (higher-is-better) metric too; the paired deltas are those of a plain
+    loop over the same draws."""
+    sol, sub_a = write_pair(tmp_path, n=50, usage=False)
+    y = pd.read_csv(sol)
+    a = pd.read_csv(sub_a)
+    b = a.copy()
+    truth = y.set_index("id").loc[b["id"], "y"].to_numpy()
+    b["y"] = 0.5 * b["y"] + 0.5 * truth
+    sub_b = tmp_path / "b.csv"
+    b.to_csv(sub_b, index=False)
+    body = ("def score(solution, submission, row_id_column_name):\n"
+            f"    e = float((solution['y'] - submission['y']).abs().mean())\n"
+            f"    return {'e' if lower else '-e'}\n")
+    m = metric_file(tmp_path, body)
+    code, out, err = run_cli(capsys, "compare", sol, sub_a, sub_b, "--metric-file", m,
+                             "--lower-is-better" if lower else "--higher-is-better",
+                             "--bootstrap", "40", "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    pair = d["pairs"][0]
+    assert pair["p_b_better"] == 1.0 and pair["p_a_better"] == 0.0
+    assert d["higher_is_better"] is (not lower)
+    ya = a.set_index("id").loc[y["id"], "y"].to_numpy()
+    yb = b.set_index("id").loc[y["id"], "y"].to_numpy()
+    t = y["y"].to_numpy()
+    rng = np.random.default_rng(0)
+    deltas = []
+    for _ in range(40):
+        r = rng.integers(0, len(t), size=len(t))
+        ea, eb = np.abs(t[r] - ya[r]).mean(), np.abs(t[r] - yb[r]).mean()
+        deltas.append((eb - ea) if lower else (ea - eb))
+    assert pair["delta_ci"]["low"] == pytest.approx(np.quantile(deltas, 0.025), rel=1e-9)
