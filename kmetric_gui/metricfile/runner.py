@@ -117,6 +117,11 @@ class MetricWorker:
         self._raise(r)
         return r[1]
 
+    def doctests(self):
+        (r,) = self._wait([self._executor().submit(worker.run_doctests, *self._args())])
+        self._raise(r)
+        return r[1]
+
     def prepare(self):
         (r,) = self._wait([self._executor().submit(worker.prepare, *self._args(), self.paths, self.id_col)])
         if r[0] == "problem":

@@ -61,7 +61,10 @@ def _load(code, name, function):
         compiled = compile(code, _code_name(name), "exec")
     except SyntaxError as e:
         raise _Refused(("syntax", f"syntax error: {e.msg}", e.lineno)) from None
-    ns = {"__name__": "__kmetric_metric__", "__file__": name}
+    import types
+    module = types.ModuleType("__kmetric_metric__")   # a module, so doctest finds its functions
+    module.__file__ = name
+    ns = module.__dict__
     try:
         exec(compiled, ns)
     except ModuleNotFoundError as e:
@@ -73,7 +76,7 @@ def _load(code, name, function):
     fn = ns.get(function)
     if not callable(fn):
         raise _Refused(("nofunction", function, None))
-    _state["fn"], _state["ns"] = fn, ns
+    _state["fn"], _state["ns"], _state["module"] = fn, ns, module
     return fn
 
 
@@ -185,3 +188,23 @@ def score_rows(code, name, function, paths, id_col, kwargs, row_sets):
             else:
                 out.append(_describe(e, name))
     return out
+
+
+def run_doctests(code, name, function):
+    """('ok', (attempted, failed, report)) of the file's doctests, as Kaggle runs them on save."""
+    import doctest
+    import types
+    try:
+        _load(code, name, function)
+    except _Refused as r:
+        if r.what[0] != "nofunction":
+            return r.what
+    mod = _state.get("module") or types.ModuleType("__kmetric_metric__")
+    out = io.StringIO()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    finder = doctest.DocTestFinder(exclude_empty=True)
+    for test in finder.find(mod, "__kmetric_metric__", globs=dict(mod.__dict__)):
+        test.filename = name
+        runner.run(test, out=out.write)
+    res = runner.summarize(verbose=False)
+    return ("ok", (res.attempted, res.failed, out.getvalue()))

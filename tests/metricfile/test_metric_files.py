@@ -296,3 +296,19 @@ def test_compare_same_draws_and_direction(tmp_path, capsys, lower):
         ea, eb = np.abs(t[r] - ya[r]).mean(), np.abs(t[r] - yb[r]).mean()
         deltas.append((eb - ea) if lower else (ea - eb))
     assert pair["delta_ci"]["low"] == pytest.approx(np.quantile(deltas, 0.025), rel=1e-9)
+
+
+def test_check_metric_runs_doctests(tmp_path, capsys):
+    code, out, _ = run_cli(capsys, "check-metric", EX / "kl_divergence.py")
+    assert code == 0 and "all 4 doctest examples passed" in out
+    m = metric_file(tmp_path, '''
+    def score(solution, submission, row_id_column_name):
+        """Always one half.
+
+        >>> score(None, None, "id")
+        0.25
+        """
+        return 0.5
+    ''')
+    code, out, _ = run_cli(capsys, "check-metric", m)
+    assert code == 2 and "1 of 1 doctest examples failed" in out and "Expected" in out
