@@ -78,7 +78,7 @@ def main():
             plain.append(wall(plain_cmd))
             ours.append(wall(ours_cmd))
         o, p = statistics.median(ours), statistics.median(plain)
-        print(f"| case | ours (s) | reference (s) | ratio |\n|---|---|---|---|")
+        print("| case | ours (s) | reference (s) | ratio |\n|---|---|---|---|")
         print(f"| score, {a.rows:,} rows (all, Public, Private) | {o:.2f} | {p:.2f} plain pandas script "
               f"| {o / p:.2f}x |")
         bsol, bsub = make_pair(d, a.boot_rows, seed=1)

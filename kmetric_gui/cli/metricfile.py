@@ -98,8 +98,19 @@ def run_score(args, ci, shake):
 
 def _interval(w, fs, usage, ci, d, lines, bootstrap):
     from ..core.intervals import percentile_interval
+    from ..metricfile.runner import MetricFailed
     from ..stats import interval_text
-    values, failed = bootstrap(w, fs, usage, ci.replicates, ci.seed)
+    from ..metricfile.kaggle import plan_replicates
+    b, est = plan_replicates(w, fs.call_seconds, ci.replicates)
+    if b < 2:
+        raise MetricFailed(f"metric file {fs.source.name}: one call takes {fs.call_seconds:.1f} s; no "
+                           "bootstrap fits in the time left (raise --metric-timeout)")
+    if est > 5:
+        print(f"kmetric: bootstrap: about {est:.0f} s for {b} replicates on {w.workers} processes "
+              f"({fs.call_seconds:.2f} s a call)", file=sys.stderr)
+    if b < ci.replicates:
+        lines.append(f"note: {b} of {ci.replicates} replicates, as many as fit in the time limit")
+    values, failed = bootstrap(w, fs, usage, b, ci.seed)
     iv = percentile_interval(values, ci.level)
     d["ci"] = iv.to_dict(ci.seed)
     for i, line in enumerate(lines):
@@ -107,7 +118,7 @@ def _interval(w, fs, usage, ci, d, lines, bootstrap):
             lines[i] = f"{line}  {interval_text(iv, ci.seed)}"
     if failed:
         kinds = sorted({r[1] for r in failed})[:3]
-        lines.append(f"note: {len(failed)} of {ci.replicates} replicates failed in the metric and "
+        lines.append(f"note: {len(failed)} of {b} replicates failed in the metric and "
                      f"count as undefined ({'; '.join(kinds)})")
 
 

@@ -94,15 +94,14 @@ def read_aligned(paths, id_col=None):
     usage = _usage(sol, sol_name, problems)
     if problems:
         raise InputError(problems[0], problems)
-    where = {v: i for i, v in enumerate(sub_ids)}
-    order = np.fromiter((where.get(v, -1) for v in sol_ids), dtype=np.int64, count=len(sol_ids))
+    import pandas as pd
+    order = pd.Index(sub_ids).get_indexer(sol_ids)       # a hash join in C: ids are unique here
     missing = np.flatnonzero(order < 0)
     if missing.size:
         problems.append(_row_list("submission", sub_name, key, "ids of the solution missing",
                                   sol_ids, missing))
     if len(sub_ids) - (len(sol_ids) - missing.size) > 0:
-        known = set(sol_ids.tolist())
-        extra = np.array([i for i, v in enumerate(sub_ids) if v not in known], dtype=np.int64)
+        extra = np.flatnonzero(pd.Index(sol_ids).get_indexer(sub_ids) < 0)
         problems.append(_row_list("submission", sub_name, key, "ids not in the solution", sub_ids, extra))
     if problems:
         raise InputError(problems[0], problems)

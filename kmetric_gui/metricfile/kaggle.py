@@ -27,6 +27,7 @@ class FileScore:
     id_column: str = ""
     printed: str = ""
     doc: str = ""
+    call_seconds: float = 0.0        # one score() call on every row, in the worker
 
 
 def _bool(text):
@@ -119,6 +120,7 @@ def score_file(w, arg_texts=(), higher_is_better=None):
     rows = split_rows(usage)
     names = [k for k, r in rows.items() if r is None or len(r)]
     results = w.score_sets(args, [rows[k] for k in names])
+    seconds = call_seconds(results)
     values = {}
     for k, r in zip(names, results):
         w._raise(r)
@@ -126,22 +128,44 @@ def score_file(w, arg_texts=(), higher_is_better=None):
     n_scored = n if rows["all"] is None else len(rows["all"])
     return FileScore(w.source, args, hib, n_scored, values.get("all", math.nan),
                      {k: values[k] for k in ("public", "private") if k in values},
-                     id_col, w.printed(), info.get("doc", "")), usage
+                     id_col, w.printed(), info.get("doc", ""), seconds), usage
+
+
+def call_seconds(results):
+    """Median seconds of one score() call in the worker, from result tuples."""
+    times = [r[3] for r in results if len(r) > 3 and r[3] is not None]
+    return float(np.median(times)) if times else 0.0
+
+
+def plan_replicates(w, seconds_per_call, replicates):
+    """(replicates that fit in the time left, estimated seconds): B is capped so the
+    bootstrap ends before the time limit, with room to spare."""
+    per = seconds_per_call / w.workers
+    est = replicates * per
+    room = 0.8 * w.remaining()
+    if per > 0 and est > room:
+        return max(0, int(room / per)), room
+    return replicates, est
 
 
 def bootstrap(w, fs, usage, replicates=1000, seed=0, cancel=None, progress=None):
-    """Scores of ``replicates`` resamples of the scored rows (nan where a replicate failed)."""
+    """Scores of ``replicates`` resamples of the scored rows (nan where a replicate failed),
+    drawn in order from one generator: the same draws for every submission of a seed."""
     from ..core.resample import rng_of
     base = split_rows(usage)["all"]
     n = fs.n_rows
     rng = rng_of(seed)
-    draws = [rng.integers(0, n, size=n) for _ in range(replicates)]
-    if base is not None:
-        draws = [base[d] for d in draws]
-    results = w.score_sets(fs.args, draws, cancel=cancel, progress=progress)
+    dtype = np.int32 if n < 2 ** 31 else np.int64
+
+    def draws():
+        for _ in range(replicates):
+            d = rng.integers(0, n, size=n).astype(dtype, copy=False)
+            yield d if base is None else base[d]
+    results = w.score_sets(fs.args, draws(), cancel=cancel, progress=progress, count=replicates)
     values = np.array([r[1] if r[0] == "ok" else np.nan for r in results], dtype=np.float64)
     failed = [r for r in results if r[0] != "ok"]
     return values, failed
 
 
-__all__ = ["FileScore", "MetricFailed", "score_file", "bootstrap", "open_worker", "metric_args"]
+__all__ = ["FileScore", "MetricFailed", "score_file", "bootstrap", "plan_replicates", "open_worker",
+           "metric_args"]

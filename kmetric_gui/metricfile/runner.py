@@ -129,24 +129,49 @@ class MetricWorker:
         self._raise(r)
         return r[1]
 
-    def score_sets(self, kwargs, row_sets, cancel=None, progress=None, chunk=None):
-        """Result tuples of each row set, spread over the pool in chunks."""
-        row_sets = list(row_sets)
-        chunk = chunk or max(1, -(-len(row_sets) // (self.workers * 4)))
-        futures = [self._executor().submit(worker.score_rows, *self._args(), self.paths, self.id_col,
-                                           kwargs, row_sets[i:i + chunk])
-                   for i in range(0, len(row_sets), chunk)]
-        done = [0]
-
-        def step(k, n):
-            if progress is not None:
-                progress(min(k * chunk, len(row_sets)), len(row_sets))
-        parts = self._wait(futures, cancel, step if progress else None)
-        del done
-        out = [r for part in parts for r in part]
-        if out and out[0][0] in ("syntax", "import", "nofunction"):
-            self._raise(out[0])
-        return out
+    def score_sets(self, kwargs, row_sets, cancel=None, progress=None, chunk=None, count=None):
+        """Result tuples (kind, value or message, line, seconds) of each row set, spread over
+        the pool in chunks; ``row_sets`` may be a generator (``count`` items): at most a few
+        chunks are drawn ahead, so a long bootstrap never holds every draw at once."""
+        from concurrent.futures import FIRST_COMPLETED, wait
+        if count is None:
+            row_sets = list(row_sets)
+            count = len(row_sets)
+        chunk = chunk or max(1, min(50, -(-count // (self.workers * 4))))
+        it = iter(row_sets)
+        pending, results, done_sets = {}, {}, 0
+        submitted = 0
+        while submitted < count or pending:
+            while submitted < count and len(pending) < self.workers * 2:
+                part = [next(it) for _ in range(min(chunk, count - submitted))]
+                fut = self._executor().submit(worker.score_rows, *self._args(), self.paths, self.id_col,
+                                              kwargs, part)
+                pending[fut] = submitted
+                submitted += len(part)
+            left = self.remaining()
+            if left <= 0:
+                self.kill()
+                raise MetricFailed(f"metric file {self.source.name}: stopped after "
+                                   f"{self.limits.timeout:g} s, the time limit (--metric-timeout)")
+            if cancel is not None and cancel():
+                self.kill()
+                raise Cancelled()
+            finished, _ = wait(list(pending), timeout=min(left, 0.1), return_when=FIRST_COMPLETED)
+            for fut in finished:
+                start = pending.pop(fut)
+                try:
+                    part = fut.result()
+                except BrokenProcessPool:
+                    self.kill()
+                    raise MetricFailed(self._died()) from None
+                if part and part[0][0] in ("syntax", "import", "nofunction"):
+                    self.kill()
+                    self._raise(part[0])
+                results[start] = part
+                done_sets += len(part)
+                if progress is not None:
+                    progress(done_sets, count)
+        return [r for start in sorted(results) for r in results[start]]
 
     def score_one(self, kwargs, rows=None):
         (r,) = self.score_sets(kwargs, [rows])

@@ -9,6 +9,7 @@ import io
 import math
 import os
 import sys
+import time
 import traceback
 
 _state = {}
@@ -132,25 +133,53 @@ def prepare(code, name, function, paths, id_col):
     return ("ok", (len(sol), usage, key))
 
 
-def _unique_ids(ids):
-    """Row ids of a resample made unique (a drawn row appears several times)."""
-    import pandas as pd
-    text = ids.astype(str)
-    dup = text.duplicated(keep="first").to_numpy()
-    if not dup.any():
-        return ids
-    k = text.groupby(text).cumcount().to_numpy()
-    out = text.to_numpy(dtype=object).copy()
-    out[dup] = [f"{t}#{c}" for t, c in zip(out[dup], k[dup])]
-    return pd.Series(out, index=ids.index, name=ids.name)
+def _repeats(rows):
+    """k for each drawn row: how many times the same row was drawn before it."""
+    import numpy as np
+    order = np.argsort(rows, kind="stable")
+    srt = rows[order]
+    starts = np.flatnonzero(np.r_[True, srt[1:] != srt[:-1]])
+    k_sorted = np.arange(len(srt)) - np.repeat(starts, np.diff(np.r_[starts, len(srt)]))
+    k = np.empty_like(k_sorted)
+    k[order] = k_sorted
+    return k
+
+
+def _unique_ids(ids, rows, text=None):
+    """Row ids of a resample made unique: the k-th repeat of a drawn row gets '#k'.
+    ``text``: every row's id as an Arrow string array (made once per process); the
+    work is Arrow's, in C, since a bootstrap makes ids for every replicate."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    k = _repeats(rows)
+    if text is None:
+        taken = pa.array(ids.astype(str).to_numpy(dtype=object), type=pa.string())
+    else:
+        taken = text.take(pa.array(rows))
+    again = k > 0
+    if again.any():
+        joined = pc.binary_join_element_wise(taken, pa.array(k).cast(pa.string()), "#")
+        taken = pc.if_else(pa.array(again), joined, taken)
+    out = taken.to_pandas()
+    out.index, out.name = ids.index, ids.name
+    return out
+
+
+def _id_text(sol, id_col):
+    if "id_text" not in _state:
+        import pyarrow as pa
+        _state["id_text"] = pa.array(sol[id_col].astype(str).to_numpy(dtype=object), type=pa.string())
+    return _state["id_text"]
 
 
 def _call(fn, sol, sub, rows, id_col, kwargs):
+    import numpy as np
+    sol_all = sol
     if rows is not None:
         sol = sol.iloc[rows].reset_index(drop=True)
         sub = sub.iloc[rows].reset_index(drop=True)
-        if len(set(rows.tolist())) < len(rows):
-            sol[id_col] = _unique_ids(sol[id_col])
+        if len(rows) > 1 and np.bincount(rows).max() > 1:
+            sol[id_col] = _unique_ids(sol[id_col], rows, _id_text(sol_all, id_col))
             sub[id_col] = sol[id_col].to_numpy()
     else:
         sol, sub = sol.copy(), sub.copy()     # metrics delete columns in place
@@ -178,15 +207,17 @@ def score_rows(code, name, function, paths, id_col, kwargs, row_sets):
     sol, sub, _, key = _frames(paths, id_col)
     out = []
     for rows in row_sets:
+        t0 = time.perf_counter()
         try:
-            out.append(_result(_call(fn, sol, sub, rows, key, kwargs)))
+            r = _result(_call(fn, sol, sub, rows, key, kwargs))
         except MemoryError:
-            out.append(("memory", "the metric ran out of memory", None))
+            r = ("memory", "the metric ran out of memory", None)
         except Exception as e:
             if type(e).__name__ == "ParticipantVisibleError":
-                out.append(("visible", str(e)[:VISIBLE_LIMIT], None))
+                r = ("visible", str(e)[:VISIBLE_LIMIT], None)
             else:
-                out.append(_describe(e, name))
+                r = _describe(e, name)
+        out.append(r[:3] + (None,) * (3 - len(r)) + (time.perf_counter() - t0,))
     return out
 
 

@@ -312,3 +312,17 @@ def test_check_metric_runs_doctests(tmp_path, capsys):
     ''')
     code, out, _ = run_cli(capsys, "check-metric", m)
     assert code == 2 and "1 of 1 doctest examples failed" in out and "Expected" in out
+
+
+def test_unique_ids_match_a_plain_loop():
+    from kmetric_gui.metricfile.worker import _unique_ids
+    rng = np.random.default_rng(3)
+    ids = pd.Series([f"x{i}" for i in range(30)], name="id")
+    rows = rng.integers(0, 30, size=30)
+    seen, expect = {}, []
+    for r in rows:
+        k = seen.get(r, 0)
+        seen[r] = k + 1
+        expect.append(ids[r] if k == 0 else f"{ids[r]}#{k}")
+    got = _unique_ids(ids.iloc[rows].reset_index(drop=True), rows)
+    assert got.tolist() == expect and got.is_unique
