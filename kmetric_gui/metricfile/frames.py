@@ -24,7 +24,7 @@ def _read(path, id_col):
     sep = "\t" if low.endswith((".tsv", ".tab", ".tsv.gz", ".tab.gz")) else ","
     head = pd.read_csv(path, sep=sep, nrows=0).columns
     key = id_col if id_col is not None else (head[0] if len(head) else None)
-    return pd.read_csv(path, sep=sep, dtype={key: str} if key in head else None, low_memory=False)
+    return pd.read_csv(path, sep=sep, dtype={key: str} if key in head else None)
 
 
 def _safe_read(path, label, id_col, problems):
@@ -45,16 +45,20 @@ def _row_list(label, name, col, what, ids, rows):
     return f"{label} {name}, column '{col}': {what}: {shown}{more}"
 
 
-def _ids(df, label, name, col, problems):
-    ids = df[col].astype(str).to_numpy(dtype=object)
-    blank = np.flatnonzero(df[col].isna().to_numpy())
-    if blank.size:
+def _ids(df, label, name, col, problems, check_repeats=True):
+    """The id column as an Arrow string array (hashing in C); empty and repeated ids listed."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    arr = pa.array(df[col], from_pandas=True)
+    arr = arr.cast(pa.string()) if arr.type != pa.string() else arr
+    if arr.null_count:
+        blank = np.flatnonzero(arr.is_null().to_numpy(zero_copy_only=False))
         problems.append(f"{label} {name}, column '{col}': empty id in row "
                         + ", ".join(str(r + 2) for r in blank[:SHOWN]))
-    dup = np.flatnonzero(df[col].duplicated(keep="first").to_numpy())
-    if dup.size:
-        problems.append(_row_list(label, name, col, "repeated id", ids, dup))
-    return ids
+    if check_repeats and len(pc.unique(arr)) < len(arr):
+        dup = np.flatnonzero(df[col].duplicated(keep="first").to_numpy())
+        problems.append(_row_list(label, name, col, "repeated id", arr.to_pylist(), dup))
+    return arr
 
 
 def _usage(sol, name, problems):
@@ -90,21 +94,28 @@ def read_aligned(paths, id_col=None):
     if problems:
         raise InputError(problems[0], problems)
     sol_ids = _ids(sol, "solution", sol_name, key, problems)
-    sub_ids = _ids(sub, "submission", sub_name, key, problems)
+    # the submission's repeats show below, once its ids are matched (one hash pass fewer)
+    sub_ids = _ids(sub, "submission", sub_name, key, problems, check_repeats=False)
     usage = _usage(sol, sol_name, problems)
     if problems:
         raise InputError(problems[0], problems)
-    import pandas as pd
-    order = pd.Index(sub_ids).get_indexer(sol_ids)       # a hash join in C: ids are unique here
-    missing = np.flatnonzero(order < 0)
+    import pyarrow.compute as pc
+    order = pc.index_in(sol_ids, value_set=sub_ids).to_numpy(zero_copy_only=False)
+    missing = np.flatnonzero(np.isnan(order)) if order.dtype.kind == "f" else np.array([], dtype=np.int64)
     if missing.size:
         problems.append(_row_list("submission", sub_name, key, "ids of the solution missing",
-                                  sol_ids, missing))
+                                  sol_ids.to_pylist(), missing))
     if len(sub_ids) - (len(sol_ids) - missing.size) > 0:
-        extra = np.flatnonzero(pd.Index(sol_ids).get_indexer(sub_ids) < 0)
-        problems.append(_row_list("submission", sub_name, key, "ids not in the solution", sub_ids, extra))
+        if len(pc.unique(sub_ids)) < len(sub_ids):
+            dup = np.flatnonzero(sub[key].duplicated(keep="first").to_numpy())
+            problems.append(_row_list("submission", sub_name, key, "repeated id", sub_ids.to_pylist(), dup))
+        inside = pc.is_in(sub_ids, value_set=sol_ids).to_numpy(zero_copy_only=False)
+        extra = np.flatnonzero(~inside)
+        if extra.size:
+            problems.append(_row_list("submission", sub_name, key, "ids not in the solution",
+                                      sub_ids.to_pylist(), extra))
     if problems:
         raise InputError(problems[0], problems)
-    sub = sub.iloc[order].reset_index(drop=True)
+    sub = sub.iloc[order.astype(np.int64)].reset_index(drop=True)
     sol = sol.drop(columns=[USAGE]) if USAGE in sol.columns else sol
     return sol, sub, usage, key

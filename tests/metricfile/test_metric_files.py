@@ -326,3 +326,27 @@ def test_unique_ids_match_a_plain_loop():
         expect.append(ids[r] if k == 0 else f"{ids[r]}#{k}")
     got = _unique_ids(ids.iloc[rows].reset_index(drop=True), rows)
     assert got.tolist() == expect and got.is_unique
+
+
+@pytest.mark.parametrize("case,needle", [
+    ("dup_sub", "submission sub.csv, column 'id': repeated id: 'i37' (row 5)"),
+    ("extra_sub", "submission sub.csv, column 'id': ids not in the solution: 'zz' (row 42)"),
+    ("dup_sol", "solution sol.csv, column 'id': repeated id: 'i0' (row 3)"),
+    ("usage", "solution sol.csv, column 'Usage': expected Public, Private or Ignored: row 2 ('Maybe')"),
+])
+def test_id_and_usage_problems_named(tmp_path, capsys, case, needle):
+    sol, sub = write_pair(tmp_path)
+    s, u = pd.read_csv(sol), pd.read_csv(sub)
+    if case == "dup_sub":
+        u.loc[3, "id"] = u.loc[2, "id"]              # 'i37' twice, 'i36' missing
+    elif case == "extra_sub":
+        u = pd.concat([u, pd.DataFrame({"id": ["zz"], "y": [0.1]})])
+    elif case == "dup_sol":
+        s.loc[1, "id"] = "i0"
+    else:
+        s.loc[0, "Usage"] = "Maybe"
+    s.to_csv(sol, index=False)
+    u.to_csv(sub, index=False)
+    code, _, err = run_cli(capsys, "score", sol, sub, "--metric-file", metric_file(tmp_path, GOOD),
+                           "--higher-is-better")
+    assert code == 2 and needle in err, err
