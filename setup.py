@@ -3,6 +3,7 @@
 Everything else is declared in pyproject.toml. The top-level resources/ folder stays
 the one source: a checkout (editable install) reads it directly, see kmetric_gui/paths.py.
 """
+import shutil
 from pathlib import Path
 
 from setuptools import setup
@@ -13,8 +14,14 @@ ROOT = Path(__file__).resolve().parent
 
 class BuildWithResources(build_py):
     def run(self):
+        editable = getattr(self, "editable_mode", False)
+        # An in-tree build (pip wheel ., pip install .) reuses build/lib: a module deleted from
+        # the sources would stay there and ship in the wheel. Start each build empty.
+        stale = Path(self.build_lib) / "kmetric_gui"
+        if not editable and stale.is_dir():
+            shutil.rmtree(stale)
         super().run()
-        if getattr(self, "editable_mode", False):
+        if editable:
             return
         source = ROOT / "resources"
         target = Path(self.build_lib) / "kmetric_gui" / "resources"

@@ -1,7 +1,7 @@
 """Which of a bundle's shared libraries a running app really maps, and which it never does.
 
-    python build/mapped_libs.py dist/kmetric-gui                 # offscreen GUI demos + CLI
-    python build/mapped_libs.py dist/kmetric-gui --platform xcb  # the GUI on X (needs DISPLAY)
+    .venv/bin/python build/mapped_libs.py dist/kmetric-gui                 # offscreen demos + CLI
+    .venv/bin/python build/mapped_libs.py dist/kmetric-gui --platform xcb  # the GUI on X (DISPLAY)
 
 Runs the three GUI demos (screenshot mode), `kmetric score` on the three demos as CSV
 and as Parquet, and `kmetric report` (plots and PDF drawn with Qt). Polls
@@ -11,6 +11,7 @@ then the bundle's libraries that no run mapped (largest first).
 Linux only.
 """
 import argparse
+import csv
 import os
 import subprocess
 import sys
@@ -60,19 +61,29 @@ def mapped_files(cmd, env=None, timeout=120.0):
     return proc.returncode, {p for p in seen if p.startswith("/")}
 
 
+def to_parquet(csv_path, out):
+    """The CSV as Parquet with every column a string (as read by the app), without pandas."""
+    import pyarrow as pa
+    import pyarrow.csv as pcsv
+    import pyarrow.parquet as pq
+    with open(csv_path, newline="", encoding="utf-8-sig") as f:
+        names = next(csv.reader(f))
+    opts = pcsv.ConvertOptions(column_types={n: pa.string() for n in names}, strings_can_be_null=False)
+    pq.write_table(pcsv.read_csv(csv_path, convert_options=opts), out)
+
+
 def runs(bundle, tmp, platform):
     gui, cli = str(bundle / "kmetric-gui"), str(bundle / "kmetric")
     env = {"QT_QPA_PLATFORM": platform, "KMETRIC_SETTINGS": str(tmp / "s.ini")}
     for m in METRICS:
         yield f"gui --demo {m}", [gui, "--demo", m, "--screenshot", str(tmp / f"{m}.png")], env
-    import pandas as pd
     for m in METRICS:
         truth, sub = DEMO / f"{m}_solution.csv", DEMO / f"{m}_submission.csv"
         yield f"cli score {m} csv", [cli, "score", str(truth), str(sub), "--json"], {}
         pq = []
         for f in (truth, sub):
             pq.append(tmp / (f.stem + ".parquet"))
-            pd.read_csv(f, keep_default_na=False, dtype=str).to_parquet(pq[-1])
+            to_parquet(f, pq[-1])
         yield f"cli score {m} parquet", [cli, "score", *map(str, pq), "--json"], {}
     truth, sub = DEMO / "qwk_solution.csv", DEMO / "qwk_submission.csv"
     yield "cli report qwk", [cli, "report", str(truth), str(sub), "--out", str(tmp / "report")], env

@@ -25,8 +25,9 @@ def archive_name(onefile):
 def pack(folder):
     folder = Path(folder).resolve()
     onefile = folder.name == "onefile"
-    items = sorted(p for p in folder.iterdir()
-                   if p.name != "onefile" and not p.name.endswith((".tar.gz", ".zip")))
+    # The bundle only: kmetric-gui (folder or executable), kmetric, kmetric-gui.app. Not
+    # what else lies in dist/ (a wheel or sdist, earlier archives, the onefile folder).
+    items = sorted(p for p in folder.iterdir() if p.name.split(".")[0] in ("kmetric-gui", "kmetric"))
     out_dir = folder.parent if onefile else folder           # always into dist/
     name = archive_name(onefile)
     if sys.platform == "win32":

@@ -1,3 +1,3 @@
 """kmetric_gui: a desktop analyzer for Kaggle evaluation metrics."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

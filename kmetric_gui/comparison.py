@@ -18,6 +18,7 @@ import numpy as np
 
 from .core.compare import compare_pair
 from .core.intervals import METHODS, check_level
+from .core.power import min_detectable_delta
 from .core.resample import check_replicates
 from .errors import Cancelled, InputError
 from .scoring import Options, load, score_prepared
@@ -348,7 +349,8 @@ def comparison_json(cmp):
              "p_value": _num(st.p_value),
              "permutations": st.permutations,
              "public_delta": _split_delta(p, "public"), "private_delta": _split_delta(p, "private"),
-             "p_order_flips": _num(st.p_order_flips)}
+             "p_order_flips": _num(st.p_order_flips),
+             "min_detectable_delta": _num(min_detectable_delta(st.delta_ci.se))}   # 80 % power
         for s, ss in p.split_stats.items():
             d[f"{s}_delta_ci"] = ss.delta_ci.to_dict(seed)
         if p.blend is not None:

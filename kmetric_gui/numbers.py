@@ -137,9 +137,20 @@ def plain_array(arr, dtype=None):
         return np.concatenate(parts) if parts else np.zeros(0, dtype or np.float64)
     if pa.types.is_boolean(arr.type):
         return bool_array(arr)
-    np_type = np.dtype(arr.type.to_pandas_dtype())
+    np_type = _numpy_type(arr.type)
     out = np.frombuffer(arr.buffers()[1], dtype=np_type)[arr.offset:arr.offset + len(arr)]
     return out if dtype is None else out.astype(dtype, copy=False)
+
+
+def _numpy_type(arrow_type):
+    """numpy's dtype of a numeric Arrow type. Not DataType.to_pandas_dtype: in older pyarrow
+    (17 does) it imports pandas, and fails where pandas is not installed."""
+    import pyarrow as pa
+    t = arrow_type
+    if pa.types.is_integer(t) or pa.types.is_floating(t):
+        kind = "f" if pa.types.is_floating(t) else "u" if pa.types.is_unsigned_integer(t) else "i"
+        return np.dtype(f"{kind}{t.bit_width // 8}")
+    return np.dtype(t.to_pandas_dtype())
 
 
 def arrow_ints(values):

@@ -202,3 +202,65 @@ def test_every_view_runs_without_qt_opengl(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     assert int(r.stdout.split("tabs shown")[1]) >= 3
     assert "Traceback" not in r.stderr and "OpenGL is not included" not in r.stderr
+
+
+@needs_bundle
+def test_bundle_leaves_out_pandas():
+    """pandas is a test extra only; the .venv the bundle is built from has it, the bundle not."""
+    found = [p for p in Path(BUNDLE).rglob("pandas") if p.is_dir()]
+    assert not found, found
+
+
+def test_pack_ships_the_bundle_only(tmp_path):
+    """build/pack.py packs the bundle, not a wheel or sdist that `pip wheel -w dist .` left in
+    dist/, nor earlier archives or the onefile folder."""
+    import tarfile
+    import zipfile
+    sys.path.insert(0, str(ROOT / "build"))
+    try:
+        import pack
+    finally:
+        sys.path.remove(str(ROOT / "build"))
+    dist = tmp_path / "dist"
+    (dist / "kmetric-gui" / "_internal").mkdir(parents=True)
+    (dist / "kmetric-gui" / "kmetric-gui").write_text("app")
+    (dist / "kmetric-gui" / "_internal" / "lib.so").write_text("lib")
+    (dist / "onefile").mkdir()
+    (dist / "onefile" / "kmetric").write_text("cli")
+    for stray in ("kmetric_gui-0.2.0-py3-none-any.whl", "kmetric_gui-0.2.0.tar.gz",
+                  "kmetric-gui-0.1.0-linux-x86_64.tar.gz", "notes.txt"):
+        (dist / stray).write_text("x")
+    out = pack.pack(dist)
+    if out.suffix == ".zip":
+        with zipfile.ZipFile(out) as z:
+            names = z.namelist()
+    else:
+        with tarfile.open(out) as t:
+            names = t.getnames()
+    top = out.name.split(".tar.gz")[0].removesuffix(".zip")
+    assert sorted(n.replace("\\", "/") for n in names if n.count("/") <= 2) == [
+        f"{top}/kmetric-gui", f"{top}/kmetric-gui/_internal", f"{top}/kmetric-gui/kmetric-gui"]
+
+
+def test_launcher_names_the_packages_when_qt_lacks_a_system_library(tmp_path):
+    """The bundle's entry (build/launch.py) on a Linux without libGL: one line naming the
+    packages to install and exit 2, not PyInstaller's traceback."""
+    code = textwrap.dedent("""
+        import runpy, sys
+        class NoLibGL:
+            def find_spec(self, name, path=None, target=None):
+                if name == "PySide6.QtGui":
+                    raise ImportError("libGL.so.1: cannot open shared object file: No such file or directory")
+        sys.meta_path.insert(0, NoLibGL())
+        sys.argv = ["kmetric-gui", "--demo", "--screenshot", sys.argv[1]]
+        runpy.run_path(LAUNCH, run_name="__main__")
+    """).replace("LAUNCH", repr(str(ROOT / "build" / "launch.py")))
+    r = run(sys.executable, "-c", code, tmp_path / "shot.png", env=gui_env(tmp_path))
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "libGL.so.1" in r.stderr and "apt-get install --no-install-recommends libgl1 libegl1" in r.stderr
+    # Any other import error is a bug and keeps its traceback.
+    other = code.replace('"libGL.so.1: cannot open shared object file: No such file or directory"',
+                         '"No module named shiboken6"')
+    r = run(sys.executable, "-c", other, tmp_path / "shot.png", env=gui_env(tmp_path))
+    assert r.returncode == 1 and "Traceback" in r.stderr and "shiboken6" in r.stderr

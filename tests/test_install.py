@@ -127,3 +127,116 @@ def test_installed_gui_demo_screenshot(venv):
     assert r.returncode == 0, r.stderr
     assert png.stat().st_size > 20_000
     assert "not found" not in r.stderr.lower()
+
+
+def _without_pandas(tmp_path, code):
+    """Run code in a fresh interpreter where `import pandas` fails, as if it were not installed."""
+    hide = ("import sys\n"
+            "class NoPandas:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name.split('.')[0] == 'pandas':\n"
+            "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+            "sys.meta_path.insert(0, NoPandas())\n")
+    r = run([sys.executable, "-c", hide + code], tmp_path)
+    assert "pandas" not in r.stderr, r.stderr
+    return r
+
+
+def test_pandas_is_not_a_runtime_dependency(tmp_path):
+    """pandas is only a test and bench extra: scoring CSV and Parquet pairs (with the fix-first
+    list and an interval) and the app's demo screenshots work where it cannot be imported."""
+    import pyarrow.csv as pcsv
+    import pyarrow.parquet as pq
+    demo = ROOT / "resources" / "demo"
+    pairs = []
+    for metric in ("qwk", "lwlrap", "fbeta"):
+        pair = []
+        for part in ("solution", "submission"):
+            pair.append(tmp_path / f"{metric}_{part}.parquet")
+            pq.write_table(pcsv.read_csv(demo / f"{metric}_{part}.csv"), pair[-1])
+        pairs += [(demo / f"{metric}_solution.csv", demo / f"{metric}_submission.csv"), tuple(pair)]
+    flags = "'--json', '--top-fixes', '3', '--ci', '0.9', '--bootstrap', '50'"
+    r = _without_pandas(tmp_path, "from kmetric_gui.cli import main\n" + "".join(
+        f"assert main(['score', {str(a)!r}, {str(b)!r}, {flags}]) == 0\n" for a, b in pairs))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count('"top_fixes"') == len(pairs)
+    for metric in ("qwk", "lwlrap", "fbeta"):
+        shot = tmp_path / f"{metric}.png"
+        argv = ["kmetric-gui", "--demo", metric, "--screenshot", str(shot)]
+        r = _without_pandas(tmp_path, f"from kmetric_gui.gui.app import main\nsys.argv = {argv!r}\n"
+                            "sys.exit(main())\n")
+        assert r.returncode == 0, r.stderr
+        assert shot.stat().st_size > 20_000
+        assert "QObject::connect" not in r.stderr, r.stderr     # pyqtgraph 0.13 on Qt 6.8+
+
+def test_numeric_arrow_columns_become_numpy_without_pandas():
+    """plain_array maps Arrow's numeric types as pyarrow's to_pandas_dtype does (the reference),
+    without calling it: pyarrow 17's imports pandas and fails when it is missing."""
+    import numpy as np
+    import pyarrow as pa
+    from kmetric_gui.numbers import plain_array
+    for t in (pa.int8(), pa.int16(), pa.int32(), pa.int64(), pa.uint8(), pa.uint16(), pa.uint32(),
+              pa.uint64(), pa.float32(), pa.float64()):
+        values = [1, 2, 3] if not pa.types.is_floating(t) else [1.5, 2.0, 3.0]
+        arr = pa.array(values, type=t).slice(1)
+        got = plain_array(arr)
+        assert got.dtype == np.dtype(t.to_pandas_dtype()) and got.tolist() == values[1:], t
+
+
+def test_wheel_needs_pandas_only_for_tests_and_bench(wheel):
+    with zipfile.ZipFile(wheel) as z:
+        meta = next(z.read(n).decode() for n in z.namelist() if n.endswith(".dist-info/METADATA"))
+    pandas = [ln for ln in meta.splitlines() if ln.startswith("Requires-Dist: pandas")]
+    assert pandas and all("extra ==" in ln for ln in pandas), pandas
+    extras = {ln.split(":", 1)[1].strip() for ln in meta.splitlines() if ln.startswith("Provides-Extra:")}
+    assert {"test", "build", "bench"} <= extras
+
+
+def test_a_deleted_module_leaves_the_next_wheel(tmp_path):
+    """pip builds in the source tree and setuptools reuses build/lib: a module deleted since
+    the last build must not ship in the next wheel."""
+    if not _setuptools_ok():
+        pytest.skip("needs setuptools 77+ in this environment (builds without isolation)")
+    src = tmp_path / "src"
+    shutil.copytree(ROOT / "kmetric_gui", src / "kmetric_gui",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    shutil.copytree(ROOT / "resources", src / "resources")
+    for name in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE"):
+        shutil.copy2(ROOT / name, src / name)
+    gone = src / "kmetric_gui" / "gone_module.py"
+    gone.write_text("x = 1\n")
+    names = []
+    for step in ("with", "without"):
+        if step == "without":
+            gone.unlink()
+        out = tmp_path / step
+        r = run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                 "--disable-pip-version-check", "-q", "-w", out, src], tmp_path)
+        assert r.returncode == 0, r.stdout + r.stderr
+        (whl,) = out.glob("*.whl")
+        with zipfile.ZipFile(whl) as z:
+            names.append(set(z.namelist()))
+    assert "kmetric_gui/gone_module.py" in names[0] and (src / "build" / "lib").is_dir()
+    assert "kmetric_gui/gone_module.py" not in names[1]
+    assert "kmetric_gui/cli/__init__.py" in names[1]
+
+
+def test_lower_bounds_pin_the_declared_floors():
+    """build/lower-bounds.txt (CI's lower-bounds leg) pins exactly pyproject's floors."""
+    tomllib = pytest.importorskip("tomllib")
+    import re
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    floors = {}
+    for dep in deps:
+        name, floor = re.match(r"([A-Za-z0-9_.-]+)\s*>=\s*([0-9.]+)", dep).groups()
+        floors[name.lower()] = floor
+    pins = {}
+    for line in (ROOT / "build" / "lower-bounds.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, version = line.split("==")
+            pins[name.strip().lower()] = version.strip()
+    assert set(pins) == set(floors)
+    for name, floor in floors.items():
+        want = tuple(int(x) for x in floor.split("."))
+        got = tuple(int(x) for x in pins[name].split("."))
+        assert got[:len(want)] == want and not any(got[len(want):]), (name, floor, pins[name])

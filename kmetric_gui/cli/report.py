@@ -30,6 +30,8 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     add_metric_options(s)
     add_stats_options(s)
     add_fix_options(s)
+    s.add_argument("--leaderboard", metavar="LB.csv",
+                   help="public leaderboard: add where the first submission may land (kmetric rank)")
     s.set_defaults(run=run)
     return s
 
@@ -60,6 +62,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"kmetric: {line}", file=sys.stderr)
     if problems:
         return 2
+    from ..ranking import read_board_arg
+    board = read_board_arg(getattr(args, "leaderboard", None), sys.stderr)
+    if board is False:
+        return 2
     try:
         folder = prepare_folder(args.out, args.force)
     except FolderError as e:
@@ -82,6 +88,9 @@ def run(args: argparse.Namespace) -> int:
     if failed:
         return 2
     data = build_report(args.truth, entries, files=files, compare=_compare_options(ci))
+    if board is not None:
+        from ..ranking import add_to_report
+        add_to_report(data, board)
     write_tables(data, folder)
     try:
         _qt_environment()

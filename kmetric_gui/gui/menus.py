@@ -53,6 +53,7 @@ def build_menus(win):
     s = bar.addMenu("&Score")
     acts["rescore"] = _action(s, "&Rescore (current data, edits kept)", win.controller.rescore, "F5")
     acts["cancel"] = _action(s, "&Cancel running work", win.controller.cancel, "Esc")
+    _action(s, "&Final submissions and medal odds…", lambda: _final(win), "Ctrl+Shift+F")
     v = bar.addMenu("&View")
     for dock in win.docks:
         a = dock.toggleViewAction()
@@ -67,6 +68,11 @@ def build_menus(win):
     for n, dock in enumerate(win.docks, start=1):
         dock.toggleViewAction().setShortcut(QKeySequence(f"Ctrl+{n}"))
     return acts
+
+
+def _final(win):
+    from .views.select_view import open_final_dialog
+    win.final_dialog = open_final_dialog(win)      # kept: a shown dialog needs an owner
 
 
 def shortcut_rows(window):

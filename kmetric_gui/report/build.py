@@ -168,6 +168,8 @@ def build_report(truth_path, entries, *, files=None, edits=0, compare=None, comp
     elif len(entries) > 1:
         d["submissions"] = [dict(e.json, name=e.name) for e in entries]
         _compare(data, compare, cancel)
+        from ..select import add_to_report
+        add_to_report(data, cancel)          # 3+ submissions: which to submit (`kmetric select`)
     d["tables"] = sorted(data.tables)
     return data
 

@@ -22,6 +22,11 @@ def test_new_file_written_byte_exact(tmp_path):
     assert [f.name for f in tmp_path.iterdir()] == ["sub.csv"]   # no temporary left
 
 
+posix_modes = pytest.mark.skipif(os.name != "posix",
+                                 reason="POSIX file modes (Windows keeps only a read-only bit)")
+
+
+@posix_modes
 def test_new_file_gets_umask_mode(tmp_path):
     old = os.umask(0o022)
     try:
@@ -31,6 +36,7 @@ def test_new_file_gets_umask_mode(tmp_path):
     assert stat.S_IMODE((tmp_path / "a.csv").stat().st_mode) == 0o644
 
 
+@posix_modes
 def test_existing_permissions_kept(tmp_path):
     p = tmp_path / "a.csv"
     p.write_text("old")
@@ -43,6 +49,7 @@ def test_existing_permissions_kept(tmp_path):
     assert stat.S_IMODE(p.stat().st_mode) == 0o604
 
 
+@pytest.mark.skipif(os.name == "nt", reason="symbolic links need a privilege on Windows")
 def test_symlink_written_through(tmp_path):
     real = tmp_path / "data" / "real.csv"
     real.parent.mkdir()
@@ -56,6 +63,7 @@ def test_symlink_written_through(tmp_path):
     assert sorted(f.name for f in real.parent.iterdir()) == ["real.csv"]
 
 
+@pytest.mark.skipif(os.name != "posix", reason="Windows cannot open a folder to fsync it (saving skips that)")
 def test_folder_fsynced_after_replace(tmp_path, monkeypatch):
     calls = []
     real_replace, real_fsync = os.replace, os.fsync
@@ -70,9 +78,9 @@ def test_read_only_folder_names_target(tmp_path, monkeypatch):
     folder = tmp_path / "ro"
     folder.mkdir()
     target = folder / "sub.csv"
-    if os.geteuid() != 0:
+    if os.name == "posix" and os.geteuid() != 0:
         os.chmod(folder, 0o555)
-    else:   # root ignores the mode bits: make the temporary file fail as a read-only folder does
+    else:   # root (and Windows) ignores the mode bits: fail the temporary file as a read-only folder does
         def refuse(*a, **k):
             raise PermissionError(errno.EACCES, "Permission denied", str(folder / ".sub.csv.x.tmp"))
         monkeypatch.setattr(tempfile, "mkstemp", refuse)

@@ -1,0 +1,157 @@
+"""The final-two advisor (kmetric select) and the rank simulation (kmetric rank), timed
+beside plain references in the same run.
+
+    PYTHONPATH=. .venv/bin/python bench/select_rank.py [--quick]
+
+(Not bench/select.py: a script of that name would shadow the standard library's
+`select` module, which scikit-learn imports.)
+
+Ours: medians of a few runs of the core work after the files are read (engine
+from the aligned predictions, joint replicates, P(best), pair search,
+agreement). References: the exact row bootstrap (every replicate redraws the
+rows and counts each candidate's cells) and scikit-learn's cohen_kappa_score
+on each drawn replicate; both timed for a few replicates and extrapolated
+linearly (marked "extrapolated"). Rank: a plain per-simulation loop,
+extrapolated. The machine is shared: compare ratios within one run.
+"""
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+from sklearn.metrics import cohen_kappa_score
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+from _table import print_table  # noqa: E402
+
+from kmetric_gui.core.compare import KappaPairs  # noqa: E402
+from kmetric_gui.core.joint import joint_replicates, kappa_exact  # noqa: E402
+from kmetric_gui.core.rank import simulate_ranks  # noqa: E402
+from kmetric_gui.core.resample import resample_indices  # noqa: E402
+from kmetric_gui.core.select import select  # noqa: E402
+
+
+def median_time(fn, repeat=3, warmup=1):
+    """Median wall seconds; the median CPU seconds of this process are kept in CPU[-1]
+    (on a shared machine wall time includes waiting for a core)."""
+    for _ in range(warmup):
+        fn()
+    wall, cpu = [], []
+    for _ in range(repeat):
+        w, c = time.perf_counter(), time.process_time()
+        fn()
+        wall.append(time.perf_counter() - w)
+        cpu.append(time.process_time() - c)
+    CPU.append(float(np.median(cpu)))
+    return float(np.median(wall))
+
+
+CPU = []
+
+
+def candidates(n, c, k=5, seed=0):
+    """A truth and c near-copies of one model (each changes 10-20 % of the rows)."""
+    rng = np.random.default_rng(seed)
+    t = rng.integers(0, k, n)
+    base = np.where(rng.random(n) < 0.7, t, rng.integers(0, k, n))
+    preds = [np.where(rng.random(n) < 0.1 + 0.1 * j / c, rng.integers(0, k, n), base)
+             for j in range(c)]
+    return t, preds, k
+
+
+def select_case(n, c, reps, repeat):
+    t, preds, k = candidates(n, c)
+
+    def ours():
+        joint = joint_replicates(KappaPairs(t, preds, k), reps, seed=0)
+        select(joint.points, joint.reps, 2)
+        return joint.draws
+
+    draws = ours()
+    sec = median_time(ours, repeat=repeat, warmup=0)
+    e = KappaPairs(t, preds, k)
+    stacked = np.stack(e.preds, axis=1)
+    few = 4
+    t0 = time.perf_counter()
+    kappa_exact(e.truth.astype(np.int64), stacked, k, e.w, few, 0)
+    exact = (time.perf_counter() - t0) / few * reps
+    idx = resample_indices(n, 1, 0)[0]
+    t0 = time.perf_counter()
+    for p in preds[:2]:
+        cohen_kappa_score(t[idx], p[idx], weights="quadratic")
+    sk = (time.perf_counter() - t0) / 2 * c * reps
+    return draws, sec, exact, sk
+
+
+def rank_case(teams, sims, repeat):
+    rng = np.random.default_rng(0)
+    others = np.sort(rng.normal(0.80, 0.01, teams - 1))[::-1]
+    gaps = rng.normal(0.0, 0.008, 2000)
+
+    def ours():
+        for rho in (0.5, 0.0, 1.0):          # the chosen correlation and the sensitivity lines
+            simulate_ranks(0.805, others, gaps, rho, sims, seed=0)
+
+    sec = median_time(ours, repeat=repeat)
+    few = 200
+    t0 = time.perf_counter()
+    for _ in range(few):                      # plain loop: one simulation at a time
+        g0 = rng.choice(gaps)
+        h = rng.choice(gaps, size=others.size)
+        theirs = others + 0.5 * g0 + np.sqrt(0.75) * h
+        1 + np.count_nonzero(theirs > 0.805 + g0)
+    plain = (time.perf_counter() - t0) / few * sims * 3
+    return sec, plain
+
+
+def files_case(n, c):
+    """End to end from files: write c candidate CSVs of n rows, time select_files once."""
+    import tempfile
+    from kmetric_gui.select import SelectOptions, select_files
+    t, preds, _ = candidates(n, c)
+    ids = np.char.add("r", np.arange(n).astype(str))
+    with tempfile.TemporaryDirectory() as d:
+        def put(name, values):
+            path = os.path.join(d, name)
+            with open(path, "w") as f:
+                f.write("id,rating\n")
+                f.write("\n".join(np.char.add(np.char.add(ids, ","), values.astype(str))))
+                f.write("\n")
+            return path
+        sol = put("solution.csv", t)
+        paths = [put(f"cand{j}.csv", p) for j, p in enumerate(preds)]
+        w, cpu = time.perf_counter(), time.process_time()
+        adv = select_files(sol, paths, sel=SelectOptions())
+        return time.perf_counter() - w, time.process_time() - cpu, adv.joint.draws
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run)")
+    ap.add_argument("--files", type=int, metavar="ROWS",
+                    help="also time `select` end to end from 50 CSV files of ROWS rows each")
+    a = ap.parse_args()
+    if a.files:
+        wall, cpu, draws = files_case(a.files, 50)
+        print(f"select from 50 files x {a.files:,} rows (reading included): {wall:.2f} s wall, "
+              f"{cpu:.2f} s CPU ({draws} draws)")
+    scale = 10 if a.quick else 1
+    rows = []
+    for n, c, goal in ((1_000_000 // scale, 50, 10), (100_000 // scale, 200, 30)):
+        draws, sec, exact, sk = select_case(n, c, 2000, 1 if a.quick else 3)
+        case = f"select {c} x {n:,} kappa rows, 2000 reps"
+        print(f"{case}: {sec:.2f} s wall, {CPU[-1]:.2f} s CPU ({draws} draws; goal < {goal} s)")
+        rows.append((case, sec, "exact rows (extrapolated)", exact))
+        rows.append((case, sec, "sklearn loop (extrapolated)", sk))
+    sec, plain = rank_case(5000, 10_000, 1 if a.quick else 3)
+    print(f"rank 5,000 teams x 10,000 simulations x 3 correlations: {sec:.3f} s wall, "
+          f"{CPU[-1]:.3f} s CPU (goal < 1 s)")
+    rows.append(("rank 5,000 teams, 10,000 sims x 3", sec, "plain loop (extrapolated)", plain))
+    print()
+    print_table(rows)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,111 @@
+"""`kmetric rank TRUTH SUB --leaderboard LB.csv`: where the submission may land.
+
+Our private - public gap (the shake-up simulator with a Usage column, else the
+bootstrap's spread) and every other team's gap from the same noise model
+correlated with ours (core/rank.py): the distribution of our private rank and
+the probability of each Kaggle medal, with sensitivity lines at correlation
+0 and 1. The model is printed with the numbers.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import json
+import sys
+
+from .options import add_metric_options, options_from_args, print_problems
+from .stats import MAX_COUNT, _count, _number
+
+if TYPE_CHECKING:
+    import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    s = sub.add_parser("rank", help="where a submission may land on the private leaderboard, "
+                                    "and its medal odds")
+    s.add_argument("truth", help="solution file (a Usage column gives the shake-up)")
+    s.add_argument("submission", help="submission file")
+    s.add_argument("--leaderboard", metavar="LB.csv", required=True,
+                   help="Kaggle's public leaderboard download (TeamId,TeamName,SubmissionDate,"
+                        "Score; .csv or .zip) or a two-column team,score CSV")
+    s.add_argument("--correlation", metavar="R",
+                   help="correlation of the other teams' private - public gaps with ours "
+                        "(-1..1; default 0.5)")
+    s.add_argument("--simulations", metavar="N", help="simulated private leaderboards "
+                                                      "(default 10000)")
+    s.add_argument("--team", metavar="NAME", help="our own row on the leaderboard (left out of "
+                                                  "the other teams)")
+    s.add_argument("--seed", metavar="S", help="random seed (default 0)")
+    add_metric_options(s)
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.set_defaults(run=run)
+    return s
+
+
+def rank_options(args):
+    from ..ranking import RankOptions
+    problems, kw = [], {}
+    if args.correlation is not None:
+        v = _number(args.correlation, "--correlation", problems)
+        if v is not None and not -1 <= v <= 1:
+            problems.append(f"--correlation must be from -1 to 1; got {args.correlation}")
+        kw["correlation"] = v
+    if args.simulations is not None:
+        kw["simulations"] = _count(args.simulations, "--simulations", problems)
+    if args.seed is not None:
+        v = _number(args.seed, "--seed", problems, integer=True)
+        if v is not None and v < 0:
+            problems.append(f"--seed must be 0 or more; got {args.seed}")
+        kw["seed"] = v
+    if args.team is not None:
+        kw["team"] = args.team
+    if problems:
+        return None, problems
+    if MAX_COUNT < kw.get("simulations", 0):
+        return None, [f"--simulations must be at most {MAX_COUNT:,}"]
+    return RankOptions(**kw), []
+
+
+def _medals(m):
+    return "  ".join(f"{k} {100 * m[k]:.1f}%" for k in ("gold", "silver", "bronze", "none"))
+
+
+def human_lines(d):
+    better = "higher" if d["higher_is_better"] else "lower"
+    t = d["thresholds"]
+    lines = [f"metric:  {d['metric']} ({better} is better); our score {d['score']:.6g}, "
+             f"{d['teams']} teams (leaderboard {d['leaderboard']} + us)",
+             f"now:     rank {d['rank_now']} of {d['teams']}",
+             f"private: rank {d['rank_p50']} (median), 90% between {d['rank_p05']} and "
+             f"{d['rank_p95']}  [correlation {d['correlation']:g}, {d['simulations']} simulations]",
+             f"medals:  {_medals(d['medals'])}",
+             f"         gold to rank {t['gold']}, silver to {t['silver']}, bronze to {t['bronze']}"]
+    for s in d["sensitivity"]:
+        lines.append(f"  at correlation {s['correlation']:g}: rank {s['rank_p50']} "
+                     f"[{s['rank_p05']}, {s['rank_p95']}]; {_medals(s['medals'])}")
+    lines.append("assumptions:")
+    lines += [f"  - {a}" for a in d["assumptions"]]
+    for w in d.get("warnings", []):
+        lines.append(f"warning: {w}")
+    return lines
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..errors import InputError
+    from ..ranking import rank_files, read_leaderboard
+    ropts, problems = rank_options(args)
+    for line in problems:
+        print(f"kmetric: {line}", file=sys.stderr)
+    if problems:
+        return 2
+    try:
+        board = read_leaderboard(args.leaderboard)
+        where = rank_files(args.truth, args.submission, board, options_from_args(args), ropts)
+    except InputError as e:
+        print_problems(e, sys.stderr)
+        return 2
+    d = where.to_json()
+    for w in d.get("warnings", []):
+        print(f"kmetric: warning: {w}", file=sys.stderr)
+    print(json.dumps(d) if args.json else "\n".join(human_lines(d)))
+    return 0
