@@ -350,3 +350,14 @@ def test_id_and_usage_problems_named(tmp_path, capsys, case, needle):
     code, _, err = run_cli(capsys, "score", sol, sub, "--metric-file", metric_file(tmp_path, GOOD),
                            "--higher-is-better")
     assert code == 2 and needle in err, err
+
+
+def test_without_pandas_says_how_to_install(tmp_path, capsys, monkeypatch):
+    import importlib.util
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "pandas" else real(name, *a))
+    sol, sub = write_pair(tmp_path)
+    code, _, err = run_cli(capsys, "score", sol, sub, "--metric-file", metric_file(tmp_path, GOOD),
+                           "--higher-is-better")
+    assert code == 2 and "pip install 'kmetric_gui[metricfile]'" in err
