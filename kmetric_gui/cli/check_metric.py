@@ -16,7 +16,7 @@ def run(args):
     from ..metricfile.runner import Limits, MetricFailed, MetricWorker
     from ..metricfile.source import load_source
     from .metricfile import _limits
-    args.metric_memory_gb = None
+    args.metric_memory_gb, args.executor = None, "local"
     problems = []
     timeout, _ = _limits(args, problems)
     if problems:

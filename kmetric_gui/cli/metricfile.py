@@ -19,6 +19,9 @@ def add_metric_file_options(s):
     g.add_argument("--metric-timeout", metavar="SECONDS",
                    help="stop the metric after this many seconds in all (default 1800, Kaggle's)")
     g.add_argument("--metric-memory-gb", metavar="GB", help="memory limit of the metric's process")
+    g.add_argument("--executor", metavar="local|dask:ADDRESS", default="local",
+                   help="where the bootstrap's calls run: local processes (default) or an existing "
+                        "Dask cluster (needs the 'cluster' extra; its workers must see the files' paths)")
 
 
 def _limits(args, problems):
@@ -31,6 +34,8 @@ def _limits(args, problems):
         memory = _number(args.metric_memory_gb, "--metric-memory-gb", problems)
         if memory is not None and memory <= 0:
             problems.append(f"--metric-memory-gb must be above 0; got {args.metric_memory_gb}")
+    if args.executor != "local" and not (args.executor.startswith("dask:") and len(args.executor) > 5):
+        problems.append(f"--executor expects local or dask:ADDRESS; got '{args.executor}'")
     return timeout, memory
 
 
@@ -72,7 +77,7 @@ def run_score(args, ci, shake):
     workers = max(1, min(os.cpu_count() or 1, 8)) if ci else 1
     try:
         with open_worker(args.metric_file, (args.truth, args.submission), args.id_column,
-                         timeout, memory, workers) as w:
+                         timeout, memory, workers, args.executor) as w:
             fs, usage = score_file(w, args.metric_arg, args.higher_is_better)
             d, lines = to_json(fs), human_lines(fs)
             if ci is not None:
@@ -136,7 +141,7 @@ def run_compare(args, copts):
         d = compare_with_file(args.metric_file, args.truth, args.submissions, args.metric_arg,
                               args.higher_is_better, args.id_column, timeout, memory, copts.level,
                               min(copts.replicates, 1000) if args.bootstrap is None else copts.replicates,
-                              copts.seed)
+                              copts.seed, args.executor)
     except InputError as e:
         for line in e.problems:
             print(f"kmetric: {line}", file=sys.stderr)

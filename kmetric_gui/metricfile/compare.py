@@ -14,12 +14,12 @@ def _num(x):
 
 
 def compare_with_file(metric_file, truth, subs, arg_texts=(), higher_is_better=None, id_column=None,
-                      timeout=None, memory_gb=None, level=0.95, replicates=1000, seed=0):
+                      timeout=None, memory_gb=None, level=0.95, replicates=1000, seed=0, executor="local"):
     """The `kmetric compare --json` object for submissions scored by a metric file."""
     workers = max(1, min(os.cpu_count() or 1, 8))
     scores, reps, names = [], [], []
     for path in subs:
-        with open_worker(metric_file, (truth, path), id_column, timeout, memory_gb, workers) as w:
+        with open_worker(metric_file, (truth, path), id_column, timeout, memory_gb, workers, executor) as w:
             fs, usage = score_file(w, arg_texts, higher_is_better)
             values, _failed = bootstrap(w, fs, usage, replicates, seed)
         higher_is_better = fs.higher_is_better          # the first file's answer holds for all

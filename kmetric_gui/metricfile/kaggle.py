@@ -105,14 +105,15 @@ def split_rows(usage):
     return out
 
 
-def open_worker(metric_file, paths, id_column=None, timeout=None, memory_gb=None, workers=1):
+def open_worker(metric_file, paths, id_column=None, timeout=None, memory_gb=None, workers=1,
+                executor="local"):
     import importlib.util
     source = load_source(metric_file)
     if importlib.util.find_spec("pandas") is None:
         raise InputError(f"metric file {source.name}: metric files take pandas DataFrames, and pandas is "
                          "not installed here: pip install 'kmetric_gui[metricfile]' (or pip install pandas)")
     limits = Limits(timeout if timeout is not None else Limits().timeout, memory_gb)
-    return MetricWorker(source, paths, id_column, limits, workers)
+    return MetricWorker(source, paths, id_column, limits, workers, executor=executor)
 
 
 def score_file(w, arg_texts=(), higher_is_better=None):

@@ -33,7 +33,8 @@ class Limits:
 class MetricWorker:
     """One metric file and one pair of files, scored in worker processes."""
 
-    def __init__(self, source, paths, id_col=None, limits=None, workers=1, function="score"):
+    def __init__(self, source, paths, id_col=None, limits=None, workers=1, function="score",
+                 executor="local"):
         self.source, self.id_col = source, id_col
         self.paths = tuple(os.path.abspath(p) for p in paths)   # the worker runs in its own folder
         self.limits, self.function, self.workers = limits or Limits(), function, max(1, workers)
@@ -41,9 +42,13 @@ class MetricWorker:
         self.dir = tempfile.mkdtemp(prefix="kmetric-metric-")
         self.out_path = os.path.join(self.dir, ".stdout")
         self._pool = None
+        self.executor_name = executor
+        self._client = None
 
     # -- the pool ----------------------------------------------------------------
     def _executor(self):
+        if self._pool is None and self.executor_name.startswith("dask:"):
+            self._pool = self._dask(self.executor_name[5:])
         if self._pool is None:
             ctx = multiprocessing.get_context("spawn")   # a clean interpreter, never our state
             self._pool = ProcessPoolExecutor(
@@ -51,11 +56,33 @@ class MetricWorker:
                 initargs=(self.dir, self.limits.memory_bytes, self.out_path))
         return self._pool
 
+    def _dask(self, address):
+        """A dask.distributed cluster's executor (the optional 'cluster' extra). Its workers
+        read the files by the same paths, so they must see this machine's folders; limits
+        and isolation are the cluster's own."""
+        try:
+            from distributed import Client
+        except ImportError:
+            raise InputError("--executor dask: needs dask.distributed: "
+                             "pip install 'kmetric_gui[cluster]'") from None
+        try:
+            self._client = Client(address, timeout="10s", set_as_default=False)
+        except OSError as e:
+            raise InputError(f"--executor dask:{address}: cannot reach the cluster ({e})") from None
+        self.workers = max(1, sum(self._client.nthreads().values()))
+        return self._client.get_executor(pure=False)
+
     def remaining(self):
         return self.limits.timeout - (time.monotonic() - self.started)
 
     def kill(self):
         pool, self._pool = self._pool, None
+        if self._client is not None:
+            client, self._client = self._client, None
+            if pool is not None:
+                pool.shutdown(wait=False)
+            client.close()
+            return
         if pool is None:
             return
         for p in list(getattr(pool, "_processes", {}).values()):
@@ -66,6 +93,8 @@ class MetricWorker:
         pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self):
+        if self._client is not None:
+            self.kill()
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)

@@ -12,7 +12,7 @@ import sys
 import time
 import traceback
 
-_state = {}
+_state = {}                  # what this process has loaded: the metric and the frames, with their keys
 VISIBLE_LIMIT = 280          # Kaggle shows participants this many characters
 
 
@@ -55,7 +55,8 @@ def _install_kaggle_helpers():
 
 
 def _load(code, name, function):
-    if "fn" in _state:
+    key = (hash(code), name, function)
+    if _state.get("fn_key") == key:      # a cluster's worker may serve several runs in turn
         return _state["fn"]
     _install_kaggle_helpers()
     try:
@@ -77,7 +78,7 @@ def _load(code, name, function):
     fn = ns.get(function)
     if not callable(fn):
         raise _Refused(("nofunction", function, None))
-    _state["fn"], _state["ns"], _state["module"] = fn, ns, module
+    _state["fn"], _state["ns"], _state["module"], _state["fn_key"] = fn, ns, module, key
     return fn
 
 
@@ -116,10 +117,12 @@ def inspect_metric(code, name, function):
 
 def _frames(paths, id_col):
     """(solution, submission aligned to it, usage, id column) — cached per process."""
-    if "frames" in _state:
+    key = (tuple(paths), id_col)
+    if _state.get("frames_key") == key:
         return _state["frames"]
     from .frames import read_aligned
-    _state["frames"] = read_aligned(paths, id_col)
+    _state.pop("id_text", None)
+    _state["frames"], _state["frames_key"] = read_aligned(paths, id_col), key
     return _state["frames"]
 
 

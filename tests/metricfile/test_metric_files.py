@@ -361,3 +361,22 @@ def test_without_pandas_says_how_to_install(tmp_path, capsys, monkeypatch):
     code, _, err = run_cli(capsys, "score", sol, sub, "--metric-file", metric_file(tmp_path, GOOD),
                            "--higher-is-better")
     assert code == 2 and "pip install 'kmetric_gui[metricfile]'" in err
+
+
+def test_dask_cluster_gives_the_local_numbers(tmp_path, capsys):
+    distributed = pytest.importorskip("distributed")
+    sol, sub = write_pair(tmp_path, n=60)
+    m = metric_file(tmp_path, GOOD)
+    args = ["score", sol, sub, "--metric-file", m, "--lower-is-better", "--bootstrap", "30", "--json"]
+    code, out, err = run_cli(capsys, *args)
+    assert code == 0, err
+    local = json.loads(out)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        code, out, err = run_cli(capsys, *args, "--executor", f"dask:{cluster.scheduler_address}")
+        with distributed.Client(cluster) as client:      # the cluster's workers did the scoring
+            used = client.run(lambda: "kmetric_gui.metricfile.worker" in sys.modules)
+    assert code == 0, err
+    assert any(used.values())
+    remote = json.loads(out)
+    assert remote["ci"] == local["ci"] and remote["score"] == local["score"]
