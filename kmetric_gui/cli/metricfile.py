@@ -39,6 +39,18 @@ def _limits(args, problems):
     return timeout, memory
 
 
+def _tell_once(metric_file):
+    """The once-per-file notice that a metric file runs as code here (stderr)."""
+    from ..metricfile.seen import NOTICE, first_time
+    from ..metricfile.source import load_source
+    try:
+        source = load_source(metric_file)
+    except Exception:
+        return                      # the run itself reports what is wrong with the file
+    if first_time(source.sha256):
+        print("kmetric: note: " + NOTICE.format(name=source.name), file=sys.stderr)
+
+
 def _fmt(x):
     return "undefined" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.6f}"
 
@@ -74,6 +86,7 @@ def run_score(args, ci, shake):
             print(f"kmetric: {line}", file=sys.stderr)
         return 2
     import os
+    _tell_once(args.metric_file)
     workers = max(1, min(os.cpu_count() or 1, 8)) if ci else 1
     try:
         with open_worker(args.metric_file, (args.truth, args.submission), args.id_column,
@@ -137,6 +150,7 @@ def run_compare(args, copts):
         for line in problems:
             print(f"kmetric: {line}", file=sys.stderr)
         return 2
+    _tell_once(args.metric_file)
     try:
         d = compare_with_file(args.metric_file, args.truth, args.submissions, args.metric_arg,
                               args.higher_is_better, args.id_column, timeout, memory, copts.level,

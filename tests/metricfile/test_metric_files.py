@@ -136,7 +136,7 @@ def test_bad_metric_files_one_line_exit_2(tmp_path, capsys, name, body, needle):
     m = metric_file(tmp_path, body, name)
     code, out, err = run_cli(capsys, "score", sol, sub, "--metric-file", m, "--higher-is-better")
     assert code == 2, (out, err)
-    lines = err.strip().splitlines()
+    lines = [x for x in err.strip().splitlines() if not x.startswith("kmetric: note: metric file")]
     assert len(lines) == 1 and needle in lines[0], err
     assert "Traceback" not in err and name in lines[0]
     if name == "visible.py":
@@ -167,7 +167,8 @@ def test_memory_blowup_stopped_at_limit(tmp_path, capsys):
                               "    x = np.ones((1 << 34,), dtype=np.uint8)\n    return float(x[0])\n")
     code, _, err = run_cli(capsys, "score", sol, sub, "--metric-file", m, "--higher-is-better",
                            "--metric-memory-gb", "2")
-    assert code == 2 and "memory" in err and len(err.strip().splitlines()) == 1
+    assert code == 2 and "memory" in err
+    assert len([x for x in err.strip().splitlines() if "note:" not in x]) == 1
 
 
 def test_notebook_cells_joined_magics_dropped(tmp_path, capsys):
@@ -380,3 +381,16 @@ def test_dask_cluster_gives_the_local_numbers(tmp_path, capsys):
     assert any(used.values())
     remote = json.loads(out)
     assert remote["ci"] == local["ci"] and remote["score"] == local["score"]
+
+
+def test_told_once_per_file_that_it_runs_as_code(tmp_path, capsys):
+    sol, sub = write_pair(tmp_path)
+    m = metric_file(tmp_path, GOOD)
+    args = ("score", sol, sub, "--metric-file", m, "--higher-is-better")
+    _, _, err = run_cli(capsys, *args)
+    assert "is Python code: it runs on this machine" in err
+    _, _, err = run_cli(capsys, *args)
+    assert "is Python code" not in err
+    m.write_text(GOOD + "\n# changed\n")          # new content: told again
+    _, _, err = run_cli(capsys, *args)
+    assert "is Python code" in err
