@@ -91,9 +91,9 @@ if [ ! -e .venv ] && ! "$PY" -m venv .venv; then
 fi
 .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
 case "$what" in
-  app)   extras="" ;;
-  test)  extras="[test]" ;;
-  build) extras="[test,build]" ;;
+  app)   extras="[metricfile]" ;;
+  test)  extras="[test,metricfile]" ;;
+  build) extras="[test,build,metricfile]" ;;
 esac
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".${extras}"
 echo "setup: ready (.venv, target $what)"

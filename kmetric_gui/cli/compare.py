@@ -15,6 +15,7 @@ import json
 import math
 import sys
 
+from .metricfile import add_metric_file_options
 from .options import add_metric_options, options_from_args, print_problems
 from .stats import MAX_COUNT, _count, _fraction, _number, add_group_options
 
@@ -46,6 +47,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         "share when the solution has one, else 0.3)")
     g.add_argument("--splits", metavar="S", help="random Public/Private splits for P(order flips) "
                                                   "(default 2000)")
+    add_metric_file_options(s)
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(run=run)
     return s
@@ -215,6 +217,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"kmetric: {line}", file=sys.stderr)
     if problems:
         return 2
+    if args.metric_file:
+        from .metricfile import run_compare
+        return run_compare(args, copts)
     try:
         cmp = compare_files(args.truth, args.submissions, options_from_args(args), copts,
                             group_column=args.group_column, groups_file=args.groups)

@@ -8,6 +8,7 @@ import math
 import sys
 
 from .fixes import add_fix_options, fix_lines, fixes_for
+from .metricfile import add_metric_file_options
 from .options import add_metric_options, options_from_args, print_problems
 from .stats import add_stats_options, apply_stats, groups_of, stats_options
 
@@ -22,6 +23,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     add_metric_options(s)
     add_stats_options(s, groups=True)
     add_fix_options(s)
+    add_metric_file_options(s)
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(run=run)
     return s
@@ -58,6 +60,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"kmetric: {line}", file=sys.stderr)
     if problems:
         return 2
+    if args.metric_file:
+        from .metricfile import run_score
+        return run_score(args, ci, shake)
     try:
         options = options_from_args(args)
         prep = load(args.truth, args.submission, options)

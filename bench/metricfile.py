@@ -1,0 +1,116 @@
+"""Metric files: `kmetric score --metric-file` against a plain script, and the
+bootstrap by re-scoring against B x (one score() call) / cores.
+
+    .venv/bin/python bench/metricfile.py [--rows 1000000] [--boot-rows 100000] [--replicates 1000]
+
+Each command a fresh process, median wall time, interleaved (the machine is
+shared: the ratio within one run is what counts). The plain script does what an
+analyst would: pd.read_csv twice, a merge on the id, the same score() call for
+all rows, Public and Private.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+METRIC = os.path.join(ROOT, "resources", "metrics", "balanced_log_loss.py")
+
+PLAIN = r"""
+import importlib.util, sys
+import pandas as pd
+sys.path.insert(0, {root!r})
+from kmetric_gui.metricfile import kaggle_metric_utilities
+sys.modules['kaggle_metric_utilities'] = kaggle_metric_utilities
+spec = importlib.util.spec_from_file_location('m', {metric!r})
+m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
+sol = pd.read_csv({sol!r}, dtype={{'id': str}})
+sub = pd.read_csv({sub!r}, dtype={{'id': str}})
+sub = sol[['id']].merge(sub, on='id', how='left')
+for mask in (sol['Usage'] != 'Ignored', sol['Usage'] == 'Public', sol['Usage'] == 'Private'):
+    s = sol[mask].drop(columns=['Usage']).reset_index(drop=True)
+    m.score(s, sub[mask.to_numpy()].reset_index(drop=True), 'id')
+"""
+
+
+def make_pair(folder, n, seed=0):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.2).astype(np.int8)
+    p = np.clip(0.2 + 0.5 * y + rng.normal(0, 0.2, n), 0.01, 0.99)
+    ids = np.char.add("r", np.arange(n).astype(str))
+    usage = np.where(rng.random(n) < 0.3, "Public", "Private")
+    sol, sub = os.path.join(folder, f"sol{n}.csv"), os.path.join(folder, f"sub{n}.csv")
+    with open(sol, "w") as f:
+        f.write("id,class_0,class_1,Usage\n")
+        f.writelines(f"{i},{1 - t},{t},{u}\n" for i, t, u in zip(ids, y, usage))
+    order = rng.permutation(n)
+    with open(sub, "w") as f:
+        f.write("id,class_0,class_1\n")
+        f.writelines(f"{ids[i]},{1 - p[i]:.4f},{p[i]:.4f}\n" for i in order)
+    return sol, sub
+
+
+def wall(cmd):
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, capture_output=True, cwd=ROOT)
+    return time.perf_counter() - t0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rows", type=int, default=1_000_000)
+    ap.add_argument("--boot-rows", type=int, default=100_000)
+    ap.add_argument("--replicates", type=int, default=1000)
+    ap.add_argument("--repeat", type=int, default=3)
+    a = ap.parse_args()
+    py = sys.executable
+    with tempfile.TemporaryDirectory() as d:
+        sol, sub = make_pair(d, a.rows)
+        ours_cmd = [py, "-m", "kmetric_gui.cli", "score", sol, sub, "--metric-file", METRIC]
+        plain_cmd = [py, "-c", PLAIN.format(root=ROOT, metric=METRIC, sol=sol, sub=sub)]
+        ours, plain = [], []
+        for _ in range(a.repeat):
+            plain.append(wall(plain_cmd))
+            ours.append(wall(ours_cmd))
+        o, p = statistics.median(ours), statistics.median(plain)
+        print("| case | ours (s) | reference (s) | ratio |\n|---|---|---|---|")
+        print(f"| score, {a.rows:,} rows (all, Public, Private) | {o:.2f} | {p:.2f} plain pandas script "
+              f"| {o / p:.2f}x |")
+        bsol, bsub = make_pair(d, a.boot_rows, seed=1)
+        one_cmd = [py, "-m", "kmetric_gui.cli", "score", bsol, bsub, "--metric-file", METRIC]
+        boot_cmd = one_cmd + ["--bootstrap", str(a.replicates)]
+        base = statistics.median(wall(one_cmd) for _ in range(a.repeat))
+        boot = wall(boot_cmd)
+        # one score() call's time, measured in this process on the same frames
+        sys.path.insert(0, ROOT)
+        from kmetric_gui.metricfile import kaggle_metric_utilities
+        import importlib.util
+        import pandas as pd
+        sys.modules["kaggle_metric_utilities"] = kaggle_metric_utilities
+        spec = importlib.util.spec_from_file_location("m", METRIC)
+        m = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(m)
+        s = pd.read_csv(bsol, dtype={"id": str}).drop(columns=["Usage"])
+        u = s[["id"]].merge(pd.read_csv(bsub, dtype={"id": str}), on="id")
+        rng = np.random.default_rng(0)
+        calls = []
+        for _ in range(20):
+            r = rng.integers(0, len(s), len(s))
+            t0 = time.perf_counter()
+            m.score(s.iloc[r].reset_index(drop=True), u.iloc[r].reset_index(drop=True), "id")
+            calls.append(time.perf_counter() - t0)
+        call = statistics.median(calls)
+        cores = os.cpu_count() or 1
+        budget = 1.25 * a.replicates * call / cores
+        print(f"| bootstrap {a.replicates:,} replicates, {a.boot_rows:,} rows (minus one plain score run) "
+              f"| {boot - base:.2f} | {budget:.2f} = 1.25 x B x {call * 1000:.1f} ms / {cores} cores "
+              f"| {(boot - base) / budget:.2f}x of budget |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,44 @@
+"""`kmetric check-metric FILE`: a metric file's doctests, run as Kaggle runs them
+when a metric notebook is saved (in a worker process, like scoring)."""
+import sys
+
+
+def register(sub):
+    s = sub.add_parser("check-metric", help="run a metric file's doctests (its self-check)")
+    s.add_argument("metric_file", metavar="FILE", help="a Kaggle metric file (.py or .ipynb)")
+    s.add_argument("--metric-timeout", metavar="SECONDS", help="time limit (default 1800)")
+    s.set_defaults(run=run)
+    return s
+
+
+def run(args):
+    from ..errors import InputError
+    from ..metricfile.runner import Limits, MetricFailed, MetricWorker
+    from ..metricfile.source import load_source
+    from .metricfile import _limits
+    args.metric_memory_gb, args.executor = None, "local"
+    problems = []
+    timeout, _ = _limits(args, problems)
+    if problems:
+        for line in problems:
+            print(f"kmetric: {line}", file=sys.stderr)
+        return 2
+    try:
+        source = load_source(args.metric_file)
+        with MetricWorker(source, (), None, Limits(timeout or Limits().timeout)) as w:
+            attempted, failed, report = w.doctests()
+    except InputError as e:
+        print(f"kmetric: {e}", file=sys.stderr)
+        return 2
+    except MetricFailed as e:
+        print(f"kmetric: {e}", file=sys.stderr)
+        return 2
+    if not attempted:
+        print(f"{source.name}: no doctests to run")
+        return 0
+    if failed:
+        sys.stdout.write(report)
+        print(f"{source.name}: {failed} of {attempted} doctest examples failed")
+        return 2
+    print(f"{source.name}: all {attempted} doctest examples passed")
+    return 0

@@ -1,0 +1,121 @@
+"""The two files as pandas frames, aligned by id, as Kaggle's orchestrator hands
+them to ``score``. Runs in the worker (pandas is imported only there).
+
+Columns are read as pandas reads them; the id column as text, since rows are
+matched on it. Problems are listed one a line, naming file, column, row, id.
+"""
+import numpy as np
+
+from ..errors import InputError
+
+USAGE = "Usage"
+CODES = {"public": 0, "private": 1, "ignored": 2}
+SHOWN = 5                      # ids listed per kind of problem
+
+
+def _read(path, id_col):
+    import pandas as pd
+    low = str(path).lower()
+    if low.endswith((".parquet", ".pq")):
+        df = pd.read_parquet(path)
+        if id_col is not None and id_col in df.columns:
+            df[id_col] = df[id_col].astype(str)
+        return df
+    sep = "\t" if low.endswith((".tsv", ".tab", ".tsv.gz", ".tab.gz")) else ","
+    head = pd.read_csv(path, sep=sep, nrows=0).columns
+    key = id_col if id_col is not None else (head[0] if len(head) else None)
+    return pd.read_csv(path, sep=sep, dtype={key: str} if key in head else None)
+
+
+def _safe_read(path, label, id_col, problems):
+    from pathlib import Path
+    try:
+        return _read(path, id_col)
+    except FileNotFoundError:
+        problems.append(f"{label} {Path(path).name}: no such file")
+    except Exception as e:     # pandas' parser faults: one line in words
+        why = " ".join(str(e).split())[:200] or type(e).__name__
+        problems.append(f"{label} {Path(path).name}: cannot be read as a table ({why})")
+    return None
+
+
+def _row_list(label, name, col, what, ids, rows):
+    shown = ", ".join(f"'{ids[r]}' (row {r + 2})" for r in rows[:SHOWN])
+    more = f" and {len(rows) - SHOWN:,} more" if len(rows) > SHOWN else ""
+    return f"{label} {name}, column '{col}': {what}: {shown}{more}"
+
+
+def _ids(df, label, name, col, problems, check_repeats=True):
+    """The id column as an Arrow string array (hashing in C); empty and repeated ids listed."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    arr = pa.array(df[col], from_pandas=True)
+    arr = arr.cast(pa.string()) if arr.type != pa.string() else arr
+    if arr.null_count:
+        blank = np.flatnonzero(arr.is_null().to_numpy(zero_copy_only=False))
+        problems.append(f"{label} {name}, column '{col}': empty id in row "
+                        + ", ".join(str(r + 2) for r in blank[:SHOWN]))
+    if check_repeats and len(pc.unique(arr)) < len(arr):
+        dup = np.flatnonzero(df[col].duplicated(keep="first").to_numpy())
+        problems.append(_row_list(label, name, col, "repeated id", arr.to_pylist(), dup))
+    return arr
+
+
+def _usage(sol, name, problems):
+    if USAGE not in sol.columns:
+        return None
+    text = sol[USAGE].astype(str).str.strip().str.lower().to_numpy(dtype=object)
+    codes = np.full(len(text), -1, dtype=np.int8)
+    for word, code in CODES.items():
+        codes[text == word] = code
+    bad = np.flatnonzero(codes < 0)
+    if bad.size:
+        rows = ", ".join(f"row {r + 2} ('{sol[USAGE].iloc[r]}')" for r in bad[:SHOWN])
+        problems.append(f"solution {name}, column '{USAGE}': expected Public, Private or Ignored: {rows}")
+    return codes
+
+
+def read_aligned(paths, id_col=None):
+    """(solution without Usage, submission in its row order, usage codes or None, id column)."""
+    from pathlib import Path
+    sol_path, sub_path = paths
+    sol_name, sub_name = Path(sol_path).name, Path(sub_path).name
+    problems = []
+    sol = _safe_read(sol_path, "solution", id_col, problems)
+    key = id_col if id_col is not None else (sol.columns[0] if sol is not None and len(sol.columns) else None)
+    sub = _safe_read(sub_path, "submission", key, problems)
+    if sol is None or sub is None:
+        raise InputError(problems[0], problems)
+    if key is None or key not in sol.columns:
+        problems.append(f"solution {sol_name}: no id column '{key}'")
+    if key is not None and key not in sub.columns:
+        problems.append(f"submission {sub_name}: no id column '{key}' (its columns: "
+                        + ", ".join(map(str, sub.columns[:10])) + ")")
+    if problems:
+        raise InputError(problems[0], problems)
+    sol_ids = _ids(sol, "solution", sol_name, key, problems)
+    # the submission's repeats show below, once its ids are matched (one hash pass fewer)
+    sub_ids = _ids(sub, "submission", sub_name, key, problems, check_repeats=False)
+    usage = _usage(sol, sol_name, problems)
+    if problems:
+        raise InputError(problems[0], problems)
+    import pyarrow.compute as pc
+    order = pc.index_in(sol_ids, value_set=sub_ids).to_numpy(zero_copy_only=False)
+    missing = np.flatnonzero(np.isnan(order)) if order.dtype.kind == "f" else np.array([], dtype=np.int64)
+    if missing.size:
+        problems.append(_row_list("submission", sub_name, key, "ids of the solution missing",
+                                  sol_ids.to_pylist(), missing))
+    if len(sub_ids) - (len(sol_ids) - missing.size) > 0:
+        if len(pc.unique(sub_ids)) < len(sub_ids):
+            dup = np.flatnonzero(sub[key].duplicated(keep="first").to_numpy())
+            problems.append(_row_list("submission", sub_name, key, "repeated id", sub_ids.to_pylist(), dup))
+        inside = pc.is_in(sub_ids, value_set=sol_ids).to_numpy(zero_copy_only=False)
+        extra = np.flatnonzero(~inside)
+        if extra.size:
+            problems.append(_row_list("submission", sub_name, key, "ids not in the solution",
+                                      sub_ids.to_pylist(), extra))
+    if problems:
+        raise InputError(problems[0], problems)
+    sub = sub.iloc[order.astype(np.int64)].reset_index(drop=True)
+    sol = sol.drop(columns=[USAGE]) if USAGE in sol.columns else sol
+    return sol, sub, usage, key

@@ -1,0 +1,176 @@
+"""Score a pair of files with a metric file, as Kaggle's orchestrator does:
+every scored row, then Public and Private (Ignored rows in neither), each call on
+copies, the id column's name as ``row_id_column_name``; statistics by re-scoring
+resampled rows in the worker pool.
+"""
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import InputError
+from .runner import Limits, MetricFailed, MetricWorker
+from .source import load_source
+
+FIXED = ("solution", "submission", "row_id_column_name")
+_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
+
+
+@dataclass
+class FileScore:
+    source: object
+    args: dict
+    higher_is_better: bool
+    n_rows: int
+    score: float
+    splits: dict = field(default_factory=dict)      # "public"/"private" -> float
+    id_column: str = ""
+    printed: str = ""
+    doc: str = ""
+    call_seconds: float = 0.0        # one score() call on every row, in the worker
+
+
+def _bool(text):
+    low = text.strip().lower()
+    if low in ("true", "1", "yes"):
+        return True
+    if low in ("false", "0", "no"):
+        return False
+    raise ValueError("expected true or false")
+
+
+def _typed(name, text, kind, file_name):
+    from ..numbers import parse_number, parse_rating
+    try:
+        if kind is bool:
+            return _bool(text)
+        if kind is int:
+            return parse_rating(text)
+        if kind is float:
+            return parse_number(text)
+    except ValueError as e:
+        raise InputError(f"--metric-arg {name}={text}: {e} (metric file {file_name})") from None
+    return text
+
+
+def metric_args(info, pairs, file_name):
+    """Typed keyword arguments from NAME=VALUE texts, checked against the signature."""
+    params = info["params"]
+    positional = [p for p in params if p[1] in ("POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD")]
+    if len(positional) < 3:
+        raise InputError(f"metric file {file_name}: score() must take (solution, submission, "
+                         f"row_id_column_name, ...); it takes ({', '.join(p[0] for p in params)})")
+    extra = {p[0]: p for p in params[3:] if p[1] not in ("VAR_POSITIONAL", "VAR_KEYWORD")}
+    open_ended = any(p[1] == "VAR_KEYWORD" for p in params)
+    out = {}
+    for text in pairs or ():
+        name, sep, value = text.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise InputError(f"--metric-arg expects NAME=VALUE; got '{text}'")
+        if name not in extra and not open_ended:
+            known = ", ".join(extra) or "none"
+            raise InputError(f"--metric-arg {name}: score() in {file_name} has no such argument "
+                             f"(its arguments: {known})")
+        p = extra.get(name)
+        kind = _TYPES.get(p[2]) if p and p[2] else None
+        if kind is None and p and p[3] and p[4] is not None:
+            kind = type(p[4]) if type(p[4]) in _TYPES.values() else None
+        out[name] = _typed(name, value, kind, file_name)
+    missing = [n for n, p in extra.items() if not p[3] and n not in out]
+    if missing:
+        raise InputError(f"metric file {file_name}: score() needs " + ", ".join(missing)
+                         + " (give each with --metric-arg NAME=VALUE)")
+    return out
+
+
+def direction(info, flag, file_name):
+    """higher_is_better from the flag, else the file's declaration; an error if neither."""
+    declared = info.get("higher_is_better")
+    if flag is not None:
+        return flag
+    if declared is not None:
+        return declared
+    raise InputError(f"metric file {file_name} does not say whether a higher or a lower score is "
+                     "better: add --higher-is-better or --lower-is-better")
+
+
+def split_rows(usage):
+    """{"all": rows or None, "public": rows, "private": rows} (Ignored rows in none)."""
+    if usage is None:
+        return {"all": None}
+    out = {"all": np.flatnonzero(usage != 2) if (usage == 2).any() else None}
+    for code, name in enumerate(("public", "private")):
+        out[name] = np.flatnonzero(usage == code)
+    return out
+
+
+def open_worker(metric_file, paths, id_column=None, timeout=None, memory_gb=None, workers=1,
+                executor="local"):
+    import importlib.util
+    source = load_source(metric_file)
+    if importlib.util.find_spec("pandas") is None:
+        raise InputError(f"metric file {source.name}: metric files take pandas DataFrames, and pandas is "
+                         "not installed here: pip install 'kmetric_gui[metricfile]' (or pip install pandas)")
+    limits = Limits(timeout if timeout is not None else Limits().timeout, memory_gb)
+    return MetricWorker(source, paths, id_column, limits, workers, executor=executor)
+
+
+def score_file(w, arg_texts=(), higher_is_better=None):
+    """FileScore of the worker's pair: every scored row, Public and Private."""
+    info = w.inspect()
+    args = metric_args(info, arg_texts, w.source.name)
+    hib = direction(info, higher_is_better, w.source.name)
+    n, usage, id_col = w.prepare()
+    rows = split_rows(usage)
+    names = [k for k, r in rows.items() if r is None or len(r)]
+    results = w.score_sets(args, [rows[k] for k in names])
+    seconds = call_seconds(results)
+    values = {}
+    for k, r in zip(names, results):
+        w._raise(r)
+        values[k] = r[1]
+    n_scored = n if rows["all"] is None else len(rows["all"])
+    return FileScore(w.source, args, hib, n_scored, values.get("all", math.nan),
+                     {k: values[k] for k in ("public", "private") if k in values},
+                     id_col, w.printed(), info.get("doc", ""), seconds), usage
+
+
+def call_seconds(results):
+    """Median seconds of one score() call in the worker, from result tuples."""
+    times = [r[3] for r in results if len(r) > 3 and r[3] is not None]
+    return float(np.median(times)) if times else 0.0
+
+
+def plan_replicates(w, seconds_per_call, replicates):
+    """(replicates that fit in the time left, estimated seconds): B is capped so the
+    bootstrap ends before the time limit, with room to spare."""
+    per = seconds_per_call / w.workers
+    est = replicates * per
+    room = 0.8 * w.remaining()
+    if per > 0 and est > room:
+        return max(0, int(room / per)), room
+    return replicates, est
+
+
+def bootstrap(w, fs, usage, replicates=1000, seed=0, cancel=None, progress=None):
+    """Scores of ``replicates`` resamples of the scored rows (nan where a replicate failed),
+    drawn in order from one generator: the same draws for every submission of a seed."""
+    from ..core.resample import rng_of
+    base = split_rows(usage)["all"]
+    n = fs.n_rows
+    rng = rng_of(seed)
+    dtype = np.int32 if n < 2 ** 31 else np.int64
+
+    def draws():
+        for _ in range(replicates):
+            d = rng.integers(0, n, size=n).astype(dtype, copy=False)
+            yield d if base is None else base[d]
+    results = w.score_sets(fs.args, draws(), cancel=cancel, progress=progress, count=replicates)
+    values = np.array([r[1] if r[0] == "ok" else np.nan for r in results], dtype=np.float64)
+    failed = [r for r in results if r[0] != "ok"]
+    return values, failed
+
+
+__all__ = ["FileScore", "MetricFailed", "score_file", "bootstrap", "plan_replicates", "open_worker",
+           "metric_args"]
