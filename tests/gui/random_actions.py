@@ -22,6 +22,17 @@ def rows_text(metric, prep):
     return [[str(v) for v in row] for row in metric.submission_rows(prep)[1]]
 
 
+def reference_score(prep, options):
+    """The score of the data and options (as the CLI would give it), or the reason in
+    words when they cannot be scored (e.g. a rating below a declared minimum)."""
+    from kmetric_gui.errors import InputError
+    from kmetric_gui.scoring import score_prepared
+    try:
+        return score_prepared(prep, options).score
+    except InputError as e:
+        return f"not scored: {e}"
+
+
 class Stop(Exception):
     """The action cannot be done now (e.g. nothing to edit)."""
 
@@ -179,7 +190,6 @@ class Actions:
 
     def do_roundtrip(self):
         """Undo all, redo all: the same data and the same score."""
-        from kmetric_gui.scoring import score_prepared
         self.idle()
         s = self.win.session
         if s.data is None or s.held:
@@ -187,7 +197,7 @@ class Actions:
         metric = s.metric
         before = rows_text(metric, s.data.prepared())
         truth = list(map(str, s.data.prepared().truth))
-        score = score_prepared(s.data.prepared(), s.options).score
+        score = reference_score(s.data.prepared(), s.options)
         steps = s.history_index
         for _ in range(steps):
             self.win.actions_["undo"].trigger()
@@ -197,6 +207,6 @@ class Actions:
         after = s.data.prepared()
         if rows_text(metric, after) != before or list(map(str, after.truth)) != truth:
             self.find("roundtrip", "undo all then redo all changed the data")
-        new = score_prepared(after, s.options).score
+        new = reference_score(after, s.options)
         if not (new == score or (new != new and score != score)):
             self.find("roundtrip", f"score {score} became {new}")

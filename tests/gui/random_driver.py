@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from random_actions import METRICS, Actions, Stop, process, rows_text
+from random_actions import METRICS, Actions, Stop, process, reference_score, rows_text
 
 IDLE_TIMEOUT = 60.0           # seconds without any job ending: "stuck"
 
@@ -224,7 +224,8 @@ class Driver(Actions):
 
     # -- the invariants ---------------------------------------------------------------------
     def settle(self):
-        from kmetric_gui.scoring import score_files, score_prepared
+        from kmetric_gui.errors import InputError
+        from kmetric_gui.scoring import score_files
         from kmetric_gui.gui.widgets.score_panel import fmt
         self.idle()
         win, s, p = self.win, self.win.session, self.win.score_panel
@@ -250,15 +251,18 @@ class Driver(Actions):
                 self.find("stale", f"score {p.score_label.text()} shown, not of the data and "
                                    "options shown, and not marked out of date")
                 return
-            want = score_prepared(s.data.prepared(), s.options)
-            if p.score_label.text() != fmt(want.score):
-                self.find("wrong score", f"shown {p.score_label.text()}, data's {want.score}")
+            want = reference_score(s.data.prepared(), s.options)
+            if isinstance(want, str) or p.score_label.text() != fmt(want):
+                self.find("wrong score", f"shown {p.score_label.text()}, data's {want}")
             clean = not s.dirty and "_rw" not in (s.sub_path or "")
             if clean and s.truth_path and s.sub_path:
-                cli = score_files(s.truth_path, s.sub_path, s.options)
-                if fmt(cli.score) != p.score_label.text():
+                try:
+                    cli = score_files(s.truth_path, s.sub_path, s.options).score
+                except InputError as e:
+                    cli = f"not scored: {e}"
+                if isinstance(cli, str) or fmt(cli) != p.score_label.text():
                     self.find("wrong score", f"shown {p.score_label.text()}, the CLI's "
-                                             f"{cli.score} for {s.sub_path}")
+                                             f"{cli} for {s.sub_path}")
         if not s.dirty and "_rw" not in (s.sub_path or "") and s.truth_path:
             self._same_as_files()
 
