@@ -61,7 +61,7 @@ def install_excepthook(window_getter):
 
 def create_window(args=None):
     """Build the window (no event loop): used by main() and by the tests."""
-    from .main_window import MainWindow, demo_paths
+    from .main_window import MainWindow
     args = args or parse_args([])
     win = MainWindow(size=args.size)
     if args.metric:
@@ -71,7 +71,7 @@ def create_window(args=None):
         win.options_panel.metric_combo.blockSignals(False)
         win.session.set_options(win.options_panel.options())   # in force, not only shown
     if args.demo:
-        win.open_files(*demo_paths(args.demo))
+        win.open_demo(args.demo)        # scored with its own metric, as the welcome's buttons
     elif args.truth:
         win.open_files(args.truth, args.submission)
     return win
