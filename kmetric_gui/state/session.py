@@ -198,7 +198,10 @@ class Session:
                 refused.append((spec, unit, str(e)))
         if refused:
             return refused
-        pairs = tuple(((spec.name, unit, spec.part), value) for spec, unit, value in parsed
+        last = {}                 # a cell given twice: its last value, as if typed in order
+        for spec, unit, value in parsed:
+            last[(spec.name, unit, spec.part)] = (spec, unit, value)
+        pairs = tuple(((spec.name, unit, spec.part), value) for spec, unit, value in last.values()
                       if cell_change(self.data, spec, unit, value, label) is not None)
         if pairs:
             self._push(Change(label, pairs))

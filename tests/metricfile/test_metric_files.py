@@ -368,7 +368,7 @@ def test_dask_cluster_gives_the_local_numbers(tmp_path, capsys):
     distributed = pytest.importorskip("distributed")
     sol, sub = write_pair(tmp_path, n=60)
     m = metric_file(tmp_path, GOOD)
-    args = ["score", sol, sub, "--metric-file", m, "--lower-is-better", "--bootstrap", "30", "--json"]
+    args = ["score", sol, sub, "--metric-file", m, "--lower-is-better", "--bootstrap", "40", "--json"]
     code, out, err = run_cli(capsys, *args)
     assert code == 0, err
     local = json.loads(out)

@@ -136,7 +136,17 @@ class CutsTab(QWidget):
                                       pen=pg.mkPen((0, 0, 0), width=2, style=Qt.DashLine)))
         top = max((float(h.max(initial=0)) for _, h in hists), default=0.0) or 1.0
         rows = -(-len(hists) // 8)                      # legend rows (8 names a row)
-        p.setYRange(0, top * (1.25 + 0.2 * rows), padding=0)
+        # Headroom for the legend in pixels (its height is fixed, the plot's is not): the
+        # curves stay below it however short the plot is.
+        room = 1.25 + 0.2 * rows
+        item = p.getPlotItem() if hasattr(p, "getPlotItem") else p
+        plot_h = item.getViewBox().sceneBoundingRect().height()
+        legend = item.legend
+        if legend is not None and plot_h > 0:
+            legend.updateSize()
+            share = min(0.7, (legend.boundingRect().height() + 12) / plot_h)
+            room = max(room, 1.05 / (1 - share))
+        p.setYRange(0, top * room, padding=0)
 
     def optimise(self):
         rep = self.report

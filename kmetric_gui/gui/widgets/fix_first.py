@@ -181,7 +181,7 @@ class FixFirstPanel(QWidget):
         # Numbers are never cut: the fit above left "+0.007150" a pixel short (elided).
         fm, head = self.table.fontMetrics(), self.table.horizontalHeader()
         for c in (2, 3):
-            texts = [self.model.data(self.model.index(r, c)) for r in range(min(n, 50))]
+            texts = [self.model.data(self.model.index(r, c)) for r in range(min(n, 30))]
             need = max((fm.horizontalAdvance(t) for t in texts), default=0) + 16
             if head.sectionSize(c) < need:
                 head.resizeSection(c, need)
