@@ -3,7 +3,7 @@
 Works on a ``scoring.ScoreReport`` through its metric's ``units`` hook
 (kmetric_gui/metrics), so nothing here depends on which metric it is.
 Semantics: the resampling unit is the metric's (row, sample, document); see
-the README section "How sure is the score".
+docs/statistics.md.
 
     report = scoring.score_files(truth_path, submission_path)
     st = analyze(report, StatsOptions(level=0.95, replicates=2000, seed=0), ShakeupOptions())
