@@ -112,6 +112,7 @@ if [ -n "$bundle" ]; then
   stamp "bundle without Qt's system libraries: kmetric report exit $rcode: $(cat "$cache/report.err")"
   [ "$code" = 2 ] && grep -q "apt-get install --no-install-recommends libgl1" "$cache/gui.err" \
     || { echo "bare_debian.sh: the app did not name the packages" >&2; exit 1; }
+  [ "$rcode" = 3 ] || { echo "bare_debian.sh: kmetric report without Qt exited $rcode, not 3" >&2; exit 1; }
   in_root "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
     libgl1 libegl1 fontconfig-config >/dev/null"
   in_root "QT_QPA_PLATFORM=offscreen /opt/kmetric-gui/kmetric-gui --demo lwlrap --screenshot /tmp/x.png"

@@ -71,6 +71,9 @@ def _write(data, folder):
         discard(staging)
 
 
+PARTIAL = 3        # exit code: the report was written without its plots and PDF
+
+
 def run(args: argparse.Namespace) -> int:
     from ..errors import InputError
     from ..report import FolderError, build_report, file_info, folder_size, score_entry
@@ -123,4 +126,5 @@ def run(args: argparse.Namespace) -> int:
     print(f"report written to {folder}: index.html, report.json"
           f"{', report.pdf' if data.pdf else ''}, {len(data.plots)} plots, "
           f"{len(data.tables)} tables ({size / 1024:.0f} KB)")
-    return 0
+    # Written, but without its plots and PDF (Qt could not start): a script must hear it.
+    return PARTIAL if any(n.startswith("plots and PDF not made") for n in data.notes) else 0

@@ -7,6 +7,7 @@ import pytest
 
 import kmetric_gui.report.write as write_mod
 from kmetric_gui.cli import main
+from kmetric_gui.cli.report import PARTIAL      # written without plots (Qt left out here)
 from kmetric_gui.saving import SaveError
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo"
@@ -47,7 +48,7 @@ def test_full_disk_exits_2_and_leaves_no_folder(tmp_path, monkeypatch, capsys):
 
 def test_full_disk_keeps_the_earlier_report(tmp_path, monkeypatch, capsys):
     out = tmp_path / "rep"
-    assert main(["report", str(TRUTH), str(SUB), "--out", str(out)]) == 0
+    assert main(["report", str(TRUTH), str(SUB), "--out", str(out)]) == PARTIAL
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     _full_disk(monkeypatch, after=1)
     assert main(["report", str(TRUTH), str(SUB), "--out", str(out), "--force"]) == 2
@@ -58,7 +59,7 @@ def test_full_disk_keeps_the_earlier_report(tmp_path, monkeypatch, capsys):
 
 def test_force_replaces_planted_links_and_stale_files(tmp_path):
     out = tmp_path / "rep"
-    assert main(["report", str(TRUTH), str(SUB), "--out", str(out)]) == 0
+    assert main(["report", str(TRUTH), str(SUB), "--out", str(out)]) == PARTIAL
     (out / "plots").mkdir(exist_ok=True)
     (out / "plots" / "stale.png").write_bytes(b"old plot")
     (out / "report.pdf").write_bytes(b"old pdf")          # not made this time: removed
@@ -73,7 +74,7 @@ def test_force_replaces_planted_links_and_stale_files(tmp_path):
     shutil.rmtree(out / "tables")
     (out / "tables").symlink_to(elsewhere, target_is_directory=True)
     (out / "notes.txt").write_text("user notes")
-    assert main(["report", str(TRUTH), str(SUB), "--out", str(out), "--force"]) == 0
+    assert main(["report", str(TRUTH), str(SUB), "--out", str(out), "--force"]) == PARTIAL
     assert outside.read_text() == "keep me"
     assert sorted(p.name for p in elsewhere.iterdir()) == ["mine.csv"]
     assert (out / "notes.txt").read_text() == "user notes"
@@ -98,7 +99,7 @@ def test_direction_controls_shown_visibly_in_index_html(tmp_path):
     sub = tmp_path / "s\u202eub.csv"
     sub.write_text(f"{col},rating\na,1\nb,2\nc,2\n")
     out = tmp_path / "rep"
-    assert main(["report", str(sol), str(sub), "--out", str(out), "--metric", "qwk"]) == 0
+    assert main(["report", str(sol), str(sub), "--out", str(out), "--metric", "qwk"]) == PARTIAL
     page = (out / "index.html").read_text()
     assert "\u202e" not in page
     assert "id\\u202eLMTH.exe" in page and "s\\u202eub.csv" in page
@@ -119,3 +120,14 @@ def test_prepare_folder_removes_planted_links_and_the_earlier_report(tmp_path):
     save_atomic(folder / "report.json", "{}")
     assert outside.read_text() == "keep me" and (out / "report.json").read_text() == "{}"
     assert list((out / "plots").iterdir()) == [] and (out / "notes.txt").read_text() == "mine"
+
+
+def test_a_report_without_plots_says_so_in_its_exit_status(tmp_path, capsys):
+    """No Qt (here: the renderer cannot be imported, as on a machine without libGL): the
+    HTML, JSON and tables are written, the exit status says the plots and PDF are not."""
+    out = tmp_path / "r"
+    assert main(["report", str(TRUTH), str(SUB), "--out", str(out)]) == PARTIAL == 3
+    err = capsys.readouterr().err
+    assert "plots and PDF not made" in err
+    assert (out / "index.html").is_file() and (out / "report.json").is_file()
+    assert not (out / "report.pdf").exists()
