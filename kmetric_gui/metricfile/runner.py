@@ -109,19 +109,24 @@ class MetricWorker:
     def _args(self):
         return (self.source.code, self.source.name, self.function)
 
+    def _time_left(self, cancel):
+        """Seconds left of the time limit; past it, or on cancel, the pool is killed."""
+        left = self.remaining()
+        if left <= 0:
+            self.kill()
+            raise MetricFailed(f"metric file {self.source.name}: stopped after "
+                               f"{self.limits.timeout:g} s, the time limit (--metric-timeout)")
+        if cancel is not None and cancel():
+            self.kill()
+            raise Cancelled()
+        return left
+
     def _wait(self, futures, cancel=None, progress=None):
         """Results of futures in order, within the time left; kills the pool on overrun."""
         out = []
         for k, fut in enumerate(futures):
             while True:
-                left = self.remaining()
-                if left <= 0:
-                    self.kill()
-                    raise MetricFailed(f"metric file {self.source.name}: stopped after "
-                                       f"{self.limits.timeout:g} s, the time limit (--metric-timeout)")
-                if cancel is not None and cancel():
-                    self.kill()
-                    raise Cancelled()
+                left = self._time_left(cancel)
                 try:
                     out.append(fut.result(timeout=min(left, 0.1)))
                     break
@@ -177,14 +182,7 @@ class MetricWorker:
                                               kwargs, part)
                 pending[fut] = submitted
                 submitted += len(part)
-            left = self.remaining()
-            if left <= 0:
-                self.kill()
-                raise MetricFailed(f"metric file {self.source.name}: stopped after "
-                                   f"{self.limits.timeout:g} s, the time limit (--metric-timeout)")
-            if cancel is not None and cancel():
-                self.kill()
-                raise Cancelled()
+            left = self._time_left(cancel)
             finished, _ = wait(list(pending), timeout=min(left, 0.1), return_when=FIRST_COMPLETED)
             for fut in finished:
                 start = pending.pop(fut)

@@ -137,6 +137,15 @@ def fit_reason(metric, sample, why):
     return Fit(f"{why} ({metric.label})", clear=False)
 
 
+def label_fit(metric, sub_targets, sample):
+    """A not-clear Fit for one column of class labels (text or whole numbers) in both files."""
+    found = one_column(sub_targets, sample)
+    if found is None or found[1].kind not in ("text", "int") or found[2].kind != found[1].kind:
+        return None
+    what = "text" if found[1].kind == "text" else "whole-number labels"
+    return fit_reason(metric, sample, f"{what} in '{found[0]}' (class labels)")
+
+
 def one_column(sub_targets, sample):
     """(name, submission summary, solution summary) of a one-column layout, or None."""
     if sample is None or len(sub_targets) != 1:
