@@ -116,3 +116,13 @@ def test_helper_spread(usage):
     assert per_row(np.array([1.0, 2.0, 3.0]), u, np.nan).tolist()[::2] == [1.0, 2.0, 3.0]
     assert np.isnan(per_row(np.array([1.0, 2.0, 3.0]), u, np.nan)[[1, 3]]).all()
     assert per_row(np.array([5, 6]), usage, 0).tolist() == [5, 6]
+
+
+def test_sorting_a_column_of_equal_length_lists_keeps_one_row_each():
+    """Found by the soak on the merged tree (seed 29): a column whose values are lists of one
+    length sorted into a 2-D index map, and every header paint then raised TypeError."""
+    import numpy as np
+    from kmetric_gui.gui.models.table import sorted_rows
+    values = [[3, 1], [1, 2], [2, 0]]
+    rows = sorted_rows(values, np.arange(3), False)
+    assert rows.ndim == 1 and rows.tolist() == sorted(range(3), key=lambda i: str(values[i]))

@@ -174,6 +174,8 @@ def sorted_rows(values, rows, descending, key=None):
     if isinstance(vals, np.ndarray) and vals.ndim > 1:
         vals = np.array([str(v) for v in vals.tolist()], dtype=object)
     sub = vals[rows] if isinstance(vals, np.ndarray) else np.array([vals[i] for i in rows], dtype=object)
+    if sub.ndim > 1:        # a list of equal-length lists (several values a row): one key a row
+        sub = np.array([str(v) for v in sub.tolist()] + [None], dtype=object)[:-1]
     order = np.argsort(sub, kind="stable")
     if descending:
         order = order[::-1]
