@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from ..errors import Cancelled, InputError
+from . import gc_guard
 
 OUTCOMES = ("done", "failed", "cancelled", "superseded")
 
@@ -81,6 +82,16 @@ _STILL_RUNNING = []
 LANES = ("interactive", "table", "background")   # scores; table rows; analysis
 
 
+def _gc_release_once(held):
+    # A plain closure over a flag, not a bound method: it may run after the controller's
+    # C++ side is gone (destroyed), or from shutdown, whichever comes first.
+    def release(*_):
+        if held[0]:
+            held[0] = False
+            gc_guard.release()
+    return release
+
+
 class _Lane(QObject):
     submit = Signal(object)
 
@@ -101,6 +112,9 @@ class JobController(QObject):
         self.counts = dict.fromkeys(OUTCOMES, 0)   # how jobs ended (tests, soak runs)
         self.submitted = 0
         self._closed = False
+        gc_guard.hold()                         # no collection on a worker (gc_guard)
+        self._release_gc = _gc_release_once([True])
+        self.destroyed.connect(self._release_gc)
         # Two lanes: what the user waits for (load, score, rows, save) never queues
         # behind analysis of the same numbers (intervals, fixes, comparison).
         self._threads, self._workers, self._signals = {}, {}, {}
@@ -253,4 +267,6 @@ class JobController(QObject):
                 # Never destroy a running QThread (Qt aborts the process).
                 _STILL_RUNNING.append((thread, self._workers))
                 stopped = False
+        if stopped:
+            self._release_gc()
         return stopped
