@@ -37,19 +37,28 @@ def _clear_report(p):
                               f"{reason_in_words(e)}") from None
 
 
+def _usable(p, force):
+    """Whether the existing folder ``p`` holds anything (None if it does not exist);
+    FolderError if it is a file, unreadable, or not empty without ``force``."""
+    if p.exists() and not p.is_dir():
+        raise FolderError(f"report folder {p} is a file, not a folder")
+    if not p.is_dir():
+        return None
+    try:
+        nonempty = any(p.iterdir())
+    except OSError as e:
+        raise FolderError(f"report folder {p} cannot be read: {reason_in_words(e)}") from None
+    if nonempty and not force:
+        raise FolderError(f"report folder {p} exists and is not empty; "
+                          "add --force to write into it")
+    return nonempty
+
+
 def prepare_folder(path, force=False):
     """Create (or reuse, with ``force``) the report folder and its sub-folders."""
     p = Path(path)
-    if p.exists() and not p.is_dir():
-        raise FolderError(f"report folder {p} is a file, not a folder")
-    if p.is_dir():
-        try:
-            nonempty = any(p.iterdir())
-        except OSError as e:
-            raise FolderError(f"report folder {p} cannot be read: {reason_in_words(e)}") from None
-        if nonempty and not force:
-            raise FolderError(f"report folder {p} exists and is not empty; "
-                              "add --force to write into it")
+    nonempty = _usable(p, force)
+    if nonempty is not None:
         if nonempty:
             _clear_report(p)
     else:
@@ -77,16 +86,7 @@ def prepare_folder(path, force=False):
 def check_folder(path, force=False):
     """Raise FolderError if a report cannot go to ``path``; creates nothing."""
     p = Path(path)
-    if p.exists() and not p.is_dir():
-        raise FolderError(f"report folder {p} is a file, not a folder")
-    if p.is_dir():
-        try:
-            nonempty = any(p.iterdir())
-        except OSError as e:
-            raise FolderError(f"report folder {p} cannot be read: {reason_in_words(e)}") from None
-        if nonempty and not force:
-            raise FolderError(f"report folder {p} exists and is not empty; "
-                              "add --force to write into it")
+    if _usable(p, force) is not None:
         anchor = p
     else:
         anchor = _existing_ancestor(p)
