@@ -126,7 +126,7 @@ class Residuals:
     sample: "np.ndarray | None"   # positions drawn as points (None: a density instead)
     density: "np.ndarray | None"  # (bins, bins) counts: truth along axis 0, prediction axis 1
     span: tuple               # (low, high) of both axes
-    hist: tuple               # (counts, edges) of the residuals
+    hist: tuple               # (counts, edges) of the residuals, the 0.5% at each end in the end bins
 
 
 def largest_first(error, top=TOP):
@@ -153,11 +153,15 @@ def residuals(truth, pred, error, points=POINTS, bins=DENSITY_BINS, top=TOP):
     else:
         density = np.histogram2d(t, p, bins=bins, range=[[lo, hi], [lo, hi]])[0]
     fin = r[np.isfinite(r)]
-    hist = np.histogram(fin, bins=60) if fin.size else (np.zeros(0), np.zeros(1))
+    hist = (np.zeros(0), np.zeros(1))
+    if fin.size:      # the middle 99%: a few wild rows would squeeze every bar into one
+        a, b = np.quantile(fin, [0.005, 0.995])
+        a, b = (a, b) if b > a else (fin.min() - 0.5, fin.max() + 0.5)
+        hist = np.histogram(np.clip(fin, a, b), bins=60, range=(a, b))
     return Residuals(largest_first(error, top), r, sample, density, (lo, hi), hist)
 
 
-# -- ranking (MAP@K) ----------------------------------------------------------------------
+# -- ranking (per-query average precision) ----------------------------------------------------------------------
 @dataclass(frozen=True)
 class QueryCosts:
     order: np.ndarray         # (<= TOP,) queries, costliest first (ties by position)

@@ -157,3 +157,23 @@ def test_ranking_view_lists_the_costliest_queries(qtbot, window):
     assert counts[0] == sum(1 for v in ap if v < edges[1])
     shown = drill(qtbot, window, lambda: table.selectRow(0))
     assert shown.tolist() == [rows[order[0]]]
+
+
+def test_each_family_names_its_view_and_an_unknown_kind_gets_the_generic_one():
+    from kmetric_gui.gui.views import VIEW_KINDS, view_entry
+    from kmetric_gui.gui.views.generic_view import GenericView
+    from kmetric_gui.metrics import get_metric, register, unregister
+    from kmetric_gui.metrics.rmse import Rmse
+    kinds = {name: get_metric(name).view for name in JOB}
+    assert set(kinds.values()) == set(VIEW_KINDS)
+    for name, kind in kinds.items():
+        title, cls = view_entry(name)
+        assert cls.__name__ == VIEW_KINDS[kind][1] and title == f"{get_metric(name).label} anatomy"
+
+    class Odd(Rmse):
+        name, label, view = "odd_rmse", "Odd", "no such view"
+    try:
+        register(Odd())
+        assert view_entry("odd_rmse") == ("Odd anatomy", GenericView)
+    finally:
+        unregister("odd_rmse")

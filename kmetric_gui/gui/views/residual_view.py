@@ -47,6 +47,8 @@ class ResidualView(FamilyView):
         self.scatter = plot("Truth vs prediction", "prediction", "truth")
         right = QSplitter(Qt.Vertical)
         self.hist = plot("Residuals (prediction − truth)", "rows", "residual")
+        self.hist.setToolTip("Residuals of the middle 99% of rows; the 0.5% at each end are "
+                             "counted in the end bars")
         self.largest = RowsTable(["id", "truth", "prediction", "residual", "error"],
                                  right=range(1, 5))
         self.largest.setToolTip("The largest errors first (the metric's own error); select "
@@ -107,8 +109,12 @@ class ResidualView(FamilyView):
         p.clear()
         lo, hi = res.span
         if res.density is not None:
-            img = pg.ImageItem(np.log1p(res.density).T, axisOrder="row-major")
-            img.setLookupTable(SEQUENTIAL[is_dark()].getLookupTable(nPts=256))
+            d = np.log1p(res.density.T)
+            # Every occupied cell visible (the map's pale end skipped), empty cells clear.
+            rgba = SEQUENTIAL[is_dark()].map(0.25 + 0.75 * d / max(float(d.max()), 1e-12),
+                                             mode="byte").reshape(d.shape + (4,))
+            rgba[..., 3] = np.where(d > 0, 255, 0)
+            img = pg.ImageItem(rgba, axisOrder="row-major")
             img.setRect(QRectF(lo, lo, hi - lo, hi - lo))
             p.addItem(img)
         else:
