@@ -72,9 +72,9 @@ def operating_points(y, s, thresholds=None):
         else:
             thresholds = np.unique(np.quantile(s, np.arange(1, 10) / 10)) if s.size else []
         roc = roc_points(y, s)
-        j = roc.tpr - roc.fpr
-        if j.size > 1 and np.isfinite(j).any():
-            thresholds = np.r_[thresholds, roc.thresholds[1:][int(np.nanargmax(j[1:]))]]
+        j = (roc.tpr - roc.fpr)[1:]           # not the origin (no threshold)
+        if np.isfinite(j).any():
+            thresholds = np.r_[thresholds, roc.thresholds[1:][int(np.nanargmax(j))]]
     t = np.unique(np.asarray(thresholds, dtype=np.float64))
     pos_sorted, neg_sorted = np.sort(s[y]), np.sort(s[~y])
     tp = pos_sorted.size - np.searchsorted(pos_sorted, t, side="left")
@@ -161,7 +161,7 @@ def residuals(truth, pred, error, points=POINTS, bins=DENSITY_BINS, top=TOP):
     return Residuals(largest_first(error, top), r, sample, density, (lo, hi), hist)
 
 
-# -- ranking (per-query average precision) ----------------------------------------------------------------------
+# -- ranking (per-query average precision) ------------------------------------------------
 @dataclass(frozen=True)
 class QueryCosts:
     order: np.ndarray         # (<= TOP,) queries, costliest first (ties by position)

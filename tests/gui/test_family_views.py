@@ -177,3 +177,19 @@ def test_each_family_names_its_view_and_an_unknown_kind_gets_the_generic_one():
         assert view_entry("odd_rmse") == ("Odd anatomy", GenericView)
     finally:
         unregister("odd_rmse")
+
+
+def test_views_of_one_class_or_nan_scores_draw_without_error(qtbot):
+    """A column holding one class (no ROC) and an undefined score draw and say so."""
+    from types import SimpleNamespace as NS
+    from kmetric_gui.gui.views.roc_view import RocView, roc_data
+    from kmetric_gui.metrics import get_metric
+    prep = NS(truth=np.zeros(5, np.int8), pred=np.linspace(0, 1, 5), usage=None,
+              classes=["target"], target_columns=["target"])
+    view = RocView()
+    qtbot.addWidget(view)
+    view.report = NS(score=float("nan"), n_rows=5, definition=get_metric("auc"), prepared=prep)
+    view.prep = prep
+    view._show(roc_data(prep, 0))
+    assert "undefined" in view.summary.text() and "one class only" in view.summary.text()
+    assert view.ops.rowCount() == 0 and view.data["cal"].counts.sum() == 5

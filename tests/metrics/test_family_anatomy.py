@@ -140,3 +140,10 @@ def test_thin_curve_keeps_both_ends_and_the_shape():
     keep = thin_curve(x, y, 500)
     assert keep[0] == 0 and keep[-1] == x.size - 1 and keep.size <= 502
     assert np.all(np.diff(keep) > 0)
+
+
+def test_one_class_has_no_rates_and_no_best_point_but_no_error():
+    op = operating_points(np.zeros(4, int), np.array([0.1, 0.4, 0.4, 0.9]))
+    assert np.isnan(op.tpr).all() and op.predicted.tolist() == [4, 3, 3, 3, 1, 1, 1, 1, 1]
+    roc = roc_points(np.ones(3, int), np.array([0.2, 0.5, 0.5]))
+    assert roc.negatives == 0 and np.isnan(roc.fpr[1:]).all() and roc.tpr.tolist() == [0, 2 / 3, 1]

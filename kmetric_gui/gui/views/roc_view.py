@@ -118,6 +118,10 @@ class RocView(FamilyView):
     def _draw_roc(self, d):
         p, ops = self.roc, d["ops"]
         p.clear()
+        if not (d["pos"] and d["neg"]):        # one class only: no curve, no rates
+            self.summary.setText(self.summary.text() + " — one class only: no ROC curve")
+            self.ops.fill([], np.zeros(0))
+            return
         p.plot([0, 1], [0, 1], pen=pg.mkPen((150, 150, 150), width=1, style=Qt.DashLine))
         p.plot(d["fpr"], d["tpr"], pen=pg.mkPen((31, 119, 180), width=2))
         ok = np.isfinite(ops.fpr) & np.isfinite(ops.tpr)
