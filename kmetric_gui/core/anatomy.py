@@ -21,6 +21,8 @@ class Roc:
     thresholds: np.ndarray    # (m,) score >= threshold is positive; inf at the origin
     positives: int
     negatives: int
+    tps: np.ndarray           # (m,) rows counted positive at each point that are (true
+    fps: np.ndarray           # positives) and are not (false positives)
 
 
 def roc_points(y, s):
@@ -28,16 +30,16 @@ def roc_points(y, s):
     rows with score >= threshold predicted positive, one point per distinct score."""
     y = np.asarray(y).astype(bool)
     s = np.asarray(s, dtype=np.float64)
-    order = np.argsort(-s, kind="stable")
-    ss, ys = s[order], y[order]
-    last = np.r_[np.flatnonzero(np.diff(ss) != 0), ss.size - 1] if ss.size else np.zeros(0, int)
-    tps = np.cumsum(ys)[last] if ss.size else np.zeros(0)
-    fps = (last + 1) - tps
+    order = np.argsort(s)[::-1]           # ties need no order: only a tie run's end counts
+    ss = s[order]
+    last = np.r_[np.flatnonzero(ss[1:] != ss[:-1]), ss.size - 1] if ss.size else np.zeros(0, int)
+    tps = np.r_[0, np.cumsum(y[order])[last]] if ss.size else np.zeros(1, np.int64)
+    fps = np.r_[0, last + 1] - tps
     pos, neg = int(y.sum()), int(y.size - y.sum())
     with np.errstate(invalid="ignore", divide="ignore"):
-        tpr = np.r_[0.0, tps / pos] if pos else np.r_[0.0, np.full(tps.size, np.nan)]
-        fpr = np.r_[0.0, fps / neg] if neg else np.r_[0.0, np.full(fps.size, np.nan)]
-    return Roc(fpr, tpr, np.r_[np.inf, ss[last]], pos, neg)
+        tpr = tps / pos if pos else np.r_[0.0, np.full(tps.size - 1, np.nan)]
+        fpr = fps / neg if neg else np.r_[0.0, np.full(fps.size - 1, np.nan)]
+    return Roc(fpr, tpr, np.r_[np.inf, ss[last]], pos, neg, tps, fps)
 
 
 def thin_curve(x, y, n=4000):
@@ -60,28 +62,27 @@ class OperatingPoints:
     best: int                 # index of the largest TPR - FPR (Youden's J)
 
 
-def operating_points(y, s, thresholds=None):
+def operating_points(y, s, thresholds=None, roc=None):
     """TPR, FPR and precision at each threshold (score >= threshold is positive). Default
     thresholds: 0.1 .. 0.9 for scores in [0, 1], else the scores' deciles; the point of
-    the largest TPR - FPR among distinct scores is added."""
-    y = np.asarray(y).astype(bool)
+    the largest TPR - FPR among distinct scores is added. ``roc``: roc_points(y, s), if made."""
     s = np.asarray(s, dtype=np.float64)
+    roc = roc_points(y, s) if roc is None else roc
     if thresholds is None:
         if s.size and s.min() >= 0 and s.max() <= 1:
             thresholds = np.round(np.arange(1, 10) / 10, 10)
         else:
             thresholds = np.unique(np.quantile(s, np.arange(1, 10) / 10)) if s.size else []
-        roc = roc_points(y, s)
         j = (roc.tpr - roc.fpr)[1:]           # not the origin (no threshold)
         if np.isfinite(j).any():
             thresholds = np.r_[thresholds, roc.thresholds[1:][int(np.nanargmax(j))]]
     t = np.unique(np.asarray(thresholds, dtype=np.float64))
-    pos_sorted, neg_sorted = np.sort(s[y]), np.sort(s[~y])
-    tp = pos_sorted.size - np.searchsorted(pos_sorted, t, side="left")
-    fp = neg_sorted.size - np.searchsorted(neg_sorted, t, side="left")
+    at = np.searchsorted(-roc.thresholds[1:], -t, side="right")   # distinct scores >= t
+    tp, fp = roc.tps[at], roc.fps[at]
+    pos, neg = roc.positives, roc.negatives
     with np.errstate(invalid="ignore", divide="ignore"):
-        tpr = tp / pos_sorted.size if pos_sorted.size else np.full(t.size, np.nan)
-        fpr = fp / neg_sorted.size if neg_sorted.size else np.full(t.size, np.nan)
+        tpr = tp / pos if pos else np.full(t.size, np.nan)
+        fpr = fp / neg if neg else np.full(t.size, np.nan)
         precision = np.where(tp + fp > 0, tp / np.maximum(tp + fp, 1), np.nan)
     j = np.nan_to_num(tpr - fpr, nan=-np.inf)
     return OperatingPoints(t, tpr, fpr, precision, tp + fp, int(np.argmax(j)) if t.size else -1)
@@ -130,9 +131,14 @@ class Residuals:
 
 
 def largest_first(error, top=TOP):
-    """Positions of the ``top`` largest |error|, largest first, ties in position order."""
+    """Positions of the ``top`` largest |error|, largest first, ties in position order
+    (a stable sort of every row, made on the few rows at or above the top's last value)."""
     e = np.abs(np.asarray(error, dtype=np.float64))
     key = np.where(np.isnan(e), np.inf, -e)      # nan last
+    if key.size > 4 * top:
+        cut = np.partition(key, top - 1)[top - 1]
+        near = np.flatnonzero(key <= cut)          # every tie of the last one, in position order
+        return near[np.argsort(key[near], kind="stable")][:top]
     return np.argsort(key, kind="stable")[:top]
 
 
@@ -151,7 +157,11 @@ def residuals(truth, pred, error, points=POINTS, bins=DENSITY_BINS, top=TOP):
     if t.size <= points:
         sample = np.arange(t.size)
     else:
-        density = np.histogram2d(t, p, bins=bins, range=[[lo, hi], [lo, hi]])[0]
+        scale = bins / (hi - lo)         # histogram2d's bins, by one bincount
+        it = np.clip(((t - lo) * scale).astype(np.int64), 0, bins - 1)
+        ip = np.clip(((p - lo) * scale).astype(np.int64), 0, bins - 1)
+        ok = np.isfinite(t) & np.isfinite(p)
+        density = np.bincount((it * bins + ip)[ok], minlength=bins * bins).reshape(bins, bins)
     fin = r[np.isfinite(r)]
     hist = (np.zeros(0), np.zeros(1))
     if fin.size:      # the middle 99%: a few wild rows would squeeze every bar into one

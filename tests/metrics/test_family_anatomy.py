@@ -100,6 +100,9 @@ def test_residuals_of_many_rows_are_a_density_of_every_row():
     res = residuals(t, t * 2, t, points=20_000, bins=50)
     assert res.sample is None and res.density.shape == (50, 50)
     assert res.density.sum() == 30_000
+    lo, hi = res.span
+    want = np.histogram2d(t, t * 2, bins=50, range=[[lo, hi], [lo, hi]])[0]
+    np.testing.assert_array_equal(res.density, want)
     assert res.span == (pytest.approx(t.min()), pytest.approx(2 * t.max()))
     assert largest_first(np.array([1.0, np.nan, -3.0]), 3).tolist() == [2, 0, 1]
 
@@ -147,3 +150,12 @@ def test_one_class_has_no_rates_and_no_best_point_but_no_error():
     assert np.isnan(op.tpr).all() and op.predicted.tolist() == [4, 3, 3, 3, 1, 1, 1, 1, 1]
     roc = roc_points(np.ones(3, int), np.array([0.2, 0.5, 0.5]))
     assert roc.negatives == 0 and np.isnan(roc.fpr[1:]).all() and roc.tpr.tolist() == [0, 2 / 3, 1]
+
+
+def test_largest_first_of_many_rows_with_ties_equals_a_stable_sort():
+    rng = np.random.default_rng(8)
+    e = rng.integers(-40, 40, 50_000).astype(float)      # every value tied many times
+    e[rng.integers(0, e.size, 100)] = np.nan
+    got = largest_first(e, 500)
+    want = sorted(range(e.size), key=lambda i: (np.isnan(e[i]), -abs(e[i]) if e[i] == e[i] else 0))
+    assert got.tolist() == want[:500]

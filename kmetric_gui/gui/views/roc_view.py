@@ -24,7 +24,7 @@ def roc_data(prep, j):
     y, s = anatomy.one_vs_rest(take(prep.truth, rows), take(prep.pred, rows), j)
     roc = anatomy.roc_points(y, s)
     keep = anatomy.thin_curve(roc.fpr, roc.tpr)
-    ops = anatomy.operating_points(y, s)
+    ops = anatomy.operating_points(y, s, roc=roc)
     probs = bool(s.size) and s.min() >= 0 and s.max() <= 1
     cal = anatomy.calibration(y, s, BINS) if probs else None
     auc = float(np.sum(np.diff(roc.fpr) * (roc.tpr[1:] + roc.tpr[:-1])) / 2) \
