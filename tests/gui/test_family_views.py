@@ -193,3 +193,16 @@ def test_views_of_one_class_or_nan_scores_draw_without_error(qtbot):
     view._show(roc_data(prep, 0))
     assert "undefined" in view.summary.text() and "one class only" in view.summary.text()
     assert view.ops.rowCount() == 0 and view.data["cal"].counts.sum() == 5
+
+
+@pytest.mark.parametrize("name,titles", [
+    ("accuracy", ["confusion matrix", "per class"]),
+    ("auc", ["ROC curve", "operating points", "calibration", "rows per bin"]),
+    ("rmse", ["truth vs prediction", "residuals", "largest errors"]),
+    ("mapk", ["AP per query", "costliest queries"])])
+def test_each_view_exports_what_it_draws(qtbot, window, name, titles):
+    rep, view = open_demo(qtbot, window, name)
+    assert view.export.available_titles() == titles
+    table = {"accuracy": "classes", "auc": "ops", "rmse": "largest", "mapk": "costly"}[name]
+    lines = getattr(view, table).to_csv().strip().splitlines()
+    assert len(lines) == 1 + getattr(view, table).rowCount() > 1
