@@ -96,7 +96,8 @@ class FamilyMetric(Metric):
 
     def summary_lines(self, report):
         word = "higher" if self.higher_is_better else "lower"
-        return [f"{report.n_rows:,} {self.unit}s; {word} is better"]
+        unit = self.unit[:-1] + "ies" if self.unit.endswith("y") else self.unit + "s"
+        return [f"{report.n_rows:,} {unit}; {word} is better"]
 
     def submission_rows(self, prep):
         pred = prep.pred

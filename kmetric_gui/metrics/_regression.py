@@ -6,6 +6,7 @@ from ._family import FamilyMetric
 
 class RegressionMetric(FamilyMetric):
     higher_is_better = False
+    view = "residuals"             # the app's anatomy view (gui/views VIEW_KINDS)
     multi = False               # mcrmse: several real columns
     non_negative = False        # rmsle: logarithms of values >= 0
     demo_detected = False       # contract: the app chooses the metric for its demo

@@ -8,6 +8,7 @@ from ._labels import build_labels
 class Accuracy(FamilyMetric):
     name = "accuracy"
     label = "Accuracy"
+    view = "confusion"             # the app's anatomy view (gui/views VIEW_KINDS)
     demo_label = "accuracy (labels)"          # contract: the app's demo menu
     demo_detected = False   # contract: the app chooses the metric for its demo (layouts overlap)
 

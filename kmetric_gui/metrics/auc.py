@@ -10,6 +10,7 @@ from .base import split_rows, take
 class Auc(FamilyMetric):
     name = "auc"
     label = "ROC AUC"
+    view = "probabilities"             # the app's anatomy view (gui/views VIEW_KINDS)
     demo_label = "ROC AUC (binary)"          # contract: the app's demo menu
     demo_detected = False   # contract: the app chooses the metric for its demo (layouts overlap)
 

@@ -17,8 +17,8 @@ A metric declares:
   optional                 fixes, gains, fix_details, blend, differ, paired,
                            rescore_cells, honest, lean_load, class_units, edit_note
   demo                     demo_label, demo_paths (resources/demo/<name>_*.csv)
-Its view is registered in gui/views (``register_view``); without one the app
-shows the generic view. metrics.additive.AdditiveMetric fills most of this for
+Its view is registered in gui/views (``register_view``) or named by kind
+(``view``); without one the app shows the generic view. metrics.additive.AdditiveMetric fills most of this for
 metrics made of per-row statistics. tests/metrics/test_conformance.py holds
 every registered metric to the contract.
 """
@@ -56,6 +56,10 @@ class Metric:
     demo_label = ""
     demo_detected = True    # detection finds the demo's metric (else the app chooses it)
     ids_in_views = True  # the app's views index ids as Python strings (made on the worker)
+    # The app's anatomy view of a kind shared by several metrics (gui/views VIEW_KINDS:
+    # "confusion", "probabilities", "residuals", "ranking"); "" for the metric's own
+    # registered view, else the generic one.
+    view = ""
 
     def demo_paths(self):
         """(solution, submission) paths of the metric's demo, or None without one."""

@@ -13,6 +13,7 @@ from ._labels import build_labels
 class F1(FamilyMetric):
     name = "f1"
     label = "F1 score"
+    view = "confusion"             # the app's anatomy view (gui/views VIEW_KINDS)
     demo_label = "F1 (binary)"          # contract: the app's demo menu
     demo_detected = False   # contract: the app chooses the metric for its demo (layouts overlap)
 

@@ -8,6 +8,7 @@ from ._family import FamilyMetric, Option, opt
 class LogLoss(FamilyMetric):
     name = "logloss"
     label = "Log loss"
+    view = "probabilities"             # the app's anatomy view (gui/views VIEW_KINDS)
     demo_label = "log loss (multi-class)"          # contract: the app's demo menu
     demo_detected = False   # contract: the app chooses the metric for its demo (layouts overlap)
 

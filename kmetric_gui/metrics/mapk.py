@@ -13,6 +13,7 @@ from ._family import FamilyMetric, Option, opt
 class MapK(FamilyMetric):
     name = "mapk"
     label = "MAP@K"
+    view = "ranking"             # the app's anatomy view (gui/views VIEW_KINDS)
     demo_label = "MAP@5 (items)"          # contract: the app's demo menu
     demo_detected = False   # contract: the app chooses the metric for its demo (layouts overlap)
 

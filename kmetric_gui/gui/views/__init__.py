@@ -4,7 +4,8 @@ what each unit costs) and no plots.
 
 Every view takes a ViewContext, has ``set_report(report, new_data)`` and may
 emit the generic requests below; the tabs forward them, nobody branches on
-a metric's name. A metric module adds its view with ``register_view``.
+a metric's name. A metric module adds its view with ``register_view``, or names a
+shared one by its ``view`` attribute (VIEW_KINDS).
 """
 from dataclasses import dataclass
 
@@ -25,6 +26,13 @@ REPORT_PLOTS = {
     "fbeta": ("report_plots", "fbeta_plots"),
 }
 REQUESTS = ("option_changed", "rows_requested", "transform_requested")
+# Views shared by several metrics, named by the metric's ``view`` (made on first use).
+VIEW_KINDS = {
+    "confusion": ("confusion_view", "ConfusionView"),
+    "probabilities": ("roc_view", "RocView"),
+    "residuals": ("residual_view", "ResidualView"),
+    "ranking": ("ranking_view", "RankingView"),
+}
 
 
 def register_view(name, title, cls, plots=None):
@@ -39,7 +47,13 @@ def view_entry(name):
     if name in VIEWS:
         return VIEWS[name]
     from ...metrics import get_metric
-    return f"{get_metric(name).label} anatomy", GenericView
+    metric = get_metric(name)
+    kind = VIEW_KINDS.get(getattr(metric, "view", ""))
+    if kind is None:
+        return f"{metric.label} anatomy", GenericView
+    import importlib
+    return f"{metric.label} anatomy", getattr(importlib.import_module(f".{kind[0]}", __name__),
+                                              kind[1])
 
 
 def report_plots(entry):
