@@ -23,6 +23,7 @@ from .core.resample import check_replicates
 from .core.select import select
 from .errors import InputError
 from .scoring import Options
+from .core.words import plural
 
 COPY = 0.9        # replicate-score correlation above which a candidate is "nearly a copy"
 
@@ -204,7 +205,7 @@ def verdict(adv):
         if s.best.p_contains_best - s.top.p_contains_best < 2 * np.sqrt(2) * se:
             text += f" (a difference within the Monte-Carlo error of {s.replicates} replicates)"
     if s.best.p_contains_best < 0.5:
-        text += (f". No pick of {k} is likely to hold the best: on {adv.joint.n} {adv.unit}s "
+        text += (f". No pick of {k} is likely to hold the best: on {adv.joint.n} {plural(adv.unit)} "
                  "the candidates are too close to tell apart")
     return text + "."
 

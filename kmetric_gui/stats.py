@@ -22,6 +22,7 @@ from .core.shakeup import Shakeup, check_fraction, public_size
 from .core.shakeup import shakeup as simulate
 from .errors import InputError
 from .grouping import report_units
+from .core.words import plural
 
 DEFAULT_FRACTION = 0.3     # Public share when the solution has no Usage column
 SPLIT_NAMES = ("public", "private")
@@ -185,7 +186,7 @@ def shakeup(report, options=ShakeupOptions(), cancel=None, groups=None):
     units = report_units(report, "all", groups)
     kind = units.kind
     if units.n < 2:
-        raise InputError(f"a shake-up needs at least 2 {kind}s to split; this input has {units.n}")
+        raise InputError(f"a shake-up needs at least 2 {plural(kind)} to split; this input has {units.n}")
     counts = usage_counts(report)
     actual = float("nan")
     if counts is not None:
@@ -201,11 +202,11 @@ def shakeup(report, options=ShakeupOptions(), cancel=None, groups=None):
     k = public_size(n, f)
     if min(k, n - k) < MIN_SIDE:
         if n < 2 * MIN_SIDE:
-            raise InputError(f"a shake-up needs at least {MIN_SIDE} {kind}s on each side; this "
-                             f"input has {n} {kind}s in all")
+            raise InputError(f"a shake-up needs at least {MIN_SIDE} {plural(kind)} on each side; this "
+                             f"input has {n} {plural(kind)} in all")
         lo, hi = MIN_SIDE / n, 1 - MIN_SIDE / n
-        raise InputError(f"a Public share of {f:g} puts {k} of {n} {kind}s in Public and "
-                         f"{n - k} in Private; each side needs at least {MIN_SIDE} {kind}s for "
+        raise InputError(f"a Public share of {f:g} puts {k} of {n} {plural(kind)} in Public and "
+                         f"{n - k} in Private; each side needs at least {MIN_SIDE} {plural(kind)} for "
                          f"its score to be defined; use a share from {lo:.3g} to {hi:.3g}")
     usage_share = usage_fraction(report) if counts is not None and all(counts) else None
     own = counts is not None and (k == counts[0] if groups is None else
@@ -281,7 +282,7 @@ def compact_text(point, iv):
 def shakeup_lines(sh):
     s = sh.summary()
     lines = [f"shake-up: {sh.splits} random splits, Public {sh.public_fraction:.0%} "
-             f"({sh.n_public} of {sh.n_units} {sh.kind}s), seed {sh.seed}"]
+             f"({sh.n_public} of {sh.n_units} {plural(sh.kind)}), seed {sh.seed}"]
     if not np.isfinite(s["mean"]):
         lines.append("          private - public: undefined in every split")
     else:

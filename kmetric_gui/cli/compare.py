@@ -18,6 +18,7 @@ import sys
 from .metricfile import add_metric_file_options
 from .options import add_metric_options, options_from_args, print_problems
 from .stats import MAX_COUNT, _count, _fraction, _number, add_group_options
+from ..core.words import plural
 
 if TYPE_CHECKING:
     import argparse
@@ -122,7 +123,7 @@ def human_lines(cmp, d):
     o = cmp.options
     lower = not d.get("higher_is_better", True)
     lines = [f"metric:  {d['metric']}{' (lower is better)' if lower else ''}, "
-             f"{d['n_units']} {d['unit']}s compared; "
+             f"{d['n_units']} {plural(d['unit'])} compared; "
              f"{100 * o.level:g}% intervals ({o.method}, {o.replicates} replicates, seed {o.seed})"]
     level = f"{100 * o.level:g}% CI"
     has_split = any(s["public"] is not None for s in d["submissions"])

@@ -17,6 +17,7 @@ import sys
 from .compare import _table
 from .options import add_metric_options, options_from_args, print_problems
 from .stats import MAX_COUNT, _count, _fraction, _number
+from ..core.words import plural
 
 if TYPE_CHECKING:
     import argparse
@@ -89,7 +90,7 @@ def human_lines(adv, d):
     better = "higher" if d["higher_is_better"] else "lower"
     how = ("every replicate redraws the units" if d["draws"] == "exact" else
            "normal draws of the per-unit statistics' sums, with the bootstrap's mean and covariance")
-    lines = [f"metric:  {d['metric']} ({better} is better), {d['n_units']} {d['unit']}s; "
+    lines = [f"metric:  {d['metric']} ({better} is better), {d['n_units']} {plural(d['unit'])}; "
              f"{d['replicates']} joint replicates shared by all ({how}), seed {o.seed}", ""]
     level = f"{100 * o.level:g}% CI"
     order = sorted(range(len(adv.names)), key=lambda c: -(s.p_best[c] if math.isfinite(s.p_best[c])

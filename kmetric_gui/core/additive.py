@@ -25,6 +25,11 @@ def _mean(sums):
     return out
 
 
+def _root(mean_sq):
+    # Sums made by subtraction (Private = all - Public) can end a rounding error below 0.
+    return np.sqrt(np.maximum(mean_sq, 0.0))
+
+
 def mean_units(values, kind="row"):
     """Units whose score is the mean of ``values`` (n,)."""
     return Units(_with_count(values), lambda sums: _mean(sums)[:, 0], None, kind)
@@ -32,13 +37,13 @@ def mean_units(values, kind="row"):
 
 def root_mean_units(values, kind="row"):
     """Units whose score is sqrt(mean of ``values``) (squared errors -> RMSE)."""
-    return Units(_with_count(values), lambda sums: np.sqrt(_mean(sums)[:, 0]), None, kind)
+    return Units(_with_count(values), lambda sums: _root(_mean(sums)[:, 0]), None, kind)
 
 
 def column_root_mean_units(values, kind="row"):
     """Units whose score is the mean over columns of sqrt(column mean):
     ``values`` (n, C) squared errors -> MCRMSE."""
-    return Units(_with_count(values), lambda sums: np.sqrt(_mean(sums)).mean(axis=1), None, kind)
+    return Units(_with_count(values), lambda sums: _root(_mean(sums)).mean(axis=1), None, kind)
 
 
 def fix_first(stats, fixed, score_fn, top, higher_is_better=True):

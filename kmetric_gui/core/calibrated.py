@@ -25,6 +25,7 @@ import numpy as np
 
 from .intervals import Interval, _defined, _quantiles, check_level, standard_error
 from .resample import CHUNK, _Gather, check_cancel, count_blocks, index_blocks, rng_of
+from .words import plural
 
 INNER = 400                 # inner replicates per outer replicate (few: noisy shares, too wide)
 OUTER = 500                 # outer replicates used to calibrate (the first of the B drawn)
@@ -125,7 +126,7 @@ def auto_method(units, minority=None):
     known to cover too little (few units, or a rare class), percentile where it is
     accurate and the double bootstrap would only add cost."""
     if units.n < AUTO_UNITS:
-        return "calibrated", f"fewer than {AUTO_UNITS:,} {units.kind}s"
+        return "calibrated", f"fewer than {AUTO_UNITS:,} {plural(units.kind)}"
     if minority is not None and minority < AUTO_MINORITY:
-        return "calibrated", f"a class with fewer than {AUTO_MINORITY} {units.kind}s"
-    return "percentile", f"{units.n:,} {units.kind}s"
+        return "calibrated", f"a class with fewer than {AUTO_MINORITY} {plural(units.kind)}"
+    return "percentile", f"{units.n:,} {plural(units.kind)}"

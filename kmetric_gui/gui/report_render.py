@@ -22,6 +22,7 @@ from .views import report_plots
 from .widgets.shakeup_panel import ShakeupPanel
 from .widgets.static_plot import GREEN, SIZE
 from .widgets.static_plot import static_plot as _plot
+from ..core.words import plural
 
 PDF_WIDTH = 500           # image width in the PDF's layout units
 
@@ -59,7 +60,7 @@ def _extra_plots(entry):
         out.append(("shakeup", "Shake-up: simulated private − public gaps", panel))
     fx = entry.fixes
     if fx is not None and len(fx.fixes.score_after):
-        p = _plot("Score after fixing the first k units", "score", f"{fx.unit}s fixed (greedy order)")
+        p = _plot("Score after fixing the first k units", "score", f"{plural(fx.unit)} fixed (greedy order)")
         after = np.concatenate(([entry.report.score], fx.fixes.score_after))
         p.plot(np.arange(after.size), after, pen=pg.mkPen(GREEN, width=2.5), symbol="o",
                symbolSize=5, symbolBrush=GREEN)

@@ -18,6 +18,7 @@ from .. import __version__
 from ..errors import Cancelled
 from ..scoring import report_json
 from .tables import histogram, metric_tables
+from ..core.words import plural
 
 FORMAT = 1
 _CHUNK = 1 << 20
@@ -228,7 +229,7 @@ def _add_tables(data):
     if main.fixes is not None and len(main.fixes.ids):
         t["top_fixes.csv"] = [["rank", "id", "gain", "score_after"]] + [
             [k, f["id"], f["gain"], f["score_after"]] for k, f in enumerate(main.fixes.to_json(), 1)]
-        titles["top_fixes.csv"] = f"Fix first: the {main.fixes.unit}s whose fix gains the most"
+        titles["top_fixes.csv"] = f"Fix first: the {plural(main.fixes.unit)} whose fix gains the most"
     sh = main.stats.shakeup if main.stats is not None else None
     if sh is not None:
         edges, counts = histogram(sh.gap)

@@ -10,6 +10,7 @@ from ..errors import visible
 
 from ..stats import interval_text, shakeup_lines
 from .folder import PLOTS, TABLES
+from ..core.words import plural
 
 
 def escape(text):
@@ -128,7 +129,7 @@ def _score_section(data):
         lines.append(f'<p class="splits">{"<br>".join(splits)}</p>')
     summary = rep.definition.summary_lines(rep)
     lines.append(f'<p class="muted">{rep.definition.label} over {rep.n_rows:,} '
-                 f'{rep.definition.unit}s scored. {"<br>".join(summary)}</p>')
+                 f'{plural(rep.definition.unit)} scored. {"<br>".join(summary)}</p>')
     return "".join(lines)
 
 

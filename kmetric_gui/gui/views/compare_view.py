@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QSizePoli
 from ...errors import InputError
 from ...core.differ import FbetaDiffer, KappaDiffer, LwlrapDiffer
 from ..widgets.heatmap import Heatmap
+from ...core.words import plural
 
 GAIN, LOSS, CURVE, BEST = (40, 130, 70), (200, 70, 60), (40, 90, 170), (200, 30, 30)
 
@@ -158,7 +159,7 @@ class CompareView(QWidget):
         # One line (the settings in its tooltip): the heatmap below needs the height.
         self.title.setText(
             f"<b>{escape(str(cmp.metric))}</b>{'' if cmp.higher_is_better else ' (lower is better)'}: "
-            f"{len(subs)} submissions on {cmp.n_units:,} {cmp.unit}s; "
+            f"{len(subs)} submissions on {cmp.n_units:,} {plural(cmp.unit)}; "
             f"{100 * o.level:g}% intervals, {o.replicates:,} replicates, seed {o.seed}"
             + "".join(f"<br><span style='color:#b06000'>⚠ {escape(str(w))}</span>" for w in cmp.warnings))
         self.title.setToolTip(

@@ -7,6 +7,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
+from ...core.words import plural
 from ...saving import csv_text
 from ..widgets.export import ExportButton
 
@@ -125,10 +126,6 @@ class FamilyView(QWidget):
         score = "undefined" if r.score != r.score else f"{r.score:.6f}"
         way = "higher" if m.higher_is_better else "lower"
         return f"{m.label} <b>{score}</b> on {r.n_rows:,} {plural(m.unit)} ({way} is better)"
-
-
-def plural(unit):
-    return unit[:-1] + "ies" if unit.endswith("y") else unit + "s"
 
 
 def share(splitter, *parts):

@@ -10,6 +10,7 @@ import numpy as np
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QLabel, QTableWidget, QTableWidgetItem,
                                QVBoxLayout, QWidget)
+from ...core.words import plural
 
 SHOWN = 500               # units listed (the costliest)
 
@@ -66,9 +67,9 @@ class GenericView(QWidget):
         m = report.definition
         way = "higher" if m.higher_is_better else "lower"
         score = "undefined" if report.score != report.score else f"{report.score:.6f}"
-        self.title.setText(f"<b>{m.label}</b> {score} on {report.n_rows:,} {m.unit}s "
+        self.title.setText(f"<b>{m.label}</b> {score} on {report.n_rows:,} {plural(m.unit)} "
                            f"({way} is better)")
-        self.note.setText(f"The {m.unit}s that cost most: the score minus the score without "
+        self.note.setText(f"The {plural(m.unit)} that cost most: the score minus the score without "
                           f"each (signed so that a positive cost pulls the score the wrong way).")
         self.table.setRowCount(0)
 

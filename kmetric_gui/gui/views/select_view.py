@@ -17,6 +17,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QDialog, QDoubleSpinBox, QFileDialog, QFormLayout, QHBoxLayout,
                                QHeaderView, QLabel, QLineEdit, QListWidget, QPushButton,
                                QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from ...core.words import plural
 
 BANDS = {"gold": (230, 190, 40, 90), "silver": (170, 170, 180, 90), "bronze": (200, 120, 60, 90)}
 BAR = (70, 110, 180)
@@ -174,7 +175,7 @@ class FinalDialog(QDialog):
         s = adv.selection
         extra = f" — {len(res.problems)} problem(s): {res.problems[0]}" if res.problems else ""
         self.status.setText(f"{d['metric']} ({'higher' if d['higher_is_better'] else 'lower'} "
-                            f"is better), {d['n_units']:,} {d['unit']}s, {d['replicates']:,} "
+                            f"is better), {d['n_units']:,} {plural(d['unit'])}, {d['replicates']:,} "
                             f"joint replicates ({d['draws']} draws){extra}")
         order = sorted(range(len(adv.names)), key=lambda c: -np.nan_to_num(s.p_best[c], nan=-1))
         self.table.setRowCount(len(order))

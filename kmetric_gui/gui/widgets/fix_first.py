@@ -13,10 +13,10 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QSlider,
                                QSpinBox, QTableView, QVBoxLayout, QWidget)
 
+from ...core.words import plural
 from ..crash import guarded
 from ..models.table import fit_columns
 
-_PLURAL = {"row": "rows", "sample": "samples", "document": "documents"}
 _FIX = {"row": "rating set to the truth", "sample": "true labels ranked first",
         "document": "predictions equal to the truths"}
 _PICKED = QColor(255, 243, 205)
@@ -208,16 +208,16 @@ class FixFirstPanel(QWidget):
 
     def _summary(self, n):
         total = self.model.rowCount()
-        plural = _PLURAL.get(self.unit, self.unit + "s")
+        units = plural(self.unit)
         if self._reason:
             return f"No gains: {self._reason}"
         if total == 0:
             return f"Every {self.unit} is already right: nothing to fix"
         if n == 0:
-            return f"Score {self.score:.6f}. Move the slider to fix the first {plural} of the list."
+            return f"Score {self.score:.6f}. Move the slider to fix the first {units} of the list."
         after = float(self.model.after[n - 1])
         fix = _FIX.get(self.unit, "prediction set to the truth")
-        return (f"Fixing the first {n} {plural if n != 1 else self.unit} ({fix}) takes the "
+        return (f"Fixing the first {n} {units if n != 1 else self.unit} ({fix}) takes the "
                 f"score from {self.score:.6f} to {after:.6f} "
                 f"({after - self.score:+.6f}, recomputed exactly).")
 

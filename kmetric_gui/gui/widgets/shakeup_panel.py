@@ -9,6 +9,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from ...core.shakeup import histogram
+from ...core.words import plural
 
 BAR = (120, 150, 200)
 MIDDLE = (70, 110, 180)        # bars inside the 5-95 % range
@@ -53,7 +54,7 @@ class ShakeupPanel(QWidget):
         self.shakeup = sh
         s = sh.summary()
         self.title.setText(f"Shake-up: {sh.splits:,} random splits, Public {sh.public_fraction:.0%} "
-                           f"({sh.n_public:,} of {sh.n_units:,} {sh.kind}s), seed {sh.seed}")
+                           f"({sh.n_public:,} of {sh.n_units:,} {plural(sh.kind)}), seed {sh.seed}")
         edges, counts = histogram(sh.gap)
         if counts.size:
             mid = (edges[:-1] + edges[1:]) / 2
