@@ -53,7 +53,7 @@ def _truth_columns(truth, scores, onehot=True):
     if s.ndim == 1:
         if t.ndim != 1 or t.shape != s.shape:
             raise InputError(f"truth and scores differ in shape: {t.shape} vs {s.shape}")
-        return _as_binary(t, "truth")[:, None], s.astype(np.float64, copy=False)[:, None], True
+        return _as_binary(t, "truth")[:, None], _real(s)[:, None], True
     if s.ndim != 2:
         raise InputError(f"scores must be 1-D or 2-D; got {s.ndim}-D")
     n, c = s.shape
@@ -62,13 +62,18 @@ def _truth_columns(truth, scores, onehot=True):
             raise InputError(f"truth has {t.shape[0]} rows, scores {n}")
         codes = _class_codes(t, c)
         if not onehot:
-            return codes, s.astype(np.float64, copy=False), False
+            return codes, _real(s), False
         onehot = np.zeros((n, c), dtype=bool)
         onehot[np.arange(n), codes] = True
-        return onehot, s.astype(np.float64, copy=False), False
+        return onehot, _real(s), False
     if t.shape != s.shape:
         raise InputError(f"truth and scores differ in shape: {t.shape} vs {s.shape}")
-    return _as_binary(t, "truth"), s.astype(np.float64, copy=False), False
+    return _as_binary(t, "truth"), _real(s), False
+
+
+def _real(s):
+    """float32 stays float32 (compared exactly as it is; sorts faster), others float64."""
+    return s if s.dtype == np.float32 else s.astype(np.float64, copy=False)
 
 
 def _as_binary(t, what):
@@ -100,10 +105,64 @@ def _check_finite_sorted(sorted_parts, scores, col):
             raise InputError(f"scores have {kind} at {where} ({bad.size} such value(s) in all)")
 
 
+SAMPLE = 1024          # values that must all be short decimals before the whole column is tried
+MAX_DECIMALS = 9
+
+
+def decimal_codes(s):
+    """(codes (n,) int64 from 0, count of codes) when every score is a decimal of at
+    most MAX_DECIMALS digits after the point (as a CSV with fixed decimals gives) and
+    the codes span fewer than n + 2**20 values; else None.
+
+    code = round(s * 10**d) - min: when code / 10**d gives back every score exactly,
+    equal scores get equal codes and order is kept, so counting codes ranks exactly.
+    """
+    n = s.size
+    if n < SAMPLE or s.dtype != np.float64:
+        return None
+    probe = s[:: max(1, n // SAMPLE)][:SAMPLE]
+    for d in range(MAX_DECIMALS + 1):
+        scale = 10.0 ** d
+        if np.array_equal(np.rint(probe * scale) / scale, probe):
+            break
+    else:
+        return None
+    k = np.multiply(s, scale)
+    np.rint(k, out=k)
+    lo, hi = k.min(), k.max()
+    if not (np.isfinite(lo) and np.isfinite(hi) and hi - lo < n + (1 << 20)):
+        return None                 # the count table stays within the input's size
+    back = np.divide(k, scale)
+    exact = np.array_equal(back, s)
+    del back
+    if not exact:
+        return None
+    k -= lo
+    return k.astype(np.int64), int(hi - lo) + 1
+
+
+def counted_u(y, codes, size):
+    """binary_u from integer codes that rank the scores: one bincount, no sort."""
+    codes *= 2                                     # codes are this call's own
+    codes += y
+    both = np.bincount(codes, minlength=2 * size).reshape(size, 2)
+    c0, c1 = both[:, 0], both[:, 1]
+    n0, n1 = int(c0.sum()), int(c1.sum())
+    if n1 == 0 or n0 == 0:
+        return 0, n1, n0, 0
+    below = np.cumsum(c0) - c0                     # negatives under each code
+    ties = int(np.dot(c1, c0))
+    return 2 * int(np.dot(c1, below)) + ties, n1, n0, ties
+
+
 def binary_u(y, s, col=None):
     """(2U, positives, negatives, tied pairs) of one column: integers, exact."""
-    s1 = np.sort(s[y])
-    s0 = np.sort(s[~y])
+    found = decimal_codes(s)
+    if found is not None:
+        return counted_u(y, *found)
+    s1, s0 = s[y], s[~y]          # copies already: sorted in place
+    s1.sort()
+    s0.sort()
     _check_finite_sorted((s1, s0), s, col)
     n1, n0 = s1.size, s0.size
     if n1 == 0 or n0 == 0:

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from kmetric_gui.core.ranking import _Cells, auc_bootstrap, roc_auc
+from kmetric_gui.core import ranking
+from kmetric_gui.core.ranking import _Cells, auc_bootstrap, decimal_codes, roc_auc
 from kmetric_gui.core.resample import resample_indices
 
 RNG = np.random.default_rng(2026)
@@ -24,9 +25,49 @@ def cases():
     yield "negative scores", y, np.round(RNG.normal(size=n) - 0.5 * y, 2)
 
 
-@pytest.mark.parametrize("name,y,s", list(cases()), ids=[c[0] for c in cases()])
-def test_score_equals_sklearn(name, y, s):
-    assert roc_auc(y, s).score == pytest.approx(roc_auc_score(y, s), rel=1e-12, abs=1e-15)
+def decimal_cases():
+    n = 3000
+    y = RNG.random(n) < 0.3
+    p = np.clip(RNG.normal(0.35 + 0.3 * y, 0.2), 0, 1)
+    yield "6 decimals", y, np.round(p, 6)
+    yield "1 decimal", y, np.round(p, 1)
+    yield "whole numbers", y, np.round(p * 40) - 7.0
+    yield "negative 3 decimals", y, np.round(-p, 3)
+    yield "one long decimal among short", y, np.r_[np.round(p[:-1], 2), 0.1234567891234]
+    yield "range too wide", y, np.round(p * 1e9)
+    yield "not decimals", y, p
+    tiny = np.zeros(n, dtype=bool)
+    tiny[1234] = True
+    yield "one positive", tiny, np.round(p, 2)
+    yield "all tied", y, np.full(n, 0.5)
+
+
+@pytest.mark.parametrize("name,y,s", list(cases()) + list(decimal_cases()),
+                         ids=[c[0] for c in cases()] + [c[0] for c in decimal_cases()])
+@pytest.mark.parametrize("path", ["sort", "codes"])
+def test_score_equals_sklearn(monkeypatch, path, name, y, s):
+    if path == "sort":
+        monkeypatch.setattr(ranking, "MAX_DECIMALS", -1)     # no decimal codes
+    else:
+        monkeypatch.setattr(ranking, "SAMPLE", 1)            # codes tried at any size
+    r = roc_auc(y, s)
+    assert r.score == pytest.approx(roc_auc_score(y, s), rel=1e-12, abs=1e-15)
+    t = np.asarray(s)
+    assert r.tied_pairs[0] == sum(int(((t == v) & ~y).sum()) for v in t[y])
+
+
+@pytest.mark.parametrize("name,y,s", list(decimal_cases()), ids=[c[0] for c in decimal_cases()])
+def test_decimal_codes_rank_exactly_or_decline(name, y, s):
+    found = decimal_codes(s)
+    if name in ("one long decimal among short", "range too wide", "not decimals"):
+        assert found is None
+        return
+    codes, size = found
+    assert codes.min() == 0 and codes.max() < size
+    # the same order and the same ties as the scores themselves
+    order = np.argsort(s, kind="stable")
+    np.testing.assert_array_equal(np.argsort(codes, kind="stable"), order)
+    np.testing.assert_array_equal(np.diff(codes[order]) == 0, np.diff(s[order]) == 0)
 
 
 @pytest.mark.parametrize("name,y,s", list(cases()), ids=[c[0] for c in cases()])
@@ -49,9 +90,10 @@ def test_bootstrap_equals_plain_loop(name, y, s):
             assert reps[r] == pytest.approx(roc_auc_score(yy, s[idx]), rel=1e-12, abs=1e-15)
 
 
-def test_multiclass_with_ties_equals_sklearn():
-    n, k = 500, 4
+@pytest.mark.parametrize("n", [500, 3000])
+def test_multiclass_with_ties_equals_sklearn(n):
+    k = 4
     y = RNG.integers(0, k, n)
-    p = np.round(RNG.dirichlet(np.ones(k), n), 1)
-    p /= p.sum(axis=1, keepdims=True)
+    p = np.round(RNG.dirichlet(np.ones(k), n), 3)
+    p[:, -1] = np.round(1 - p[:, :-1].sum(axis=1), 3)
     assert roc_auc(y, p).score == pytest.approx(roc_auc_score(y, p, multi_class="ovr"), rel=1e-12)
