@@ -219,15 +219,32 @@ def placements(y, s):
     """
     y = _as_binary(np.asarray(y), "truth")
     s = np.asarray(s, dtype=np.float64)
-    s1, s0 = np.sort(s[y]), np.sort(s[~y])
-    n1, n0 = s1.size, s0.size
+    n1 = int(np.count_nonzero(y))
+    n0 = s.size - n1
     out = np.full(s.size, np.nan)
     if n1 == 0 or n0 == 0:
         return out
+    found = decimal_codes(s)
+    if found is not None:           # counts per code: no sort at all
+        codes, size = found
+        c1 = np.bincount(codes[y], minlength=size)
+        c0 = np.bincount(codes[~y], minlength=size)
+        b1, b0 = np.cumsum(c1) - c1, np.cumsum(c0) - c0
+        pos = (2 * b0 + c0) / (2.0 * n0)             # the same sums as the searches below
+        neg = (2 * n1 - 2 * b1 - c1) / (2.0 * n1)
+        return np.where(y, pos[codes], neg[codes])
+    # Search sorted keys, then put the answers back in row order: searching the rows in
+    # their own order misses the cache at every step (5M rows: 10 s against 1 s).
     sp, sn = s[y], s[~y]
-    out[y] = (np.searchsorted(s0, sp, "left") + np.searchsorted(s0, sp, "right")) / (2.0 * n0)
-    out[~y] = (2 * n1 - np.searchsorted(s1, sn, "right")
-               - np.searchsorted(s1, sn, "left")) / (2.0 * n1)
+    op, on = np.argsort(sp), np.argsort(sn)
+    s1, s0 = sp[op], sn[on]
+    vp = np.empty(n1)
+    vp[op] = (np.searchsorted(s0, s1, "left") + np.searchsorted(s0, s1, "right")) / (2.0 * n0)
+    vn = np.empty(n0)
+    vn[on] = (2 * n1 - np.searchsorted(s1, s0, "right")
+              - np.searchsorted(s1, s0, "left")) / (2.0 * n1)
+    out[y] = vp
+    out[~y] = vn
     return out
 
 

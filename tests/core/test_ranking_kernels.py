@@ -97,3 +97,23 @@ def test_multiclass_with_ties_equals_sklearn(n):
     p = np.round(RNG.dirichlet(np.ones(k), n), 3)
     p[:, -1] = np.round(1 - p[:, :-1].sum(axis=1), 3)
     assert roc_auc(y, p).score == pytest.approx(roc_auc_score(y, p, multi_class="ovr"), rel=1e-12)
+
+
+def placements_loop(y, s):
+    """DeLong's components by their definition, one row at a time."""
+    pos, neg = s[y], s[~y]
+    return np.array([((neg < v).sum() + 0.5 * (neg == v).sum()) / neg.size if t else
+                     ((pos > v).sum() + 0.5 * (pos == v).sum()) / pos.size
+                     for v, t in zip(s, y)])
+
+
+@pytest.mark.parametrize("name,y,s", list(cases()) + list(decimal_cases()),
+                         ids=[c[0] for c in cases()] + [c[0] for c in decimal_cases()])
+@pytest.mark.parametrize("path", ["sort", "codes"])
+def test_placements_equal_their_definition(monkeypatch, path, name, y, s):
+    if path == "sort":
+        monkeypatch.setattr(ranking, "MAX_DECIMALS", -1)
+    else:
+        monkeypatch.setattr(ranking, "SAMPLE", 1)
+    got = ranking.placements(y, s)
+    np.testing.assert_array_equal(got, placements_loop(y, np.asarray(s, dtype=np.float64)))
