@@ -53,7 +53,7 @@ def _truth_columns(truth, scores, onehot=True):
     if s.ndim == 1:
         if t.ndim != 1 or t.shape != s.shape:
             raise InputError(f"truth and scores differ in shape: {t.shape} vs {s.shape}")
-        return _as_binary(t, "truth")[:, None], s.astype(np.float64, copy=False)[:, None], True
+        return _as_binary(t, "truth")[:, None], _real(s)[:, None], True
     if s.ndim != 2:
         raise InputError(f"scores must be 1-D or 2-D; got {s.ndim}-D")
     n, c = s.shape
@@ -62,13 +62,18 @@ def _truth_columns(truth, scores, onehot=True):
             raise InputError(f"truth has {t.shape[0]} rows, scores {n}")
         codes = _class_codes(t, c)
         if not onehot:
-            return codes, s.astype(np.float64, copy=False), False
+            return codes, _real(s), False
         onehot = np.zeros((n, c), dtype=bool)
         onehot[np.arange(n), codes] = True
-        return onehot, s.astype(np.float64, copy=False), False
+        return onehot, _real(s), False
     if t.shape != s.shape:
         raise InputError(f"truth and scores differ in shape: {t.shape} vs {s.shape}")
-    return _as_binary(t, "truth"), s.astype(np.float64, copy=False), False
+    return _as_binary(t, "truth"), _real(s), False
+
+
+def _real(s):
+    """float32 stays float32 (compared exactly as it is; sorts faster), others float64."""
+    return s if s.dtype == np.float32 else s.astype(np.float64, copy=False)
 
 
 def _as_binary(t, what):
@@ -100,10 +105,64 @@ def _check_finite_sorted(sorted_parts, scores, col):
             raise InputError(f"scores have {kind} at {where} ({bad.size} such value(s) in all)")
 
 
+SAMPLE = 1024          # values that must all be short decimals before the whole column is tried
+MAX_DECIMALS = 9
+
+
+def decimal_codes(s):
+    """(codes (n,) int64 from 0, count of codes) when every score is a decimal of at
+    most MAX_DECIMALS digits after the point (as a CSV with fixed decimals gives) and
+    the codes span fewer than n + 2**20 values; else None.
+
+    code = round(s * 10**d) - min: when code / 10**d gives back every score exactly,
+    equal scores get equal codes and order is kept, so counting codes ranks exactly.
+    """
+    n = s.size
+    if n < SAMPLE or s.dtype != np.float64:
+        return None
+    probe = s[:: max(1, n // SAMPLE)][:SAMPLE]
+    for d in range(MAX_DECIMALS + 1):
+        scale = 10.0 ** d
+        if np.array_equal(np.rint(probe * scale) / scale, probe):
+            break
+    else:
+        return None
+    k = np.multiply(s, scale)
+    np.rint(k, out=k)
+    lo, hi = k.min(), k.max()
+    if not (np.isfinite(lo) and np.isfinite(hi) and hi - lo < n + (1 << 20)):
+        return None                 # the count table stays within the input's size
+    back = np.divide(k, scale)
+    exact = np.array_equal(back, s)
+    del back
+    if not exact:
+        return None
+    k -= lo
+    return k.astype(np.int64), int(hi - lo) + 1
+
+
+def counted_u(y, codes, size):
+    """binary_u from integer codes that rank the scores: one bincount, no sort."""
+    codes *= 2                                     # codes are this call's own
+    codes += y
+    both = np.bincount(codes, minlength=2 * size).reshape(size, 2)
+    c0, c1 = both[:, 0], both[:, 1]
+    n0, n1 = int(c0.sum()), int(c1.sum())
+    if n1 == 0 or n0 == 0:
+        return 0, n1, n0, 0
+    below = np.cumsum(c0) - c0                     # negatives under each code
+    ties = int(np.dot(c1, c0))
+    return 2 * int(np.dot(c1, below)) + ties, n1, n0, ties
+
+
 def binary_u(y, s, col=None):
     """(2U, positives, negatives, tied pairs) of one column: integers, exact."""
-    s1 = np.sort(s[y])
-    s0 = np.sort(s[~y])
+    found = decimal_codes(s)
+    if found is not None:
+        return counted_u(y, *found)
+    s1, s0 = s[y], s[~y]          # copies already: sorted in place
+    s1.sort()
+    s0.sort()
     _check_finite_sorted((s1, s0), s, col)
     n1, n0 = s1.size, s0.size
     if n1 == 0 or n0 == 0:
@@ -160,15 +219,32 @@ def placements(y, s):
     """
     y = _as_binary(np.asarray(y), "truth")
     s = np.asarray(s, dtype=np.float64)
-    s1, s0 = np.sort(s[y]), np.sort(s[~y])
-    n1, n0 = s1.size, s0.size
+    n1 = int(np.count_nonzero(y))
+    n0 = s.size - n1
     out = np.full(s.size, np.nan)
     if n1 == 0 or n0 == 0:
         return out
+    found = decimal_codes(s)
+    if found is not None:           # counts per code: no sort at all
+        codes, size = found
+        c1 = np.bincount(codes[y], minlength=size)
+        c0 = np.bincount(codes[~y], minlength=size)
+        b1, b0 = np.cumsum(c1) - c1, np.cumsum(c0) - c0
+        pos = (2 * b0 + c0) / (2.0 * n0)             # the same sums as the searches below
+        neg = (2 * n1 - 2 * b1 - c1) / (2.0 * n1)
+        return np.where(y, pos[codes], neg[codes])
+    # Search sorted keys, then put the answers back in row order: searching the rows in
+    # their own order misses the cache at every step (5M rows: 10 s against 1 s).
     sp, sn = s[y], s[~y]
-    out[y] = (np.searchsorted(s0, sp, "left") + np.searchsorted(s0, sp, "right")) / (2.0 * n0)
-    out[~y] = (2 * n1 - np.searchsorted(s1, sn, "right")
-               - np.searchsorted(s1, sn, "left")) / (2.0 * n1)
+    op, on = np.argsort(sp), np.argsort(sn)
+    s1, s0 = sp[op], sn[on]
+    vp = np.empty(n1)
+    vp[op] = (np.searchsorted(s0, s1, "left") + np.searchsorted(s0, s1, "right")) / (2.0 * n0)
+    vn = np.empty(n0)
+    vn[on] = (2 * n1 - np.searchsorted(s1, s0, "right")
+              - np.searchsorted(s1, s0, "left")) / (2.0 * n1)
+    out[y] = vp
+    out[~y] = vn
     return out
 
 
@@ -227,34 +303,50 @@ class _Cells:
     weighted U cannot tell apart.
 
     Sorted rows fall into tie groups; consecutive groups holding one class
-    only merge (their rows see the same negatives below them), a group with
-    both classes stays alone (its pairs are ties). Each block has a negative
-    and a positive cell, so a replicate needs only its counts per cell:
-    U = sum over blocks of W1 * (negatives below + W0 / 2).
+    only merge into one cell (their rows see the same negatives below them),
+    a group with both classes gives a negative and a positive cell (its pairs
+    are ties). Negative cells come first, in score order, then the positive
+    ones, so a replicate needs only its counts per cell:
+    2U = sum over positive cells of W1 * (2 * negatives below + tied W0).
     """
 
     def __init__(self, y, s):
         order = np.argsort(s, kind="stable")
         ss, ys = s[order], y[order]
-        group = np.cumsum(np.r_[True, ss[1:] != ss[:-1]]) - 1
+        new = np.r_[True, ss[1:] != ss[:-1]]
+        group = np.cumsum(new) - 1
         n1g = np.bincount(group, weights=ys)
         n0g = np.bincount(group) - n1g
         kind = np.where(n1g == 0, 0, np.where(n0g == 0, 1, 2))   # all negative, all positive, both
         starts = np.r_[True, (kind[1:] == 2) | (kind[:-1] != kind[1:])]
-        block = np.cumsum(starts) - 1
-        self.cells = 2 * int(block[-1] + 1)
+        bkind = kind[starts]                                     # kind of each block
+        has0, has1 = bkind != 1, bkind != 0
+        neg_id = np.cumsum(has0) - 1                             # negative cell of a block
+        pos_id = np.cumsum(has1) - 1
+        m0 = int(has0.sum())
+        self.negatives = m0
+        self.cells = m0 + int(has1.sum())
+        self.below = (np.cumsum(has0) - has0)[has1]              # negative cells strictly below
+        mixed = bkind[has1] == 2
+        self.tied_pos = np.flatnonzero(mixed)                   # positive cells with tied negatives
+        self.tied_neg = neg_id[has1][mixed]
+        block = (np.cumsum(starts) - 1)[group]
         # uint32: half the bytes of intp, gathers measured 3x faster
         self.cell = np.empty(s.size, dtype=np.uint32 if self.cells < 2 ** 32 else np.intp)
-        self.cell[order] = 2 * block[group] + ys
+        self.cell[order] = np.where(ys, m0 + pos_id[block], neg_id[block])
 
     def auc(self, counts):
-        """(R,) AUC of cell counts (R, cells)."""
-        w0, w1 = counts[:, 0::2], counts[:, 1::2]
-        c0 = np.cumsum(w0, axis=1)
-        u = np.einsum("ij,ij->i", w1, c0 - 0.5 * w0)
+        """(R,) AUC of cell counts (R, cells), whole numbers in any numeric dtype."""
+        counts = np.asarray(counts, dtype=np.float64)      # sums of products stay exact below 2**53
+        w0, w1 = counts[:, :self.negatives], counts[:, self.negatives:]
+        c0 = np.zeros((counts.shape[0], self.negatives + 1))
+        np.cumsum(w0, axis=1, out=c0[:, 1:])
+        u2 = 2 * np.einsum("ij,ij->i", w1, c0[:, self.below])
+        if self.tied_pos.size:
+            u2 += np.einsum("ij,ij->i", w1[:, self.tied_pos], w0[:, self.tied_neg])
         n0, n1 = c0[:, -1], w1.sum(axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):
-            out = u / (n1 * n0)
+            out = u2 / (2.0 * n1 * n0)
         out[~((n1 > 0) & (n0 > 0))] = np.nan
         return out
 
@@ -296,7 +388,7 @@ def auc_bootstrap(truth, submissions, replicates=1000, seed=0, cancel=None):
             if u0 + idx.shape[1] < n:
                 continue
             idx = whole
-        aucs = iter([c.auc(c.counts(idx).astype(np.float64)) for c in flat])
+        aucs = iter([c.auc(c.counts(idx)) for c in flat])
         for k, group in enumerate(cols):
             if group:
                 out[r0:r0 + r, k] = np.mean([next(aucs) for _ in group], axis=0)

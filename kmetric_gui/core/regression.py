@@ -8,10 +8,16 @@ intervals, shake-up and comparisons are sums over rows. A 2-D input to
 
 Finiteness is checked from the sum: a NaN or infinite value anywhere makes
 the sum non-finite, and only then are the rows searched to name it.
+
+RMSE's score is one fused pass over blocks of the inputs (difference, then
+its dot product, in a small reused buffer): no array of n residuals is made
+for the score, and no float64 copy of float32 or integer inputs. The
+residuals themselves (``errors``) are made on first use, for statistics.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -26,10 +32,19 @@ class RegressionResult:
     undefined_reason: "str | None"
     kind: str                     # "rmse", "rmsle", "mae", "mcrmse"
     n: int                        # rows
-    errors: np.ndarray            # (n,) or (n, C): residual (rmse, mcrmse), log1p residual (rmsle),
-                                  # absolute error (mae); prediction - truth where signed
+    # the errors, or (truth, predictions) whose difference they are (made on first use)
+    residual: "np.ndarray | tuple" = field(repr=False)
     column_scores: "np.ndarray | None" = None   # (C,) each column's RMSE (mcrmse)
     higher_is_better: bool = False
+
+    @cached_property
+    def errors(self):
+        """(n,) or (n, C): residual (rmse, mcrmse), log1p residual (rmsle), absolute
+        error (mae); prediction - truth where signed."""
+        r = self.residual
+        if isinstance(r, tuple):
+            return np.subtract(r[1], r[0], dtype=np.float64)
+        return r
 
     @property
     def row_stats(self):
@@ -54,14 +69,32 @@ class RegressionResult:
         return root_mean_units(self.row_stats / cells)
 
 
-def _pair(y_true, y_pred, what):
+def _pair(y_true, y_pred, what, as_float=True):
     t = as_numeric(y_true, "truth")
     p = as_numeric(y_pred, "predictions")
     if t.shape != p.shape:
         raise InputError(f"truth and predictions differ in shape: {t.shape} vs {p.shape}")
     if t.ndim not in (1, 2):
         raise InputError(f"{what} takes 1-D or 2-D values; got {t.ndim}-D")
+    if not as_float:
+        return t, p
     return t.astype(np.float64, copy=False), p.astype(np.float64, copy=False)
+
+
+BLOCK = 1 << 16     # values a block: the buffer (512 kB) stays in the L2 cache
+
+
+def squared_distance(t, p):
+    """Sum of (p - t)**2 in float64, one pass over blocks; no n-sized temporary."""
+    ft, fp = t.ravel(), p.ravel()
+    n = ft.size
+    buf = np.empty(min(n, BLOCK))
+    total = 0.0
+    for a in range(0, n, BLOCK):
+        d = buf[:min(BLOCK, n - a)]
+        np.subtract(fp[a:a + d.size], ft[a:a + d.size], out=d, dtype=np.float64)
+        total += float(np.einsum("i,i->", d, d))   # not BLAS: its threads spin on a busy machine
+    return total
 
 
 def _name_non_finite(t, p):
@@ -85,15 +118,13 @@ def rmse(y_true, y_pred) -> RegressionResult:
     >>> rmse([1.0, 2.0, 3.0], [1.0, 2.0, 5.0]).score   # sqrt(4 / 3)
     1.1547005383792515
     """
-    t, p = _pair(y_true, y_pred, "rmse")
+    t, p = _pair(y_true, y_pred, "rmse", as_float=False)
     if t.size == 0:
-        return _empty("rmse", t)
-    d = p - t
-    flat = d.ravel()
-    ss = float(np.einsum("i,i->", flat, flat))   # not BLAS: its threads spin on a busy machine
+        return _empty("rmse", t.astype(np.float64))
+    ss = squared_distance(t, p)
     if not np.isfinite(ss):
         _name_non_finite(t, p)
-    return RegressionResult(float(np.sqrt(ss / d.size)), None, "rmse", t.shape[0], d)
+    return RegressionResult(float(np.sqrt(ss / t.size)), None, "rmse", t.shape[0], (t, p))
 
 
 def mae(y_true, y_pred) -> RegressionResult:
