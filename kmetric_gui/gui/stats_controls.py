@@ -62,6 +62,7 @@ class StatsControls(QObject):
         win.jobs.ended.connect(self._ended)
         s.data_changed.connect(self._data_changed)
         self._base = None               # the loaded data whose columns are offered
+        self._why = None                # why the running check is being stopped
 
     # -- the coverage check -----------------------------------------------------------
     def check_coverage(self):
@@ -96,15 +97,16 @@ class StatsControls(QObject):
 
     def _settings_changed(self):
         if self.win.jobs.running("coverage"):
+            self._why = "the interval settings changed"
             self.win.jobs.cancel("coverage")
-            self.win.score_panel.coverage_stopped("the interval settings changed")
         else:
             self.win.score_panel.coverage.setText("")     # of other settings
 
     def _ended(self, kind, outcome):
         if kind == "coverage" and outcome in ("cancelled", "superseded"):
-            self.win.score_panel.coverage_stopped(
-                "stopped" if outcome == "cancelled" else "the data or options changed")
+            why = "stopped" if outcome == "cancelled" else "the data or options changed"
+            self.win.score_panel.coverage_stopped(self._why or why)
+            self._why = None
 
     # -- the row-group column -----------------------------------------------------------
     def _data_changed(self, version):
