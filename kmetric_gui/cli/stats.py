@@ -34,7 +34,7 @@ def add_stats_options(s, groups=False):
 
 
 def add_group_options(g):
-    """--group-column / --groups (score and compare; `report` does not group yet)."""
+    """--group-column / --groups (score, compare, report)."""
     grp = g.add_mutually_exclusive_group()
     grp.add_argument("--group-column", metavar="NAME",
                      help="rows come in groups (e.g. one patient's images): a column of the "
