@@ -217,3 +217,32 @@ def test_group_column_survives_the_settings(qtbot, tmp_path, monkeypatch):
     assert wins[1].session.stats_settings[0].group_column == "patient"
     wins[1]._discarding = True
     wins[1].jobs.shutdown()
+
+
+def test_held_out_check_keeps_groups_whole(qtbot, window, tmp_path):
+    """Fix first's held-out check with row groups: the app's report is the optimiser's
+    with the solution's groups (random halves of whole groups), and it says so."""
+    from kmetric_gui.fixes import scored_rows
+    from kmetric_gui.grouping import read_groups
+    from kmetric_gui.optimisers import kappa_honest
+    rng = np.random.default_rng(3)
+    n = 240
+    t = np.repeat(rng.integers(0, 4, n // 2), 2)
+    x = np.round(t + np.repeat(rng.normal(0.3, 0.6, n // 2), 2), 3)
+    sol, sub = tmp_path / "sol.csv", tmp_path / "sub.csv"
+    sol.write_text("id,patient,y\n" + "".join(f"r{i},p{i // 2},{a}\n" for i, a in enumerate(t)))
+    sub.write_text("id,y\n" + "".join(f"r{i},{b}\n" for i, b in enumerate(x)))
+    rep = wait_scored(qtbot, window, lambda: window.open_files(sol, sub))
+    pick_groups(qtbot, window, "patient")
+    qtbot.waitUntil(lambda: window.tabs.fixes is not None
+                    and window.tabs.fixes.honest_button.isVisibleTo(window.tabs.fixes),
+                    timeout=30000)
+    with qtbot.waitSignal(window.controller.honest_ready, timeout=120000) as b:
+        window.tabs.fixes.honest_button.click()
+    got = b.args[0]
+    want = kappa_honest(rep, scored_rows(rep.prepared), groups=read_groups(
+        rep.prepared, truth_path=str(sol), column="patient"))
+    assert got.groups == 120 and "random halves of 120 groups" in got.split
+    assert [v.se for v in got.verdicts] == [v.se for v in want.verdicts]
+    assert np.array_equal(got.spread, want.spread)
+    assert "rows in 120 groups" in window.tabs.fixes.honest_text.text()
