@@ -60,4 +60,4 @@ def group_note(unit, groups):
     import numpy as np
     g = len(np.unique(np.asarray(groups).astype(str)))
     return (f"  rows in {g:,} groups: each gain is of fixing one {unit} (a fix changes one "
-            f"{unit}); intervals, shake-up and held-out checks resample whole groups")
+            f"{unit}); intervals, shake-up and the app's held-out check resample whole groups")

@@ -246,3 +246,21 @@ def test_held_out_check_keeps_groups_whole(qtbot, window, tmp_path):
     assert [v.se for v in got.verdicts] == [v.se for v in want.verdicts]
     assert np.array_equal(got.spread, want.spread)
     assert "rows in 120 groups" in window.tabs.fixes.honest_text.text()
+
+
+def test_exported_report_uses_the_groups_in_force(qtbot, window, tmp_path):
+    import json
+    sol, sub = write_pairs(tmp_path)
+    wait_scored(qtbot, window, lambda: window.open_files(sol, sub))
+    pick_groups(qtbot, window, "patient")
+    qtbot.waitUntil(lambda: window.session.stats is not None
+                    and window.session.stats.settings[0].group_column == "patient", timeout=30000)
+    shown = window.session.stats.stats.intervals["ci"]
+    window.reports.open_folder = lambda folder: None
+    window.reports.show_problem = lambda text: None
+    out = tmp_path / "report"
+    with qtbot.waitSignal(window.reports.written, timeout=120000):
+        window.reports.export(str(out))
+    d = json.loads((out / "report.json").read_text())
+    assert d["groups"] == 100 and d["ci"]["groups"] == 100
+    assert (d["ci"]["low"], d["ci"]["high"]) == (shown.low, shown.high)   # as the app shows
