@@ -145,6 +145,9 @@ class OptionsPanel(QWidget):
             "from this data, the interval on each (runs in the background; Esc stops it)")
         f.addRow("", self.coverage_button)
         self.group_column = WheelSafeCombo()
+        # A long column name of the file must not widen the dock (and squeeze the views).
+        self.group_column.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.group_column.setMinimumContentsLength(12)
         self.group_column.setToolTip(
             "Rows that come in groups (one patient's two eyes, one slide's tiles): a column "
             "of the solution naming each row's group. Intervals, shake-up, comparison and "
