@@ -36,6 +36,7 @@ class StatsOptions:
     seed: int = 0
     method: str = "auto"       # auto | percentile | bca | calibrated (auto: per case, says which)
     coverage_check: int = 0    # simulated datasets of the coverage self-check (0: none)
+    group_column: "str | None" = None   # the app's: solution column of row groups (the CLI reads its flags)
 
     def check(self):
         if self.level is not None:
@@ -85,7 +86,7 @@ class Stats:
 
 
 def interval_of(units, level=0.95, replicates=2000, seed=0, method="auto", cancel=None,
-                coverage=0):
+                coverage=0, progress=None):
     """Interval of one score from its Units (core.resample.Units); ``method`` "auto"
     picks per case (core/calibrated.py) and the Interval's ``method`` says which.
     coverage: simulated datasets of a coverage self-check (core/coverage.py), 0 for none."""
@@ -94,7 +95,7 @@ def interval_of(units, level=0.95, replicates=2000, seed=0, method="auto", cance
         return iv
     measured, sims = measured_coverage(
         units, lambda u, k: _interval(u, level, replicates, k, iv.method, cancel), coverage,
-        seed, cancel)
+        seed, cancel, progress)
     note = coverage_note(measured, sims, level)
     return replace(iv, coverage={"measured": None if not np.isfinite(measured) else measured,
                                  "simulations": sims},
@@ -122,15 +123,19 @@ def _interval(units, level, replicates, seed, method, cancel):
     return percentile_interval(reps, level)
 
 
-def score_intervals(report, options=StatsOptions(), cancel=None, groups=None):
+def score_intervals(report, options=StatsOptions(), cancel=None, groups=None, progress=None,
+                    keys=None):
     """{"ci": overall, "public_ci", "private_ci" (with a Usage column)} -> Interval.
-    groups: group label per solution row (grouping.read_groups): whole groups resampled."""
+    groups: group label per solution row (grouping.read_groups): whole groups resampled.
+    keys: only these intervals (the app's coverage check: "ci")."""
     o = options.check()
     out = {}
     for key, split in [("ci", "all")] + [(f"{s}_ci", s) for s in SPLIT_NAMES if s in report.splits]:
+        if keys is not None and key not in keys:
+            continue
         units = report_units(report, split, groups)
         iv = interval_of(units, o.level, o.replicates, o.seed, o.method, cancel,
-                         o.coverage_check if key == "ci" else 0)
+                         o.coverage_check if key == "ci" else 0, progress)
         out[key] = iv if groups is None else replace(iv, groups=units.n)
     return out
 
@@ -270,6 +275,27 @@ def interval_text(iv, seed, asked=None):
     return f"[{iv.low:.{d}f}, {iv.high:.{d}f}] {level} CI {how}"
 
 
+def coverage_text(iv):
+    """The measured coverage of an interval's method, in words (None: no check made)."""
+    c = iv.coverage
+    if c is None:
+        return None
+    if c["measured"] is None:
+        return "coverage check: not possible (the score is undefined)"
+    m, s = c["measured"], c["simulations"]
+    err = 100 * np.sqrt(max(m * (1 - m), 1e-12) / s)
+    return (f"coverage check: {100 * m:.1f}% of {s} datasets simulated from this data were "
+            f"covered by their {100 * iv.level:g}% interval ({iv.method}; an estimate, "
+            f"+-{err:.1f} points)")
+
+
+def coverage_short(iv):
+    """Whether the measured coverage is below nominal by more than core.coverage.SHORTFALL."""
+    from .core.coverage import SHORTFALL
+    c = iv.coverage
+    return bool(c and c["measured"] is not None and c["measured"] < iv.level - SHORTFALL)
+
+
 def compact_text(point, iv):
     """`0.7780 [0.741, 0.812]` for a score panel (the interval's width sets the decimals)."""
     p = "undefined" if point is None or not np.isfinite(point) else f"{point:.4f}"
@@ -306,4 +332,5 @@ def shakeup_lines(sh):
 
 __all__ = ["StatsOptions", "ShakeupOptions", "Stats", "Interval", "Shakeup", "analyze",
            "interval_of", "score_intervals", "class_intervals", "shakeup", "usage_fraction",
-           "interval_text", "compact_text", "shakeup_lines", "DEFAULT_FRACTION", "MAX_REPLICATES"]
+           "interval_text", "coverage_text", "coverage_short", "compact_text", "shakeup_lines",
+           "DEFAULT_FRACTION", "MAX_REPLICATES"]

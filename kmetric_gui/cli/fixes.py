@@ -30,8 +30,9 @@ def fixes_for(rep, args, d):
     return tf
 
 
-def fix_lines(tf, top):
-    """Human lines: a numbered table in greedy order."""
+def fix_lines(tf, top, groups=None):
+    """Human lines: a numbered table in greedy order (``groups``: group label per solution
+    row, when rows are grouped: the gains stay per unit, and the lines say so)."""
     f = tf.fixes
     plural = {"row": "rows", "sample": "samples", "document": "documents"}.get(tf.unit, tf.unit + "s")
     if tf.reason:
@@ -49,4 +50,14 @@ def fix_lines(tf, top):
     if len(f) < top:
         lines.append(f"  only {f.n_fixable} {plural if f.n_fixable != 1 else tf.unit} "
                      "can be fixed (the others are already right)")
+    if groups is not None:
+        lines.append(group_note(tf.unit, groups))
     return lines
+
+
+def group_note(unit, groups):
+    """Grouped rows and the fix list, in words: a fix is of one unit, whatever its group."""
+    import numpy as np
+    g = len(np.unique(np.asarray(groups).astype(str)))
+    return (f"  rows in {g:,} groups: each gain is of fixing one {unit} (a fix changes one "
+            f"{unit}); intervals, shake-up and the app's held-out check resample whole groups")

@@ -14,7 +14,7 @@ import sys
 
 from .fixes import add_fix_options
 from .options import add_metric_options, options_from_args, print_problems
-from .stats import add_stats_options, stats_options
+from .stats import add_stats_options, groups_of, stats_options
 
 if TYPE_CHECKING:
     import argparse
@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     s.add_argument("--out", required=True, metavar="DIR", help="report folder (made if missing)")
     s.add_argument("--force", action="store_true", help="write into a folder that is not empty")
     add_metric_options(s)
-    add_stats_options(s)
+    add_stats_options(s, groups=True)
     add_fix_options(s)
     s.add_argument("--leaderboard", metavar="LB.csv",
                    help="public leaderboard: add where the first submission may land (kmetric rank)")
@@ -95,13 +95,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"kmetric: {e}", file=sys.stderr)
         return 2
     options = options_from_args(args)
-    entries, files, failed = [], [], False
+    entries, files, failed, groups = [], [], False, None
     for k, path in enumerate(args.submissions):
         try:
             prep, n_sol, n_sub = load_counted(args.truth, path, options)     # as `score` reads
             rep = score_prepared(prep, options)
+            if k == 0:
+                groups = groups_of(rep, args)     # whole groups resampled, split and swapped
             entries.append(score_entry(path, rep, ci if k == 0 else None, shake if k == 0 else None,
-                                       args.top_fixes if k == 0 else None))
+                                       args.top_fixes if k == 0 else None, groups=groups))
             if not files:
                 files.append(file_info(args.truth, "solution", n_sol))
             files.append(file_info(path, "submission", n_sub))
@@ -110,7 +112,8 @@ def run(args: argparse.Namespace) -> int:
             failed = True
     if failed:
         return 2
-    data = build_report(args.truth, entries, files=files, compare=_compare_options(ci))
+    data = build_report(args.truth, entries, files=files, compare=_compare_options(ci),
+                        groups=groups)
     if board is not None:
         from ..ranking import add_to_report
         add_to_report(data, board)

@@ -70,11 +70,12 @@ def run(args: argparse.Namespace) -> int:
         rep = score_prepared(prep, options)
         d = report_json(rep)
         lines = human_lines(rep, d)
+        groups = groups_of(rep, args) if ci or shake or args.top_fixes else None
         if ci or shake:
-            apply_stats(rep, d, lines, ci, shake, groups_of(rep, args))
+            apply_stats(rep, d, lines, ci, shake, groups)
         tf = fixes_for(rep, args, d)
         if tf is not None:
-            lines += fix_lines(tf, args.top_fixes)
+            lines += fix_lines(tf, args.top_fixes, groups)
     except InputError as e:
         print_problems(e, sys.stderr)
         return 2

@@ -34,7 +34,7 @@ def add_stats_options(s, groups=False):
 
 
 def add_group_options(g):
-    """--group-column / --groups (score and compare; `report` does not group yet)."""
+    """--group-column / --groups (score, compare, report)."""
     grp = g.add_mutually_exclusive_group()
     grp.add_argument("--group-column", metavar="NAME",
                      help="rows come in groups (e.g. one patient's images): a column of the "
@@ -126,7 +126,7 @@ def groups_of(rep, args):
 
 def apply_stats(rep, d, lines, ci, shake, groups=None):
     """Add the statistics to the JSON object ``d`` and the human ``lines`` (in place)."""
-    from ..stats import analyze, interval_text, shakeup_lines
+    from ..stats import analyze, coverage_text, interval_text, shakeup_lines
     from ..errors import InputError
     try:
         st = analyze(rep, ci, shake, strict=True, groups=groups)
@@ -156,17 +156,6 @@ def apply_stats(rep, d, lines, ci, shake, groups=None):
     if st.shakeup is not None:
         lines.extend(shakeup_lines(st.shakeup))
     return d, lines
-
-
-def coverage_text(iv):
-    c = iv.coverage
-    if c["measured"] is None:
-        return "coverage check: not possible (the score is undefined)"
-    m, s = c["measured"], c["simulations"]
-    err = 100 * math.sqrt(max(m * (1 - m), 1e-12) / s)
-    return (f"coverage check: {100 * m:.1f}% of {s} datasets simulated from this data were "
-            f"covered by their {100 * iv.level:g}% interval ({iv.method}; an estimate, "
-            f"+-{err:.1f} points)")
 
 
 def _point(x):

@@ -34,10 +34,12 @@ def simulated_units(units, rng, simulations):
         yield replace(u, stats=u.stats[idx], jackknife_fn=None)
 
 
-def measured_coverage(units, interval_fn, simulations=SIMULATIONS, seed=0, cancel=None):
+def measured_coverage(units, interval_fn, simulations=SIMULATIONS, seed=0, cancel=None,
+                      progress=None):
     """(share of simulated datasets whose interval covers the sample's score, simulations).
 
     interval_fn(units, seed) -> core.intervals.Interval, the method as used on the data.
+    progress(fraction, words), when given, hears after each simulated dataset.
     """
     point = units.point()
     if not np.isfinite(point):
@@ -49,6 +51,8 @@ def measured_coverage(units, interval_fn, simulations=SIMULATIONS, seed=0, cance
         iv = interval_fn(sim, k)
         if np.isfinite(iv.low) and np.isfinite(iv.high) and iv.low <= point <= iv.high:
             hits += 1
+        if progress is not None:
+            progress((k + 1) / simulations, f"coverage check: dataset {k + 1} of {simulations}")
     return hits / simulations, simulations
 
 

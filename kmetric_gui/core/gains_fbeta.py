@@ -14,8 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .attribution import (as_fixlist, check_top, empty_fixes, greedy_types, nth_in_groups,
-                          replicate_rows)
+from .attribution import as_fixlist, check_top, empty_fixes, greedy_types, nth_in_groups
 from .fbeta import MATCHINGS, _check_numbers
 from .fbeta.match import _match
 from .fbeta.table import _Prepared, _segment_sums
@@ -143,31 +142,33 @@ def beta_curve(tp, fp, fn, betas):
     return np.where(tp + fp + fn > 0, f, np.nan)
 
 
-def curve_replicates(counts, beta=0.5, *, replicates=200, seed=0):
+def curve_replicates(counts, beta=0.5, *, replicates=200, seed=0, groups=None):
     """(B, T) curve scores over document resamples (per-document index draws, the law
     and seed of the stats bootstrap; that one draws over distinct (TP, FP, FN) rows
     when they repeat, so its numbers differ within resampling noise)."""
     counts = np.asarray(counts)
     reps = np.empty((check_replicates(replicates), counts.shape[0]))
     d = counts.shape[1]
-    for r, rows in replicate_rows(d, replicates, seed):
+    from .groups import row_draws      # whole groups when ``groups`` (code per document)
+    for r, rows in row_draws(d, replicates, seed, groups):
         reps[r] = curve_scores(counts, beta, np.bincount(rows, minlength=d)[None, :])[0]
     return reps
 
 
-def beta_bands(per_document, betas, *, replicates=200, level=0.95, seed=0):
+def beta_bands(per_document, betas, *, replicates=200, level=0.95, seed=0, groups=None):
     """Percentile band (low, high) of the score at each beta over document resamples."""
     per = np.asarray(per_document, dtype=np.float64).reshape(-1, 3)
     sums = np.empty((check_replicates(replicates), 3))
-    for r, rows in replicate_rows(per.shape[0], replicates, seed):
+    from .groups import row_draws
+    for r, rows in row_draws(per.shape[0], replicates, seed, groups):
         sums[r] = np.bincount(rows, minlength=per.shape[0]) @ per
     reps = beta_curve(sums[:, 0], sums[:, 1], sums[:, 2], betas)     # (B, len(betas))
     bands = [percentile_interval(reps[:, i], level) for i in range(reps.shape[1])]
     return np.array([b.low for b in bands]), np.array([b.high for b in bands])
 
 
-def curve_bands(counts, beta=0.5, *, replicates=200, level=0.95, seed=0):
+def curve_bands(counts, beta=0.5, *, replicates=200, level=0.95, seed=0, groups=None):
     """Percentile band (low, high), each (T,), of the curve over document resamples."""
-    reps = curve_replicates(counts, beta, replicates=replicates, seed=seed)
+    reps = curve_replicates(counts, beta, replicates=replicates, seed=seed, groups=groups)
     bands = [percentile_interval(reps[:, t], level) for t in range(reps.shape[1])]
     return np.array([b.low for b in bands]), np.array([b.high for b in bands])

@@ -41,3 +41,38 @@ def grouped_units(units: Units, codes, n_groups, cell_of_unit=None) -> Units:
         if s.dtype.kind in "iub":
             stats = np.round(stats).astype(np.int64)      # counts stay integers (mergeable)
     return Units(stats, units.score, None, "group", mergeable=units.mergeable)
+
+
+def group_draws(codes, replicates, seed=0):
+    """Yield (replicate, row indices): whole groups drawn with replacement, all their rows
+    (the cluster bootstrap of row-indexed statistics: optimisers' held-out checks)."""
+    from .resample import check_replicates, rng_of
+    codes = np.asarray(codes, dtype=np.int64)
+    order = np.argsort(codes, kind="stable")
+    sizes = np.bincount(codes)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    g = sizes.size
+    rng = rng_of(seed)
+    for r in range(check_replicates(replicates)):
+        pick = rng.integers(0, g, size=g)
+        lengths = sizes[pick]
+        offsets = np.repeat(starts[pick] - np.cumsum(lengths) + lengths, lengths)
+        yield r, order[offsets + np.arange(lengths.sum())]
+
+
+def row_draws(n, replicates, seed=0, groups=None):
+    """Bootstrap draws of ``n`` rows: single rows, or whole groups when ``groups``
+    (group code per row) is given."""
+    if groups is None:
+        from .attribution import replicate_rows
+        return replicate_rows(n, replicates, seed)
+    if len(groups) != n:
+        raise ValueError(f"{len(groups)} group codes for {n} rows")
+    return group_draws(groups, replicates, seed)
+
+
+def group_folds(codes, folds, seed=0):
+    """Fold of each row with whole groups in one fold (fold_ids over the groups)."""
+    from .honest import fold_ids
+    codes = np.asarray(codes, dtype=np.int64)
+    return fold_ids(int(codes.max()) + 1 if codes.size else 0, folds, seed)[codes]

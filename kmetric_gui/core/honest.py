@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .attribution import replicate_rows
 from .gains_fbeta import curve_scores
 from .kappa import as_ratings, weight_matrix, weighted_kappa
 from .resample import check_replicates, resample_counts, rng_of
@@ -88,6 +87,12 @@ def _index(rows, n):
     return np.flatnonzero(rows) if rows.dtype == bool and rows.size == n else rows.astype(np.int64)
 
 
+def _recode(groups, rows):
+    """Group codes 0..G'-1 of the groups present among ``rows``."""
+    _, codes = np.unique(np.asarray(groups)[rows], return_inverse=True)
+    return codes.ravel().astype(np.int64)
+
+
 def public_private(truth, x, public, private, **kw):
     """(fit on Public scored on Private, fit on Private scored on Public)."""
     return (fit_and_hold_out(truth, x, public, private, fit_on="public", **kw),
@@ -114,11 +119,13 @@ class KFold:
 
 
 def kfold_cuts(truth, x, *, folds=5, seed=0, weights="quadratic", min_rating=None,
-               max_rating=None, start=None, cancel=None):
-    """Cut points fitted on k-1 folds and applied to the k-th, for each fold."""
+               max_rating=None, start=None, cancel=None, groups=None):
+    """Cut points fitted on k-1 folds and applied to the k-th, for each fold
+    (``groups``: group code per row; a group's rows share a fold)."""
+    from .groups import group_folds
     t, lo, hi = _range(truth, min_rating, max_rating)
     x = np.asarray(x, dtype=np.float64)
-    fid = fold_ids(t.size, folds, seed)
+    fid = fold_ids(t.size, folds, seed) if groups is None else group_folds(groups, folds, seed)
     kw = dict(weights=weights, min_rating=lo, max_rating=hi, start=start, cancel=cancel)
     out, oof = [], np.empty(t.size, dtype=np.int64)
     for f in range(int(folds)):
@@ -132,26 +139,35 @@ def kfold_cuts(truth, x, *, folds=5, seed=0, weights="quadratic", min_rating=Non
 
 
 def bootstrap_cuts(truth, x, *, replicates=50, seed=0, weights="quadratic", min_rating=None,
-                   max_rating=None, start=None, cancel=None):
-    """(B, K-1) cut points fitted on bootstrap replicates of the rows."""
+                   max_rating=None, start=None, cancel=None, groups=None):
+    """(B, K-1) cut points fitted on bootstrap replicates of the rows (whole groups)."""
+    from .groups import row_draws
     t, lo, hi = _range(truth, min_rating, max_rating)
     x = np.asarray(x, dtype=np.float64)
     out = np.empty((check_replicates(replicates), hi - lo))
-    for i, rows in replicate_rows(t.size, replicates, seed):
+    for i, rows in row_draws(t.size, replicates, seed, groups):
         out[i] = optimize_cuts(t[rows], x[rows], weights=weights, min_rating=lo, max_rating=hi,
                                start=start, cancel=cancel).cuts
     return out
 
 
 def kappa_paired_replicates(truth, pred_a, pred_b, *, weights="quadratic", lo, hi,
-                            replicates=1000, seed=0):
-    """(B, 2) kappas of A and B on the same row resamples (multinomial over joint cells)."""
+                            replicates=1000, seed=0, groups=None):
+    """(B, 2) kappas of A and B on the same row resamples (multinomial over joint cells;
+    ``groups``: group code per row, whole groups drawn)."""
     t = as_ratings(truth, "truth") - lo
     a, b = as_ratings(pred_a, "A") - lo, as_ratings(pred_b, "B") - lo
     k = hi - lo + 1
-    joint = np.bincount((t * k + a) * k + b, minlength=k ** 3)
+    cell_of = (t * k + a) * k + b
+    joint = np.bincount(cell_of, minlength=k ** 3)
     cells = np.flatnonzero(joint)
-    counts = resample_counts(joint[cells], replicates, seed).astype(np.float64)   # (B, M)
+    if groups is None:
+        counts = resample_counts(joint[cells], replicates, seed).astype(np.float64)   # (B, M)
+    else:
+        from .groups import group_draws
+        counts = np.empty((check_replicates(replicates), cells.size))
+        for r, rows in group_draws(groups, replicates, seed):
+            counts[r] = np.bincount(cell_of[rows], minlength=k ** 3)[cells]
     ti, ai, bi = cells // (k * k), (cells // k) % k, cells % k
     w = weight_matrix(k, weights)
     r = counts.shape[0]
@@ -196,15 +212,18 @@ def verdict(point_a, point_b, reps, *, level=0.95, what="the optimised cut point
 
 
 def holdout_verdict(truth, x, hold, held_rows, *, weights="quadratic", min_rating=None,
-                    max_rating=None, start=None, replicates=1000, seed=0, level=0.95, cancel=None):
-    """Is a HoldOut's held-out gain (fitted vs starting cuts) within the noise?"""
+                    max_rating=None, start=None, replicates=1000, seed=0, level=0.95, cancel=None,
+                    groups=None):
+    """Is a HoldOut's held-out gain (fitted vs starting cuts) within the noise?
+    ``groups`` (group code per row): the paired bootstrap draws whole groups."""
     t, lo, hi = _range(truth, min_rating, max_rating)
     rows = _index(held_rows, t.size)
     xs = np.asarray(x, dtype=np.float64)[rows]
     start = rounding_cuts(lo, hi) if start is None else np.sort(np.asarray(start, float))
     a, b = apply_cuts(xs, start, lo), apply_cuts(xs, hold.cuts, lo)
     reps = kappa_paired_replicates(t[rows], a, b, weights=weights, lo=lo, hi=hi,
-                                   replicates=replicates, seed=seed)
+                                   replicates=replicates, seed=seed,
+                                   groups=None if groups is None else _recode(groups, rows))
     return verdict(hold.held_start_kappa, hold.held_kappa, reps, level=level,
                    what=f"cut points fitted on {hold.fit_on}:")
 
@@ -223,7 +242,7 @@ class ThresholdHoldOut:
 
 
 def threshold_holdout(counts, thresholds, fit_docs, held_docs, *, default=0.5, beta=0.5,
-                      fit_on="fit", replicates=1000, seed=0, level=0.95):
+                      fit_on="fit", replicates=1000, seed=0, level=0.95, groups=None):
     """Best Jaccard threshold on ``fit_docs``, scored on ``held_docs`` against ``default``.
 
     counts: (T, D, 3) per-document counts at each threshold (gains_fbeta.threshold_counts);
@@ -242,7 +261,9 @@ def threshold_holdout(counts, thresholds, fit_docs, held_docs, *, default=0.5, b
     # Paired: the same document resamples scored at both thresholds.
     reps = np.empty((check_replicates(replicates), 2))
     pair = counts[[d0, i]][:, held]
-    for r, rows in replicate_rows(held.size, replicates, seed):
+    from .groups import row_draws
+    codes = None if groups is None else _recode(groups, held)
+    for r, rows in row_draws(held.size, replicates, seed, codes):
         w = np.bincount(rows, minlength=held.size)[None, :]
         reps[r] = curve_scores(pair, beta, w)[0]
     v = verdict(held_curve[d0], held_curve[i], reps, level=level,

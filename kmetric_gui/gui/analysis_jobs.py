@@ -29,11 +29,15 @@ class AnalysisJobs:
         self.compare_jobs.run()
         self.compute_fixes()
         from ..stats import analyze
+        from .stats_controls import group_kw
         report, gen, settings = s.results.report, s.results.generation, s.stats_settings
+        truth = s.truth_path
 
         def job(progress, cancel):
+            kw = group_kw(report, truth, settings)      # whole groups resampled, when chosen
             progress(0.2, "bootstrap interval and shake-up")
-            return StatsResults(gen, settings, analyze(report, settings[0], settings[1], cancel))
+            return StatsResults(gen, settings, analyze(report, settings[0], settings[1], cancel,
+                                                       **kw))
 
         def failed(exc):
             self._no_interval = f"No interval: {exc}"
@@ -65,12 +69,16 @@ class AnalysisJobs:
         if not self._current():                  # its result would be dropped at once
             self.message.emit("Not checked: the data shown is not scored yet", 0)
             return
-        report, gen = s.results.report, s.results.generation
+        report, gen, settings, truth = s.results.report, s.results.generation, \
+            s.stats_settings, s.truth_path
 
         def job(progress, cancel):
             from ..fixes import scored_rows
+            from .stats_controls import group_kw
+            kw = group_kw(report, truth, settings)      # halves, folds, draws of whole groups
             progress(0.3, "fitting on one part, scoring the other")
-            return report.definition.honest(report, scored_rows(report.prepared), cancel=cancel)
+            return report.definition.honest(report, scored_rows(report.prepared), cancel=cancel,
+                                            **kw)
         self.jobs.submit("honest", job, self.honest_ready.emit, on_error=self._quiet,
                          generation=gen, lane="background")
 

@@ -60,9 +60,11 @@ class CompareJobs:
                     names.append(Path(p).name)
             if not reports:
                 return CompareResults(gen, paths, settings, None, tuple(problems))
+            from .stats_controls import group_kw
             cmp = compare_reports([main_name + " (shown)"] + names, [s.sub_path] + [
                 p for p in paths if cache[self._key(truth, p, report.options)][0] is not None],
-                [report] + reports, options, progress, cancel)
+                [report] + reports, options, progress, cancel,
+                **group_kw(report, truth, settings))
             return CompareResults(gen, paths, settings, cmp, tuple(problems))
 
         def failed(exc):

@@ -19,6 +19,7 @@ from .crash import guarded
 from .file_actions import FILE_FILTER, FileActions, demo_paths, guess_roles, save_start  # noqa: F401
 from .jobs import JobController
 from .menus import build_menus
+from .stats_controls import StatsControls
 from .table_panel import TablePanel
 from .window_settings import WindowSettings
 from .views import ViewContext
@@ -67,6 +68,7 @@ class MainWindow(FileActions, QMainWindow):
         self.saved_state = WindowSettings(self)
         self._connect()
         self.freshness = Freshness(self)
+        self.stats_controls = StatsControls(self)       # coverage check, row groups
         self._restore()
         self.session.set_stats_settings(self.options_panel.stats_settings())
         if size:              # exactly this size, whatever the saved layout (docs, tests)

@@ -87,12 +87,14 @@ class Projects(QObject):
         options, changes, view = s.options, s.changes(), view_state(self.win)
         compared = [p for p in getattr(s, "compare_paths", ()) if Path(p).is_file()]
         folder = Path(path).resolve().parent
+        group = self.win.options_panel.group_column.currentData()
+        statistics = {"group_column": group} if group else None
 
         def job(progress, cancel):
             progress(0.1, "hashing the files")
             refs = [file_ref(paths[r], r, folder, cancel) for r in ROLES]
             others = [file_ref(p, "compare", folder, cancel) for p in compared]
-            write_project(path, project_json(refs, options, changes, view, others))
+            write_project(path, project_json(refs, options, changes, view, others, statistics))
             return str(path)
 
         def done(p):
@@ -227,6 +229,7 @@ class Projects(QObject):
 
     def _finish(self, proj):
         restore_view(self.win, proj.view)
+        self.win.options_panel.set_group_column(proj.statistics.get("group_column"))
         compared = getattr(proj, "compare_found", None)
         if compared is None:
             compared = [p for p in (locate(r, proj.path) for r in proj.compare) if p]

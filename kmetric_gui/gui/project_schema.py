@@ -57,7 +57,8 @@ def _whole(v, lo, hi):
 
 
 def check_top(d, problems, version_max, fmt):
-    known = ("format", "format_version", "files", "options", "edits", "view", "compare")
+    known = ("format", "format_version", "files", "options", "edits", "view", "compare",
+             "statistics")
     if not isinstance(d, dict):
         problems.add("format", f"must be '{fmt}' (is this a kmetric project?)")
         return False
@@ -231,6 +232,20 @@ def check_edits(edits, problems):
             v = c.get("value")
             if not (_scalar(v) or isinstance(v, list) and len(v) <= 1_000_000 and all(map(_scalar, v))):
                 problems.add(f"{sub}.value", "must be a value or a list of values")
+
+
+def check_statistics(stats, problems):
+    """The statistics settings a project keeps: the row-group column (a name or empty)."""
+    if not isinstance(stats, dict):
+        problems.add("statistics", "must be an object")
+        return
+    for key, v in stats.items():
+        where = f"statistics.{key_text(key)}"
+        if key == "group_column":
+            if not (v is None or _text(v, 1000)):
+                problems.add(where, "must be empty or a column name (text)")
+        else:
+            problems.add(where, "is not a field of the statistics; known: group_column")
 
 
 def check_view(view, problems):

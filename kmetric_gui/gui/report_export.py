@@ -79,10 +79,12 @@ class ReportExporter(QObject):
                      file_info(sub, "submission", count_rows(sub, "submission"), cancel)]
             files += [file_info(p, "submission", count_rows(p, "submission"), cancel) for p in others]
             progress(0.4, "report: intervals, shake-up and top fixes")
+            from .stats_controls import group_kw
+            kw = group_kw(report, truth, (ci, shake))     # the row groups in force
             try:
-                entry = score_entry(sub, report, ci, shake, TOP_FIXES, cancel)
+                entry = score_entry(sub, report, ci, shake, TOP_FIXES, cancel, **kw)
             except InputError:            # e.g. too few units to split: the report goes without
-                entry = score_entry(sub, report, ci, None, TOP_FIXES, cancel)
+                entry = score_entry(sub, report, ci, None, TOP_FIXES, cancel, **kw)
             data = build_report(truth, [entry], files=files, edits=edits, comparison=cmp, cancel=cancel)
             write_tables(data, out)
             return data

@@ -57,6 +57,8 @@ class WindowSettings:
             self.win.session.set_options(self.win.options_panel.options())
         except (TypeError, ValueError):
             pass
+        group = self.win.settings.value("group_column", "")
+        self.win.options_panel.set_group_column(group if isinstance(group, str) else None)
         self.fill_recent()
 
     def save(self):
@@ -65,6 +67,7 @@ class WindowSettings:
         self.win.settings.setValue("split_main", self.win.splitter.sizes())
         self.win.settings.setValue("split_top", self.win.top_split.sizes())
         self.win.settings.setValue("options", json.dumps(self.win.options_panel.options().to_dict()))
+        self.win.settings.setValue("group_column", self.win.options_panel.group_column.currentData() or "")
         self.win.settings.sync()
 
     def reset_layout(self):

@@ -113,14 +113,17 @@ class ReportData:
         return self.entries[0]
 
 
-def score_entry(path, report, ci=None, shake=None, top=None, cancel=None):
-    """The `score --json` object of one report, with statistics and top fixes as asked."""
+def score_entry(path, report, ci=None, shake=None, top=None, cancel=None, groups=None):
+    """The `score --json` object of one report, with statistics and top fixes as asked
+    (``groups``: group label per solution row; statistics over whole groups)."""
     from ..stats import analyze
     d = report_json(report)
     st = fx = None
     if ci is not None or shake is not None:
-        st = analyze(report, ci, shake, cancel)
+        st = analyze(report, ci, shake, cancel, groups=groups)
         d.update(st.to_json())
+    if groups is not None:
+        d["groups"] = int(len(np.unique(np.asarray(groups).astype(str))))
     if top:
         from ..fixes import top_fixes
         fx = top_fixes(report, top)
@@ -145,7 +148,7 @@ def validation_summary(report, edits=0):
 
 
 def build_report(truth_path, entries, *, files=None, edits=0, compare=None, comparison=None,
-                 cancel=None):
+                 cancel=None, groups=None):
     """ReportData of scored submissions (``entries``: list of Entry, first is the main one).
 
     ``files``: file_info dicts when already known (else hashed here, rows counted);
@@ -168,21 +171,21 @@ def build_report(truth_path, entries, *, files=None, edits=0, compare=None, comp
         _add_comparison(data, comparison)
     elif len(entries) > 1:
         d["submissions"] = [dict(e.json, name=e.name) for e in entries]
-        _compare(data, compare, cancel)
+        _compare(data, compare, cancel, groups)
         from ..select import add_to_report
         add_to_report(data, cancel)          # 3+ submissions: which to submit (`kmetric select`)
     d["tables"] = sorted(data.tables)
     return data
 
 
-def _compare(data, options, cancel):
+def _compare(data, options, cancel, groups=None):
     """`kmetric compare`'s JSON object as ``comparison`` (pairs of the same truth)."""
     from ..comparison import CompareOptions, _names, compare_reports
     from ..errors import InputError
     paths = [e.path for e in data.entries]
     try:
         cmp = compare_reports(_names(paths), paths, [e.report for e in data.entries],
-                              options or CompareOptions(), cancel=cancel)
+                              options or CompareOptions(), cancel=cancel, groups=groups)
     except InputError as e:
         data.notes.append(f"submissions not compared: {e}")
         return

@@ -130,6 +130,9 @@ def _score_section(data):
     summary = rep.definition.summary_lines(rep)
     lines.append(f'<p class="muted">{rep.definition.label} over {rep.n_rows:,} '
                  f'{plural(rep.definition.unit)} scored. {"<br>".join(summary)}</p>')
+    if j.get("groups"):
+        lines.append(f'<p class="muted">Rows in {j["groups"]:,} groups: intervals, shake-up and '
+                     'comparison resample and split whole groups.</p>')
     return "".join(lines)
 
 

@@ -36,6 +36,10 @@ class ScorePanel(QFrame):
         self.interval.setObjectName("interval")
         self.interval.setWordWrap(True)
         self.interval.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.coverage = QLabel("")          # the coverage check of the interval (Options)
+        self.coverage.setObjectName("coverage")
+        self.coverage.setWordWrap(True)
+        self.coverage.setTextInteractionFlags(Qt.TextSelectableByMouse)
         grid = QGridLayout()
         self.public = QLabel("")
         self.private = QLabel("")
@@ -61,6 +65,7 @@ class ScorePanel(QFrame):
         lay.addWidget(self.stale_note)
         lay.addWidget(self.score_label)
         lay.addWidget(self.interval)
+        lay.addWidget(self.coverage)
         lay.addLayout(grid)
         lay.addWidget(self.detail)
         lay.addWidget(self.reason)
@@ -70,7 +75,7 @@ class ScorePanel(QFrame):
         self._fresh()
         self.report = None
         self.metric_label.setText(message)
-        for w in (self.public, self.private, self.detail, self.reason, self.interval):
+        for w in (self.public, self.private, self.detail, self.reason, self.interval, self.coverage):
             w.setText("")
         self.score_label.setText("—")
 
@@ -80,6 +85,7 @@ class ScorePanel(QFrame):
         r = rep.result
         self._splits = {name: rep.splits.get(name) for name in ("public", "private")}
         self.interval.setText(f"<span style='color:#777'>{COMPUTING}</span>")
+        self.coverage.setText("")            # a check of other numbers: not of these
         self.metric_label.setText(f"{rep.definition.label} — {rep.n_rows:,} rows")
         self.score_label.setText(fmt(r.score))
         self.score_label.setToolTip(repr(r.score))
@@ -105,7 +111,7 @@ class ScorePanel(QFrame):
         self.stale_note.setText(f"<b>Out of date</b> — {why}. <a href='rescore'>Score again</a>")
         self.stale_note.setVisible(True)
         self.score_label.setStyleSheet(f"{GREY}; text-decoration: line-through")
-        for w in (self.public, self.private, self.interval, self.detail):
+        for w in (self.public, self.private, self.interval, self.detail, self.coverage):
             w.setStyleSheet(GREY)
         if self.computing:
             self.interval.setText("")
@@ -115,7 +121,8 @@ class ScorePanel(QFrame):
             self.stale = None
             self.stale_note.setVisible(False)
             self.stale_note.setText("")
-            for w in (self.score_label, self.public, self.private, self.interval, self.detail):
+            for w in (self.score_label, self.public, self.private, self.interval, self.detail,
+                      self.coverage):
                 w.setStyleSheet("")
 
     @property
@@ -142,6 +149,31 @@ class ScorePanel(QFrame):
             if s is not None and iv is not None:
                 short = interval_text(iv, seed).split(" CI ")[0]
                 label.setText(f"{name.title()} LB: <b>{fmt(s.score)}</b> {short}")
+
+    # -- the coverage check ---------------------------------------------------------------
+    def coverage_running(self):
+        self.coverage.setText(f"<span style='{GREY}'>coverage check: running…</span>")
+
+    def coverage_stopped(self, why):
+        """The check ended without a result (Esc, new data or settings, a failure)."""
+        if "running" in self.coverage.text():
+            self.coverage.setText(f"<span style='{GREY}'>coverage check: not made ({why})</span>")
+
+    def show_coverage(self, iv):
+        """The measured coverage beside the interval: a warning when it is short of
+        nominal by more than 2 points, else the plain result."""
+        from html import escape
+        from ...stats import coverage_short, coverage_text
+        text = escape(coverage_text(iv) or "")
+        if coverage_short(iv):
+            self.coverage.setText(f"<span style='color:#b42318'><b>Interval too narrow here:</b> "
+                                  f"{text}, below the nominal {100 * iv.level:g}% by more than "
+                                  "2 points</span>")
+        else:
+            self.coverage.setText(text)
+        self.coverage.setToolTip("Datasets of this size drawn from the data itself (its score "
+                                 "taken as the true value); the interval computed on each as on "
+                                 "the data; the share that contains that score.")
 
     def show_change(self, previous, current):
         """'previous 0.774 → change +0.0042' until the next change (None: nothing)."""
