@@ -48,6 +48,7 @@ class Project:
     edits: list               # raw JSON edits (checked against the data once it is loaded)
     view: dict = field(default_factory=dict)
     compare: list = field(default_factory=list)   # FileRefs of the compared submissions
+    final: "dict | None" = None   # the final-submissions dialog's inputs (project_final.py)
 
 
 # -- writing ---------------------------------------------------------------------------
@@ -150,12 +151,14 @@ def read_project(path, max_bytes=MAX_BYTES):
     options = schema.check_options(d.get("options", {}), problems)
     schema.check_edits(d.get("edits", []), problems)
     schema.check_view(d.get("view", {}), problems)
+    from .project_final import check_final
+    final = check_final(d.get("final"), problems)
     if problems or not all(oks.values()) or not all(compare_ok) or options is None:
         refuse()
     refs = {role: _ref(role, files[role]) for role in ROLES}
     others = [_ref("compare", c) for c in compare]
     return Project(str(path), refs, Options().with_(**options), d.get("edits", []), d.get("view", {}),
-                   others)
+                   others, final)
 
 
 def _ref(role, f):
