@@ -75,12 +75,20 @@ class FinalDialog(QDialog):
         self.correlation.setValue(0.5)
         self.correlation.setToolTip("correlation of the other teams' private − public gaps "
                                     "with ours")
-        form.addRow("Gap correlation", self.correlation)
         self.pick = QSpinBox()
         self.pick.setRange(1, 20)
         self.pick.setValue(2)
         self.pick.setToolTip("how many final submissions the competition allows")
-        form.addRow("Submissions to pick", self.pick)
+        # Two small numbers on one row: stretched to the paths' width they read as fields to type in.
+        knobs = QWidget()
+        kl = QHBoxLayout(knobs)
+        kl.setContentsMargins(0, 0, 0, 0)
+        kl.addWidget(self.pick)
+        kl.addSpacing(24)
+        kl.addWidget(QLabel("Gap correlation with the other teams (leaderboard)"))
+        kl.addWidget(self.correlation)
+        kl.addStretch(1)
+        form.addRow("Submissions to pick", knobs)
         lay.addLayout(form)
         row = QHBoxLayout()
         self.files = QListWidget()
@@ -106,7 +114,7 @@ class FinalDialog(QDialog):
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
         self.table = QTableWidget(0, 5)
-        self.table.setHorizontalHeaderLabels(["candidate", "score", "95% CI", "P(best)",
+        self.table.setHorizontalHeaderLabels(["candidate (bold: the pick)", "score", "95% CI", "P(best)",
                                               "most alike (corr.)"])
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
         self.table.verticalHeader().setVisible(False)
@@ -261,7 +269,8 @@ class FinalDialog(QDialog):
                          f"any medal {100 * (1 - s['medals']['none']):.0f}%."
                          for s in d["sensitivity"]))
         self.landing.setText(
-            f"<b>{escape(str(res.ranked))}</b> among {d['teams']:,} teams: rank {d['rank_now']} now; private "
+            f"<b>{escape(str(res.ranked))}</b> (first of the best set) among {d['teams']:,} teams: "
+            f"rank {d['rank_now']} now; private "
             f"median <b>{d['rank_p50']}</b>, 90% in [{d['rank_p05']}, {d['rank_p95']}]. "
             f"Gold {100 * m['gold']:.1f}%, silver {100 * m['silver']:.1f}%, bronze "
             f"{100 * m['bronze']:.1f}%, none {100 * m['none']:.1f}% (gold to rank {th['gold']}, "
@@ -287,7 +296,8 @@ def open_final_dialog(win, state=None, notes=()):
         except RuntimeError:
             pass
     dlg = FinalDialog(win.jobs, s.truth_path or "", paths, options, win)
-    dlg.resize(1280, 720)
+    room = win.screen().availableGeometry()          # a 1280x720 screen has a title bar to fit
+    dlg.resize(min(1280, room.width()), min(720, room.height() - 40))
     dlg.show()
     if state is not None:
         dlg.restore(state, notes)
