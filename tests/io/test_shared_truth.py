@@ -56,3 +56,12 @@ def test_a_bad_submission_is_said_as_the_pair_read_says_it(tmp_path):
     assert shared[2] == plain[2]
     assert shared[1][1] is None and shared[1][2] is None and shared[2][1] and shared[2][2]
     assert [r is None for r in shared[1]] == [False, True, True, False]
+
+
+@pytest.mark.parametrize("text, seen", [("id,r\na,1\nb,0x3\n", True), ("id,r\na,1\n", False),
+                                        ("0x", True), ("", False), ("id,r\na,0X1", True)])
+def test_saw_hex_on_small_files_sized_to_them(tmp_path, text, seen):
+    from kmetric_gui.io.sources import saw_hex
+    p = tmp_path / "f.csv"
+    p.write_text(text)
+    assert saw_hex(str(p)) is seen
