@@ -114,9 +114,11 @@ class FinalDialog(QDialog):
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
         self.table = QTableWidget(0, 5)
-        self.table.setHorizontalHeaderLabels(["candidate (bold: the pick)", "score", "95% CI", "P(best)",
+        self.table.setHorizontalHeaderLabels(["candidate", "score", "95% CI", "P(best)",
                                               "most alike (corr.)"])
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.table.horizontalHeaderItem(0).setToolTip("in bold: the pick (the set most likely "
+                                                      "to hold the best)")
         self.table.verticalHeader().setVisible(False)
         self.verdict = QLabel("")
         self.verdict.setWordWrap(True)
@@ -137,7 +139,7 @@ class FinalDialog(QDialog):
         rl.addWidget(self.landing)
         split.addWidget(left)
         split.addWidget(right)
-        split.setSizes([620, 620])
+        split.setSizes([680, 600])       # the table's five columns whole at 1280 wide
         lay.addWidget(split, 1)
 
     def _path_row(self, form, label, value):
@@ -236,7 +238,7 @@ class FinalDialog(QDialog):
                     f.setBold(True)
                     item.setFont(f)
                 self.table.setItem(r, k, item)
-        self.verdict.setText(f"<b>Verdict:</b> {escape(str(d['verdict']))}")
+        self.verdict.setText(f"<b>Verdict</b> (the pick in bold): {escape(str(d['verdict']))}")
         self._draw_landing(res)
 
     def _draw_landing(self, res):
