@@ -127,3 +127,27 @@ def test_a_candidate_changed_since_the_save_is_said_and_scored_as_it_is_now(
     finally:
         win._discarding = True
         win.jobs.shutdown()
+
+
+def test_not_run_inputs_come_back_unrun_and_a_lost_file_is_said(qtbot, window, data, tmp_path):
+    problems = []
+    quiet(window, problems)
+    proj, _ = saved_with_results(qtbot, window, data, tmp_path)
+    d = json.loads(proj.read_text())
+    d["final"]["ran"] = False
+    proj.write_text(json.dumps(d))
+    import os
+    os.remove(data[3])                                   # c.csv gone
+    win = second_window(qtbot)
+    try:
+        quiet(win, problems)
+        with qtbot.waitSignal(win.projects.opened, timeout=60000):
+            win.projects.open(str(proj))
+        dlg = win.final_dialog
+        assert "not found any more: candidate c.csv" in " ".join(win.projects.notes)
+        assert dlg.paths() == data[1:3] and "restored" in dlg.status.text()
+        qtbot.wait(300)
+        assert dlg.result is None and "restored" in dlg.status.text()
+    finally:
+        win._discarding = True
+        win.jobs.shutdown()
