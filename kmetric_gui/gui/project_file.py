@@ -5,7 +5,8 @@
      "options": {...scoring.Options...},
      "edits": [{"label", "cells": [{"field", "unit", "part", "value"}]} |
                {"label", "field", "values"}],
-     "view": {...}}
+     "view": {...},
+     "final": {...the final-submissions dialog's inputs, project_final.py...}}   (optional)
 
 Paths are written relative to the project's folder where possible. Every
 problem is a ProjectError naming the project file and the field.
