@@ -1,7 +1,7 @@
 """The final-two advisor (kmetric select) and the rank simulation (kmetric rank), timed
 beside plain references in the same run.
 
-    PYTHONPATH=. .venv/bin/python bench/select_rank.py [--quick]
+    PYTHONPATH=. .venv/bin/python bench/select_rank.py [--quick] [--files]
 
 (Not bench/select.py: a script of that name would shadow the standard library's
 `select` module, which scikit-learn imports.)
@@ -90,10 +90,18 @@ def rank_case(teams, sims, repeat):
     others = np.sort(rng.normal(0.80, 0.01, teams - 1))[::-1]
     gaps = rng.normal(0.0, 0.008, 2000)
 
-    def ours():
+    from kmetric_gui.ranking import RankOptions, _simulations
+    o = RankOptions(simulations=sims)
+
+    def ours():                               # as ranking.land runs them: two at a time
+        _simulations(0.805, others, gaps, (0.5, 0.0, 1.0), o, True, None)
+
+    def one_by_one():
         for rho in (0.5, 0.0, 1.0):          # the chosen correlation and the sensitivity lines
             simulate_ranks(0.805, others, gaps, rho, sims, seed=0)
 
+    alone = median_time(one_by_one, repeat=repeat)
+    print(f"rank, the three correlations one after another: {alone:.3f} s wall, {CPU[-1]:.3f} s CPU")
     sec = median_time(ours, repeat=repeat)
     few = 200
     t0 = time.perf_counter()
@@ -106,39 +114,92 @@ def rank_case(teams, sims, repeat):
     return sec, plain
 
 
-def files_case(n, c):
-    """End to end from files: write c candidate CSVs of n rows, time select_files once."""
-    import tempfile
-    from kmetric_gui.select import SelectOptions, select_files
+def write_candidates(d, n, c):
+    """The truth and c candidate CSVs of n rows (ids r0, r1, ...: widths differ, so not the
+    lean kappa reader's fixed-width ids) in folder d."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
     t, preds, _ = candidates(n, c)
-    ids = np.char.add("r", np.arange(n).astype(str))
+    ids = pa.array(np.char.add("r", np.arange(n).astype(str)))
+
+    def put(name, values):
+        path = os.path.join(d, name)
+        pacsv.write_csv(pa.table({"id": ids, "rating": values}), path)
+        return path
+    return put("solution.csv", t), [put(f"cand{j}.csv", p) for j, p in enumerate(preds)]
+
+
+def files_case(n, c, ref_files=5):
+    """End to end from files: select_files once (reading included), beside the plain
+    pair reader (scoring.load per candidate: the truth read each time, ids hashed)
+    timed on ``ref_files`` candidates and extrapolated to c."""
+    import tempfile
+    from kmetric_gui.comparison import load_all
+    from kmetric_gui.select import SelectOptions, select_files
     with tempfile.TemporaryDirectory() as d:
-        def put(name, values):
-            path = os.path.join(d, name)
-            with open(path, "w") as f:
-                f.write("id,rating\n")
-                f.write("\n".join(np.char.add(np.char.add(ids, ","), values.astype(str))))
-                f.write("\n")
-            return path
-        sol = put("solution.csv", t)
-        paths = [put(f"cand{j}.csv", p) for j, p in enumerate(preds)]
+        sol, paths = write_candidates(d, n, c)
         w, cpu = time.perf_counter(), time.process_time()
         adv = select_files(sol, paths, sel=SelectOptions())
-        return time.perf_counter() - w, time.process_time() - cpu, adv.joint.draws
+        wall, cpu = time.perf_counter() - w, time.process_time() - cpu
+        t0 = time.perf_counter()
+        load_all(sol, paths[:ref_files])
+        ref = (time.perf_counter() - t0) / ref_files * c
+        return wall, cpu, adv.joint.draws, ref
+
+
+def rank_cli(teams, sims, bytecode):
+    """`kmetric rank` in a new process (start, imports, scoring the demo, reading the
+    leaderboard, three correlations): wall, the child's CPU, and its involuntary context
+    switches (the times it waited for a core: the machine is shared)."""
+    import resource
+    import subprocess
+    import tempfile
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    demo = os.path.join(root, "resources", "demo")
+    rng = np.random.default_rng(0)
+    with tempfile.TemporaryDirectory() as d:
+        lb = os.path.join(d, "lb.csv")
+        with open(lb, "w") as f:
+            f.write("TeamName,Score\n" + "".join(
+                f"t{i},{s:.5f}\n" for i, s in enumerate(np.sort(rng.normal(0.7, 0.05, teams))[::-1])))
+        env = dict(os.environ, PYTHONPATH=root)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        if bytecode:              # compiled once, as an installed package is
+            env["PYTHONPYCACHEPREFIX"] = os.path.join(d, "pyc")
+        else:
+            env["PYTHONDONTWRITEBYTECODE"] = "1"
+        cmd = [sys.executable, "-m", "kmetric_gui.cli", "rank", os.path.join(demo, "qwk_solution.csv"),
+               os.path.join(demo, "qwk_submission.csv"), "--leaderboard", lb,
+               "--simulations", str(sims), "--json"]
+        subprocess.run(cmd, env=env, capture_output=True, check=True)        # warm-up (and compile)
+        walls = []
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        for _ in range(3):
+            w = time.perf_counter()
+            subprocess.run(cmd, env=env, capture_output=True, check=True)
+            walls.append(time.perf_counter() - w)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) / 3
+        waits = (after.ru_nivcsw - before.ru_nivcsw) / 3
+        return float(np.median(walls)), cpu, waits
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run)")
-    ap.add_argument("--files", type=int, metavar="ROWS",
-                    help="also time `select` end to end from 50 CSV files of ROWS rows each")
+    ap.add_argument("--files", action="store_true",
+                    help="also time `select` end to end from CSV files (50 x 1,000,000 rows and "
+                         "200 x 100,000; --quick: a tenth of the rows)")
     a = ap.parse_args()
-    if a.files:
-        wall, cpu, draws = files_case(a.files, 50)
-        print(f"select from 50 files x {a.files:,} rows (reading included): {wall:.2f} s wall, "
-              f"{cpu:.2f} s CPU ({draws} draws)")
     scale = 10 if a.quick else 1
     rows = []
+    if a.files:
+        for n, c, goal in ((1_000_000 // scale, 50, 10), (100_000 // scale, 200, 30)):
+            wall, cpu, draws, ref = files_case(n, c)
+            case = f"select files {c} x {n:,}"
+            print(f"{case} (reading included): {wall:.2f} s wall, {cpu:.2f} s CPU ({draws} draws; "
+                  f"goal < {goal} s); pair reader per candidate: {ref:.1f} s (extrapolated)")
+            rows.append((case, wall, "load per pair (extrapolated)", ref))
     for n, c, goal in ((1_000_000 // scale, 50, 10), (100_000 // scale, 200, 30)):
         draws, sec, exact, sk = select_case(n, c, 2000, 1 if a.quick else 3)
         case = f"select {c} x {n:,} kappa rows, 2000 reps"
@@ -149,6 +210,12 @@ def main():
     print(f"rank 5,000 teams x 10,000 simulations x 3 correlations: {sec:.3f} s wall, "
           f"{CPU[-1]:.3f} s CPU (goal < 1 s)")
     rows.append(("rank 5,000 teams, 10,000 sims x 3", sec, "plain loop (extrapolated)", plain))
+    for bytecode in (True, False):
+        wall, cpu, waits = rank_cli(5000, 10_000, bytecode)
+        how = "compiled modules cached" if bytecode else "PYTHONDONTWRITEBYTECODE=1: every module compiled"
+        print(f"kmetric rank CLI, 5,000 teams x 10,000 sims ({how}): {wall:.2f} s wall, {cpu:.2f} s "
+              f"CPU, {waits:.0f} waits for a core (load {os.getloadavg()[0]:.1f} on "
+              f"{os.cpu_count()} cores)")
     print()
     print_table(rows)
 

@@ -166,13 +166,13 @@ def _names(paths):
     return names
 
 
-def load_all(truth_path, paths, options=Options(), progress=None, cancel=None):
+def load_all(truth_path, paths, options=Options(), progress=None, cancel=None, loader=None):
     """Validated reports of every valid submission, and the problems of the others.
 
     Returns (names, reports, problems): reports[i] is None when file i is
     invalid, problems[i] lists its problems in words (naming the file). A
     problem of the solution that comes up with only some submissions (e.g. the
-    id column a submission names) says which.
+    id column a submission names) says which. ``loader``: scoring.load or one like it.
     """
     progress, cancel = progress or _noop, cancel or _noop
     names = _names(paths)
@@ -182,7 +182,7 @@ def load_all(truth_path, paths, options=Options(), progress=None, cancel=None):
             raise Cancelled("reading submissions")
         progress(0.4 * i / len(paths), f"reading {names[i]}")
         try:
-            prep = load(truth_path, path, options, cancel=cancel)
+            prep = (loader or load)(truth_path, path, options, cancel=cancel)
             reports.append(score_prepared(prep, options, cancel=cancel))
             problems.append([])
         except InputError as e:

@@ -208,10 +208,22 @@ def land(report, board, options=RankOptions(), cancel=None):
         if score < lo - span or score > hi + span:
             warnings.append(f"our score {score:.6g} is far outside the leaderboard's range "
                             f"[{lo:.6g}, {hi:.6g}]: is it the same metric and test set?")
-    sims = [simulate_ranks(score, scores, gaps, r, o.simulations, o.seed, hib, cancel)
-            for r in (o.correlation,) + SENSITIVITY]
+    sims = _simulations(score, scores, gaps, (o.correlation,) + SENSITIVITY, o, hib, cancel)
     return Landing(report.metric, hib, score, source, gaps, sims[0], sims[1:], o, board.name,
                    warnings)
+
+
+def _simulations(score, scores, gaps, rhos, o, hib, cancel):
+    """simulate_ranks at each correlation, two at a time: each has its own seeded
+    generator (the same numbers as one after the other), and numpy's draws and
+    comparisons free the GIL, so the chosen correlation and the sensitivity line at 0
+    (the two that draw; 1 needs none) share the two cores."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(r):
+        return simulate_ranks(score, scores, gaps, r, o.simulations, o.seed, hib, cancel)
+    with ThreadPoolExecutor(2, thread_name_prefix="kmetric-rank") as pool:
+        return list(pool.map(one, rhos))
 
 
 def rank_files(truth_path, submission_path, board, options=Options(), rank=RankOptions(),

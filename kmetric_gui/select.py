@@ -112,7 +112,9 @@ def select_files(truth_path, paths, options=Options(), sel=SelectOptions(), prog
     if len(paths) < sel.pick + 1:
         raise InputError(f"picking {sel.pick} needs at least {sel.pick + 1} submissions; "
                          f"got {len(paths)}")
-    names, reports, problems = load_all(truth_path, paths, options, progress, cancel)
+    from .shared_truth import SharedTruth
+    names, reports, problems = load_all(truth_path, paths, options, progress, cancel,
+                                        loader=SharedTruth())
     ok = [i for i, r in enumerate(reports) if r is not None]
     if len(ok) < sel.pick + 1:
         lines = problem_lines(problems) + [f"picking {sel.pick} needs at least {sel.pick + 1} "

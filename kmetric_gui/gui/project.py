@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from .project_file import (ROLES, SUFFIX, decode_changes, file_ref, locate,
                            project_json, read_project, write_project)
+from .project_final import changes_said, dialog_state, final_refs, located, state_of
 
 MAX_RECENT = 8
 TABLES = "Tables (*.csv *.tsv *.gz *.zip *.parquet *.pq);;All files (*)"
@@ -89,12 +90,16 @@ class Projects(QObject):
         folder = Path(path).resolve().parent
         group = self.win.options_panel.group_column.currentData()
         statistics = {"group_column": group} if group else None
+        final = dialog_state(self.win)
 
         def job(progress, cancel):
             progress(0.1, "hashing the files")
             refs = [file_ref(paths[r], r, folder, cancel) for r in ROLES]
             others = [file_ref(p, "compare", folder, cancel) for p in compared]
-            write_project(path, project_json(refs, options, changes, view, others, statistics))
+            data = project_json(refs, options, changes, view, others, statistics)
+            if final is not None and (kept := final_refs(final, folder, cancel)) is not None:
+                data["final"] = kept
+            write_project(path, data)
             return str(path)
 
         def done(p):
@@ -123,7 +128,8 @@ class Projects(QObject):
         path, name = proj.path, Path(proj.path).name
         found = {role: _resolved(locate(proj.files[role], path)) for role in ROLES}
         compared = [_resolved(p) for p in (locate(r, path) for r in proj.compare) if p]
-        outside = outside_folder(path, [p for p in [*found.values(), *compared] if p])
+        finals = [p for _, _, p in located(proj.final, path)] if proj.final else []
+        outside = outside_folder(path, [p for p in [*found.values(), *compared, *finals] if p])
         if outside and not self.ask_open_outside(name, outside):
             self.show_problem(f"project {name}: not opened (it names files outside its folder: "
                               f"{', '.join(outside)})")
@@ -237,10 +243,37 @@ class Projects(QObject):
             self.notes.append(f"{len(proj.compare) - len(compared)} compared submission(s) not found")
         if compared and hasattr(self.win.controller, "compare_jobs"):
             self.win.controller.compare_jobs.add(compared)
+        if proj.final:
+            self._restore_final(proj)
+            return
+        self._done(proj)
+
+    def _done(self, proj):
         self._remember(proj.path)
         if self.notes:
             self.win.statusBar().showMessage(" ".join(self.notes), 0)
         self.opened.emit(proj.path)
+
+    def _restore_final(self, proj):
+        """The final-submissions dialog with the project's inputs, files hashed on the
+        worker first: a file changed since the save is said; results run again."""
+        found = located(proj.final, proj.path)
+
+        def job(progress, cancel):
+            from ..report.build import sha256_of
+            return [sha256_of(p, cancel) if p else None for _, _, p in found]
+
+        def done(hashes):
+            from .views.select_view import open_final_dialog
+            lines = changes_said(found, hashes)
+            self.notes.extend(lines)
+            self.win.final_dialog = open_final_dialog(self.win, state_of(proj.final, found), lines)
+            self._done(proj)
+
+        def failed(e):
+            self.notes.append(f"Final submissions not restored: {e}")
+            self._done(proj)
+        self.win.jobs.submit("project-final", job, done, on_error=failed)
 
     # -- recent projects ------------------------------------------------------------------
     def recent(self):

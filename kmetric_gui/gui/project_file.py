@@ -5,7 +5,8 @@
      "options": {...scoring.Options...},
      "edits": [{"label", "cells": [{"field", "unit", "part", "value"}]} |
                {"label", "field", "values"}],
-     "view": {...}}
+     "view": {...},
+     "final": {...the final-submissions dialog's inputs, project_final.py...}}   (optional)
 
 Paths are written relative to the project's folder where possible. Every
 problem is a ProjectError naming the project file and the field.
@@ -49,6 +50,7 @@ class Project:
     view: dict = field(default_factory=dict)
     compare: list = field(default_factory=list)   # FileRefs of the compared submissions
     statistics: dict = field(default_factory=dict)   # {"group_column": name or None}
+    final: "dict | None" = None   # the final-submissions dialog's inputs (project_final.py)
 
 
 # -- writing ---------------------------------------------------------------------------
@@ -153,12 +155,14 @@ def read_project(path, max_bytes=MAX_BYTES):
     schema.check_edits(d.get("edits", []), problems)
     schema.check_view(d.get("view", {}), problems)
     schema.check_statistics(d.get("statistics", {}), problems)
+    from .project_final import check_final
+    final = check_final(d.get("final"), problems)
     if problems or not all(oks.values()) or not all(compare_ok) or options is None:
         refuse()
     refs = {role: _ref(role, files[role]) for role in ROLES}
     others = [_ref("compare", c) for c in compare]
     return Project(str(path), refs, Options().with_(**options), d.get("edits", []), d.get("view", {}),
-                   others, d.get("statistics", {}))
+                   others, d.get("statistics", {}), final)
 
 
 def _ref(role, f):

@@ -58,7 +58,7 @@ def _whole(v, lo, hi):
 
 def check_top(d, problems, version_max, fmt):
     known = ("format", "format_version", "files", "options", "edits", "view", "compare",
-             "statistics")
+             "statistics", "final")
     if not isinstance(d, dict):
         problems.add("format", f"must be '{fmt}' (is this a kmetric project?)")
         return False

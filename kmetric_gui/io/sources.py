@@ -314,8 +314,11 @@ def head_bytes(opener):
 def saw_hex(src):
     if not isinstance(src, str):
         return src.saw_hex
-    buf, last = bytearray(16 << 20), b""     # read in blocks: a mapping would count as memory
+    last = b""
     with open(src, "rb") as f:
+        # Read in blocks (a mapping would count as memory); no bigger than the file: a zeroed
+        # 16 MB block cost each small file 2 ms (200 candidates of `kmetric select`).
+        buf = bytearray(max(1, min(16 << 20, os.fstat(f.fileno()).st_size + 1)))
         while True:
             n = f.readinto(buf)
             if not n:

@@ -85,3 +85,22 @@ def test_bad_settings():
         simulate_ranks(0.5, [0.4], [0.0], 1.5)
     with pytest.raises(InputError, match="gap"):
         simulate_ranks(0.5, [0.4], [np.nan])
+
+
+def test_land_runs_the_correlations_side_by_side_with_the_same_numbers():
+    """ranking.land simulates its correlations on two threads; each has its own seeded
+    generator, so the ranks are those of one simulate_ranks call after another."""
+    from kmetric_gui.ranking import Leaderboard, RankOptions, land
+    from kmetric_gui.scoring import score_files
+    from pathlib import Path
+    demo = Path(__file__).resolve().parents[2] / "resources" / "demo"
+    report = score_files(demo / "qwk_solution.csv", demo / "qwk_submission.csv")
+    rng = np.random.default_rng(4)
+    scores = np.sort(rng.normal(0.7, 0.05, 400))[::-1]
+    board = Leaderboard("lb.csv", [f"t{i}" for i in range(400)], scores)
+    o = RankOptions(correlation=0.3, simulations=3000, seed=5)
+    got = land(report, board, o)
+    for sim in [got.main, *got.sensitivity]:
+        want = simulate_ranks(got.score, scores, got.gaps, sim.correlation, 3000, 5)
+        assert np.array_equal(sim.ranks, want.ranks)
+    assert [s.correlation for s in got.sensitivity] == [0.0, 1.0]

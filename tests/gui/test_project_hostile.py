@@ -151,6 +151,14 @@ def test_project_of_many_edits_is_one_history_step(qtbot, fresh, saved, tmp_path
     assert not fresh.session.can_undo
 
 
+def final(d, **kw):
+    """A valid `final` object of the saved project's files, with ``kw`` changed."""
+    out = {"truth": d["files"]["truth"], "candidates": [d["files"]["submission"]] * 3,
+           "leaderboard": None, "pick": 2, "correlation": 0.5, "ran": False}
+    out.update(kw)
+    return out
+
+
 @pytest.mark.parametrize("mutate, words", [
     (lambda d: d["view"].update(splitters={"main": [10 ** 30, 5]}), "'view.splitters'"),
     (lambda d: d["view"].update(tab=2 ** 40), "'view.tab'"),
@@ -160,6 +168,14 @@ def test_project_of_many_edits_is_one_history_step(qtbot, fresh, saved, tmp_path
     (lambda d: d.update(edits={"a": 1}), "'edits' must be a list"),
     (lambda d: d["edits"][0]["cells"][0].update(unit=2 ** 80), "'edits[0].cells[0].unit'"),
     (lambda d: d.update(compare=[{"path": 5}]), "'compare[0].path'"),
+    (lambda d: d.update(final=final(d, pick=0)), "'final.pick'"),
+    (lambda d: d.update(final=final(d, correlation=float("nan"))), "'final.correlation'"),
+    (lambda d: d.update(final=final(d, candidates="a.csv")), "'final.candidates'"),
+    (lambda d: d.update(final=final(d, candidates=[{"path": "a.csv"}])), "'final.candidates[0].size'"),
+    (lambda d: d.update(final=final(d, leaderboard={"path": ""})), "'final.leaderboard.path'"),
+    (lambda d: d.update(final=final(d, ran="yes")), "'final.ran'"),
+    (lambda d: d.update(final=final(d, results=[1])), "'final.results' is not a field"),
+    (lambda d: d.update(final=[]), "'final' must be an object"),
 ])
 def test_schema_refusals_name_the_field(qtbot, fresh, saved, tmp_path, mutate, words):
     mutate(saved)

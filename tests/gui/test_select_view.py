@@ -65,3 +65,22 @@ def test_the_score_menu_opens_it_with_the_sessions_files(qtbot, window):
     assert dlg.isVisible() and dlg.truth.text() == window.session.truth_path
     assert dlg.paths() == [window.session.sub_path]
     dlg.close()
+
+
+def test_the_dialog_fits_the_screen_and_picks_as_many_as_asked(qtbot, window):
+    from kmetric_gui.gui.main_window import demo_paths
+    from kmetric_gui.gui.views.select_view import open_final_dialog
+    from conftest import wait_scored
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    dlg = window.final_dialog = open_final_dialog(window)
+    room = window.screen().availableGeometry()
+    assert dlg.width() <= room.width() and dlg.height() <= room.height()
+    dlg.files.addItems([str(DEMO / "qwk_submission_b.csv")])
+    dlg.pick.setValue(1)
+    dlg.run()
+    qtbot.waitUntil(lambda: dlg.result is not None and dlg.run_button.isEnabled(), timeout=60000)
+    d = dlg.result.advice.to_json()
+    assert d["pick"] == 1 and len(d["best_set"]["names"]) == 1
+    bold = [dlg.table.item(r, 0).font().bold() for r in range(dlg.table.rowCount())]
+    assert bold.count(True) == 1
+    dlg.close()

@@ -94,3 +94,22 @@ def test_id_keys_equal_iff_ids_equal():
     b = pa.array(["00FF", "00ff"])
     ka, kb = id_keys(a, b)
     assert ka[0] == kb[1] and ka[3] == kb[0] and ka[0] != ka[3]
+
+
+def test_same_order_ids_join_as_the_identity_and_repeats_are_still_found():
+    ids = ["a7", "b", "c10", "d"]
+    al = align(pa.array(ids), pa.chunked_array([pa.array(ids[:1]), pa.array(ids[1:])]))
+    assert al.sub_index.tolist() == [0, 1, 2, 3]
+    assert al.sol_duplicates.size == al.missing.size == al.extra.size == 0
+    # the same ids in the same order with a repeat: not the identity, the repeat is said
+    rep = pa.array(["a", "b", "a"])
+    al = align(rep, pa.array(["a", "b", "a"]))
+    assert al.sol_duplicates.tolist() == [2] and al.sub_duplicates.tolist() == [2]
+    # a remembered unique truth does not vouch for another array of the same length
+    uniq = pa.array(["x", "y", "z"])
+    assert align(uniq, pa.array(["x", "y", "z"])).sol_duplicates.size == 0
+    twice = pa.array(["x", "x", "z"])
+    assert align(twice, pa.array(["x", "x", "z"])).sol_duplicates.tolist() == [1]
+    # empty ids (nulls) never take the shortcut
+    from kmetric_gui.io.ids import _same_order
+    assert not _same_order(pa.array(["x", None]), pa.array(["x", None]))

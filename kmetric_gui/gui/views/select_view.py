@@ -16,7 +16,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QDialog, QDoubleSpinBox, QFileDialog, QFormLayout, QHBoxLayout,
                                QHeaderView, QLabel, QLineEdit, QListWidget, QPushButton,
-                               QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+                               QSpinBox, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout,
+                               QWidget)
 from ...core.words import plural
 
 BANDS = {"gold": (230, 190, 40, 90), "silver": (170, 170, 180, 90), "bronze": (200, 120, 60, 90)}
@@ -34,11 +35,11 @@ class FinalResult:
     problems: tuple = ()
 
 
-def compute(truth, paths, board_path, options, correlation, progress=None, cancel=None):
+def compute(truth, paths, board_path, options, correlation, progress=None, cancel=None, pick=2):
     """The worker's job: select over ``paths``, then rank the best set's first candidate."""
     from ...ranking import RankOptions, land, read_leaderboard
     from ...select import SelectOptions, select_files
-    adv = select_files(truth, paths, options, SelectOptions(), progress, cancel)
+    adv = select_files(truth, paths, options, SelectOptions(pick=pick), progress, cancel)
     if not board_path:
         return FinalResult(adv, problems=tuple(adv.problems))
     first = adv.selection.best.members[0]
@@ -65,6 +66,7 @@ class FinalDialog(QDialog):
         self.setWindowTitle("Final submissions — which to submit, where they land")
         self.jobs, self.options = jobs, options
         self.result = None
+        self.notes = []            # said above the results (e.g. files changed since a project)
         lay = QVBoxLayout(self)
         form = QFormLayout()
         self.truth = self._path_row(form, "Truth (validation labels)", truth)
@@ -75,7 +77,20 @@ class FinalDialog(QDialog):
         self.correlation.setValue(0.5)
         self.correlation.setToolTip("correlation of the other teams' private − public gaps "
                                     "with ours")
-        form.addRow("Gap correlation", self.correlation)
+        self.pick = QSpinBox()
+        self.pick.setRange(1, 20)
+        self.pick.setValue(2)
+        self.pick.setToolTip("how many final submissions the competition allows")
+        # Two small numbers on one row: stretched to the paths' width they read as fields to type in.
+        knobs = QWidget()
+        kl = QHBoxLayout(knobs)
+        kl.setContentsMargins(0, 0, 0, 0)
+        kl.addWidget(self.pick)
+        kl.addSpacing(24)
+        kl.addWidget(QLabel("Gap correlation with the other teams (leaderboard)"))
+        kl.addWidget(self.correlation)
+        kl.addStretch(1)
+        form.addRow("Submissions to pick", knobs)
         lay.addLayout(form)
         row = QHBoxLayout()
         self.files = QListWidget()
@@ -88,7 +103,7 @@ class FinalDialog(QDialog):
             side.addWidget(b)
         self.run_button = QPushButton("Run")
         self.run_button.setDefault(True)
-        self.run_button.clicked.connect(self.run)
+        self.run_button.clicked.connect(lambda: self.run())
         side.addWidget(self.run_button)
         row.addWidget(self.files, 1)
         row.addLayout(side)
@@ -104,6 +119,8 @@ class FinalDialog(QDialog):
         self.table.setHorizontalHeaderLabels(["candidate", "score", "95% CI", "P(best)",
                                               "most alike (corr.)"])
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.table.horizontalHeaderItem(0).setToolTip("in bold: the pick (the set most likely "
+                                                      "to hold the best)")
         self.table.verticalHeader().setVisible(False)
         self.verdict = QLabel("")
         self.verdict.setWordWrap(True)
@@ -124,7 +141,7 @@ class FinalDialog(QDialog):
         rl.addWidget(self.landing)
         split.addWidget(left)
         split.addWidget(right)
-        split.setSizes([620, 620])
+        split.setSizes([680, 600])       # the table's five columns whole at 1280 wide
         lay.addWidget(split, 1)
 
     def _path_row(self, form, label, value):
@@ -155,18 +172,40 @@ class FinalDialog(QDialog):
     def paths(self):
         return [self.files.item(i).text() for i in range(self.files.count())]
 
-    def run(self):
+    def run(self, notes=()):
         from ...scoring import Options
+        self.notes = list(notes)
         truth, paths, board = self.truth.text().strip(), self.paths(), self.board.text().strip()
         options, rho = self.options or Options(), float(self.correlation.value())
-        self.status.setText(f"Scoring {len(paths)} candidates on the same bootstrap draws…")
+        pick = int(self.pick.value())
+        self.status.setText(" ".join(self.notes + [f"Scoring {len(paths)} candidates on the same "
+                                                   "bootstrap draws…"]))
         self.jobs.submit("final", lambda progress, cancel: compute(
-            truth, paths, board, options, rho, progress, cancel), self.show_result,
+            truth, paths, board, options, rho, progress, cancel, pick), self.show_result,
             on_error=self.show_error, disables=[self.run_button], lane="background")
+
+    def state(self):
+        """The inputs, for a project (gui/project_final.py); ``ran``: results are shown."""
+        return {"truth": self.truth.text().strip(), "candidates": self.paths(),
+                "leaderboard": self.board.text().strip(), "pick": int(self.pick.value()),
+                "correlation": float(self.correlation.value()), "ran": self.result is not None}
+
+    def restore(self, state, notes=()):
+        """Inputs from a project; run again when it had results (notes said above them)."""
+        self.truth.setText(state["truth"])
+        self.files.clear()
+        self.files.addItems(state["candidates"])
+        self.board.setText(state["leaderboard"])
+        self.pick.setValue(state["pick"])
+        self.correlation.setValue(state["correlation"])
+        self.notes = list(notes)
+        self.status.setText(" ".join(self.notes + ["Inputs of the project restored; press Run."]))
+        if state["ran"] and len(state["candidates"]) > state["pick"]:
+            self.run(notes)
 
     def show_error(self, exc):
         lines = getattr(exc, "problems", None) or [str(exc)]
-        self.status.setText("Nothing computed: " + " ".join(str(x) for x in lines[:6]))
+        self.status.setText(" ".join(self.notes + ["Nothing computed:"] + [str(x) for x in lines[:6]]))
 
     def show_result(self, res):
         self.result = res
@@ -174,7 +213,8 @@ class FinalDialog(QDialog):
         d = adv.to_json()
         s = adv.selection
         extra = f" — {len(res.problems)} problem(s): {res.problems[0]}" if res.problems else ""
-        self.status.setText(f"{d['metric']} ({'higher' if d['higher_is_better'] else 'lower'} "
+        self.status.setText(" ".join(self.notes + [""]) +
+                            f"{d['metric']} ({'higher' if d['higher_is_better'] else 'lower'} "
                             f"is better), {d['n_units']:,} {plural(d['unit'])}, {d['replicates']:,} "
                             f"joint replicates ({d['draws']} draws){extra}")
         order = sorted(range(len(adv.names)), key=lambda c: -np.nan_to_num(s.p_best[c], nan=-1))
@@ -200,7 +240,7 @@ class FinalDialog(QDialog):
                     f.setBold(True)
                     item.setFont(f)
                 self.table.setItem(r, k, item)
-        self.verdict.setText(f"<b>Verdict:</b> {escape(str(d['verdict']))}")
+        self.verdict.setText(f"<b>Verdict</b> (the pick in bold): {escape(str(d['verdict']))}")
         self._draw_landing(res)
 
     def _draw_landing(self, res):
@@ -233,7 +273,8 @@ class FinalDialog(QDialog):
                          f"any medal {100 * (1 - s['medals']['none']):.0f}%."
                          for s in d["sensitivity"]))
         self.landing.setText(
-            f"<b>{escape(str(res.ranked))}</b> among {d['teams']:,} teams: rank {d['rank_now']} now; private "
+            f"<b>{escape(str(res.ranked))}</b> (first of the best set) among {d['teams']:,} teams: "
+            f"rank {d['rank_now']} now; private "
             f"median <b>{d['rank_p50']}</b>, 90% in [{d['rank_p05']}, {d['rank_p95']}]. "
             f"Gold {100 * m['gold']:.1f}%, silver {100 * m['silver']:.1f}%, bronze "
             f"{100 * m['bronze']:.1f}%, none {100 * m['none']:.1f}% (gold to rank {th['gold']}, "
@@ -246,14 +287,24 @@ def _f(x):
     return "undefined" if x is None else f"{x:.4f}"
 
 
-def open_final_dialog(win):
-    """The dialog for the app's window: its truth, shown submission and compared files."""
+def open_final_dialog(win, state=None, notes=()):
+    """The dialog for the app's window: its truth, shown submission and compared files,
+    or a project's inputs (``state``, gui/project_final.py; run again when it had results)."""
     s = win.session
     paths = [p for p in [s.sub_path, *s.compare_paths] if p]
     options = s.results.report.options if s.results is not None else None
+    old = getattr(win, "final_dialog", None)
+    if old is not None:
+        try:
+            old.close()              # one dialog: a project's replaces the one shown
+        except RuntimeError:
+            pass
     dlg = FinalDialog(win.jobs, s.truth_path or "", paths, options, win)
-    dlg.resize(1280, 720)
+    room = win.screen().availableGeometry()          # a 1280x720 screen has a title bar to fit
+    dlg.resize(min(1280, room.width()), min(720, room.height() - 40))
     dlg.show()
+    if state is not None:
+        dlg.restore(state, notes)
     return dlg
 
 
