@@ -121,7 +121,6 @@ def _frames(paths, id_col):
     if _state.get("frames_key") == key:
         return _state["frames"]
     from .frames import read_aligned
-    _state.pop("id_text", None)
     _state["frames"], _state["frames_key"] = read_aligned(paths, id_col), key
     return _state["frames"]
 
@@ -136,57 +135,18 @@ def prepare(code, name, function, paths, id_col):
     return ("ok", (len(sol), usage, key))
 
 
-def _repeats(rows):
-    """k for each drawn row: how many times the same row was drawn before it."""
-    import numpy as np
-    order = np.argsort(rows, kind="stable")
-    srt = rows[order]
-    starts = np.flatnonzero(np.r_[True, srt[1:] != srt[:-1]])
-    k_sorted = np.arange(len(srt)) - np.repeat(starts, np.diff(np.r_[starts, len(srt)]))
-    k = np.empty_like(k_sorted)
-    k[order] = k_sorted
-    return k
-
-
-def _unique_ids(ids, rows, text=None):
-    """Row ids of a resample made unique: the k-th repeat of a drawn row gets '#k'.
-    ``text``: every row's id as an Arrow string array (made once per process); the
-    work is Arrow's, in C, since a bootstrap makes ids for every replicate."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-    k = _repeats(rows)
-    if text is None:
-        taken = pa.array(ids.astype(str).to_numpy(dtype=object), type=pa.string())
-    else:
-        taken = text.take(pa.array(rows))
-    again = k > 0
-    if again.any():
-        joined = pc.binary_join_element_wise(taken, pa.array(k).cast(pa.string()), "#")
-        taken = pc.if_else(pa.array(again), joined, taken)
-    out = taken.to_pandas()
-    out.index, out.name = ids.index, ids.name
-    return out
-
-
-def _id_text(sol, id_col):
-    if "id_text" not in _state:
-        import pyarrow as pa
-        _state["id_text"] = pa.array(sol[id_col].astype(str).to_numpy(dtype=object), type=pa.string())
-    return _state["id_text"]
+def _columns(sol, sub, id_col):
+    """The frames as column arrays (``replicate.Columns``), made once per process."""
+    if _state.get("columns_key") != _state.get("frames_key"):
+        from .replicate import Columns
+        _state["columns"], _state["columns_key"] = Columns(sol, sub, id_col), _state.get("frames_key")
+    return _state["columns"]
 
 
 def _call(fn, sol, sub, rows, id_col, kwargs):
-    import numpy as np
-    sol_all = sol
-    if rows is not None:
-        sol = sol.iloc[rows].reset_index(drop=True)
-        sub = sub.iloc[rows].reset_index(drop=True)
-        if len(rows) > 1 and np.bincount(rows).max() > 1:
-            sol[id_col] = _unique_ids(sol[id_col], rows, _id_text(sol_all, id_col))
-            sub[id_col] = sol[id_col].to_numpy()
-    else:
-        sol, sub = sol.copy(), sub.copy()     # metrics delete columns in place
-    return fn(sol, sub, id_col, **kwargs)
+    """score() on a fresh pair of ``rows`` (None: all rows; metrics delete columns in place)."""
+    s, u = _columns(sol, sub, id_col).frames(rows)
+    return fn(s, u, id_col, **kwargs)
 
 
 def _result(value):
