@@ -143,10 +143,39 @@ def _columns(sol, sub, id_col):
     return _state["columns"]
 
 
+def _other(paths):
+    """Another submission's frames aligned to the same solution (blends, swaps)."""
+    key = tuple(paths)
+    others = _state.setdefault("others", {})
+    if key not in others:
+        from .frames import read_aligned
+        from .replicate import Columns
+        sol, sub, _, id_col = read_aligned(paths, _state["frames_key"][1])
+        others.clear()                 # one other submission at a time is enough
+        others[key] = Columns(sol, sub, id_col)
+    return others[key]
+
+
 def _call(fn, sol, sub, rows, id_col, kwargs):
-    """score() on a fresh pair of ``rows`` (None: all rows; metrics delete columns in place)."""
-    s, u = _columns(sol, sub, id_col).frames(rows)
+    """score() on a fresh pair of ``rows`` (None: all rows; metrics delete columns in place);
+    a dict row set also changes the submission (``edits``)."""
+    cols = _columns(sol, sub, id_col)
+    edit = None
+    if isinstance(rows, dict):
+        from .edits import edit_of
+        rows, edit = edit_of(rows, cols, _other)
+        if isinstance(rows, str):        # "scored": every row but the Ignored ones
+            usage = _state["frames"][2]
+            rows = None if usage is None or not (usage == 2).any() else (usage != 2).nonzero()[0]
+    s, u = cols.frames(rows, edit)
     return fn(s, u, id_col, **kwargs)
+
+
+def fix_candidates(code, name, function, paths, id_col):
+    """('ok', (shared columns, rows ordered by absolute error)) for fix first."""
+    from .edits import candidates
+    sol, sub, _, key = _frames(paths, id_col)
+    return ("ok", candidates(_columns(sol, sub, key)))
 
 
 def _result(value):
@@ -159,6 +188,11 @@ def _result(value):
     if isinstance(value, str) or not math.isfinite(v):
         return ("error", f"score() returned {v!r}, not a finite number", None)
     return ("ok", v)
+
+
+def _not_editable():
+    from .edits import NotEditable
+    return NotEditable
 
 
 def score_rows(code, name, function, paths, id_col, kwargs, row_sets):
@@ -175,6 +209,8 @@ def score_rows(code, name, function, paths, id_col, kwargs, row_sets):
             r = _result(_call(fn, sol, sub, rows, key, kwargs))
         except MemoryError:
             r = ("memory", "the metric ran out of memory", None)
+        except _not_editable() as e:
+            r = ("unavailable", str(e), None)
         except Exception as e:
             if type(e).__name__ == "ParticipantVisibleError":
                 r = ("visible", str(e)[:VISIBLE_LIMIT], None)
@@ -202,3 +238,9 @@ def run_doctests(code, name, function):
         runner.run(test, out=out.write)
     res = runner.summarize(verbose=False)
     return ("ok", (res.attempted, res.failed, out.getvalue()))
+
+
+def row_ids(code, name, function, paths, id_col, rows):
+    """('ok', the id text of each row) of the aligned solution."""
+    sol, _, _, key = _frames(paths, id_col)
+    return ("ok", [str(x) for x in sol[key].take(list(rows)).tolist()])

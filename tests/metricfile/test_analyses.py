@@ -1,12 +1,14 @@
 """Statistics under a metric file, each against score() called directly on frames
 built by plain loops: the bootstrap's resamples, shake-up splits, fixes, blends."""
 import importlib.util
+import json
 import sys
 import textwrap
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from kmetric_gui.cli import main
 from kmetric_gui.metricfile import kaggle_metric_utilities
@@ -95,3 +97,82 @@ def test_bootstrap_replicates_equal_direct_calls_on_plain_resamples(tmp_path):
     expect = [mod.score(*resample(sol, sub, rng.integers(0, len(sol), size=len(sol))), "id")
               for _ in range(40)]
     np.testing.assert_array_equal(values, expect)
+
+
+def fixed_score(mod, sol, sub, rows, cols):
+    u = sub.copy()
+    for c in cols:
+        u[c] = u[c].astype(float)
+        u.loc[list(rows), c] = sol.loc[list(rows), c].astype(float)
+    return mod.score(sol.drop(columns=["Usage"]).copy(), u, "id")
+
+
+def test_fix_first_lower_is_better_equals_plain_loop(capsys):
+    """KL divergence (lower is better): every single fix re-scored directly, the best five
+    by gain, then fixed together: the same ids, gains and exact scores after."""
+    m, sol_p, sub_p = EX / "kl_divergence.py", EX / "kl_solution.csv", EX / "kl_submission.csv"
+    code, out, err = run_cli(capsys, "score", sol_p, sub_p, "--metric-file", m, "--top-fixes", "5",
+                             "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    mod = load_module(m)
+    sol, sub = aligned(sol_p, sub_p)
+    cols = [c for c in sub.columns if c != "id"]
+    base = mod.score(sol.drop(columns=["Usage"]).copy(), sub.copy(), "id")
+    gains = {}
+    for r in range(len(sol)):
+        if (sub.loc[r, cols].to_numpy(float) != sol.loc[r, cols].to_numpy(float)).any():
+            gains[r] = base - fixed_score(mod, sol, sub, [r], cols)        # lower is better
+    best = sorted(gains, key=lambda r: -gains[r])[:5]
+    after = [fixed_score(mod, sol, sub, best[:j + 1], cols) for j in range(5)]
+    assert [f["id"] for f in d["top_fixes"]] == [str(sol["id"][r]) for r in best]
+    np.testing.assert_allclose([f["score_after"] for f in d["top_fixes"]], after, rtol=1e-12)
+    np.testing.assert_allclose([f["gain"] for f in d["top_fixes"]],
+                               -np.diff(np.r_[base, after]), rtol=1e-9)
+    assert all(f["gain"] > 0 for f in d["top_fixes"])
+    assert d["top_fixes_search"] == {"candidates": len(gains), "tried": len(gains), "approximate": False,
+                                     "budget_seconds": pytest.approx(60.0),
+                                     "order": "each row's own gain"}
+
+
+def test_fix_first_says_approximate_when_the_budget_ends(capsys):
+    m, sol_p, sub_p = EX / "kl_divergence.py", EX / "kl_solution.csv", EX / "kl_submission.csv"
+    code, out, err = run_cli(capsys, "score", sol_p, sub_p, "--metric-file", m, "--top-fixes", "3",
+                             "--fix-budget", "0.000001")
+    assert code == 0, err
+    assert "approximate:" in out and "of 300 rows that differ from the truth" in out
+    code, out, err = run_cli(capsys, "score", sol_p, sub_p, "--metric-file", m, "--top-fixes", "3",
+                             "--fix-budget", "0")
+    assert code == 2 and "--fix-budget must be above 0" in err
+
+
+def test_shakeup_equals_plain_loop_over_the_same_splits(tmp_path, capsys):
+    from kmetric_gui.core.resample import rng_of
+    from kmetric_gui.core.shakeup import public_size, subset_blocks
+    sol_p, sub_p = write_pair(tmp_path, n=60)
+    m = metric_file(tmp_path, BY_ID)
+    code, out, err = run_cli(capsys, "score", sol_p, sub_p, "--metric-file", m, "--lower-is-better",
+                             "--shakeup", "--splits", "30", "--seed", "4", "--json")
+    assert code == 0, err
+    sh = json.loads(out)["shakeup"]
+    mod = load_module(m)
+    sol, sub = aligned(sol_p, sub_p)
+    sol = sol.drop(columns=["Usage"])
+    n = len(sol)
+    k = public_size(n, 20 / 60)                 # the Usage column's share
+    gaps = []
+    for _, sel in subset_blocks(rng_of(4), n, 30, k):
+        for s in sel:
+            pub = np.zeros(n, bool)
+            pub[s] = True
+            if k > n - k:
+                pub = ~pub
+            one = [mod.score(sol[m_].reset_index(drop=True), sub[m_].reset_index(drop=True), "id")
+                   for m_ in (pub, ~pub)]
+            gaps.append(one[1] - one[0])
+    gaps = np.array(gaps)
+    assert sh["splits"] == 30 and sh["public_fraction"] == pytest.approx(1 / 3)
+    assert sh["gap_mean"] == pytest.approx(gaps.mean(), rel=1e-12)
+    assert sh["gap_sd"] == pytest.approx(gaps.std(ddof=1), rel=1e-12)
+    assert sh["gap_p95"] == pytest.approx(np.quantile(gaps, 0.95), rel=1e-12)
+    assert sh["higher_is_better"] is False and sh["actual_gap"] is not None
