@@ -170,7 +170,10 @@ def run_compare(args, copts):
         d = compare_with_file(args.metric_file, args.truth, args.submissions, args.metric_arg,
                               args.higher_is_better, args.id_column, timeout, memory, copts.level,
                               min(copts.replicates, 1000) if args.bootstrap is None else copts.replicates,
-                              copts.seed, args.executor)
+                              copts.seed, args.executor,
+                              copts.permutations if args.permutations else min(copts.permutations, 1000),
+                              copts.splits if args.splits else min(copts.splits, 500),
+                              copts.public_fraction, copts.alphas, _progress_for)
     except InputError as e:
         for line in e.problems:
             print(f"kmetric: {line}", file=sys.stderr)
@@ -192,4 +195,21 @@ def run_compare(args, copts):
         share = "-" if p["p_b_better"] is None else f"{p['p_b_better']:.3f}"
         print(f"  {p['b']} - {p['a']}: {p['delta']:+.6f} [{_fmt(ci['low'])}, {_fmt(ci['high'])}]; "
               f"share of replicates where {p['b']} is better: {share}")
+        if p["permutations"]:
+            print(f"      p-value {_fmt(p['p_value'])} ({p['permutations']} random swaps of each "
+                  "row's predictions, two-sided)")
+        if p["p_order_flips"] is not None:
+            print(f"      P(order flips) {p['p_order_flips']:.3f} (random splits, "
+                  f"{100 * d['public_fraction']:.0f}% Public)")
+        b = p.get("blend")
+        if b and b["best_alpha"] is not None:
+            print(f"      blend {p['a']} x alpha + {p['b']} x (1 - alpha): best alpha "
+                  f"{b['best_alpha']:.2f} scores {_fmt(b['best_score'])}")
+    for w in d.get("warnings", []):
+        print(f"note: {w}")
     return 0
+
+
+def _progress_for(what, estimate, detail):
+    from .metricfile_stats import Progress
+    return Progress(what, estimate, detail)

@@ -67,9 +67,13 @@ def swap_edit(cols, other, mask):
     missing = [c for c in names if c not in b_cols]
     if missing:
         raise NotEditable(f"the other submission has no column '{missing[0]}' to swap")
-    mask = np.asarray(mask, dtype=bool)
+    mask = None if mask is None else np.asarray(mask, dtype=bool)     # None: every row
 
     def edit(sub_cols, rows):
+        if mask is None:
+            for c in names:
+                sub_cols[c] = b_cols[c].copy() if rows is None else b_cols[c].take(rows)
+            return
         m = mask if rows is None else mask[rows]
         pos = np.flatnonzero(m)
         for c in names:

@@ -176,3 +176,80 @@ def test_shakeup_equals_plain_loop_over_the_same_splits(tmp_path, capsys):
     assert sh["gap_sd"] == pytest.approx(gaps.std(ddof=1), rel=1e-12)
     assert sh["gap_p95"] == pytest.approx(np.quantile(gaps, 0.95), rel=1e-12)
     assert sh["higher_is_better"] is False and sh["actual_gap"] is not None
+
+
+def test_compare_pairs_lower_is_better_equal_plain_loops(tmp_path, capsys):
+    """Balanced log loss (lower is better), A and B: the permutation p-value, P(order
+    flips) and the blend curve each equal score() on frames built by plain loops."""
+    m, sol_p, a_p = EX / "balanced_log_loss.py", EX / "bll_solution.csv", EX / "bll_submission.csv"
+    a = pd.read_csv(a_p, dtype={"id": str})
+    rng = np.random.default_rng(11)
+    p1 = np.clip(a["class_1"].to_numpy() + rng.normal(0, 0.15, len(a)), 0.01, 0.99)
+    b = a.assign(class_0=1 - p1, class_1=p1).iloc[::-1]
+    b_p = tmp_path / "b.csv"
+    b.to_csv(b_p, index=False)
+    code, out, err = run_cli(capsys, "compare", sol_p, a_p, b_p, "--metric-file", m, "--bootstrap", "100",
+                             "--permutations", "40", "--splits", "25", "--seed", "3", "--json")
+    assert code == 0, err
+    pair = json.loads(out)["pairs"][0]
+    mod = load_module(m)
+    sol, sa = aligned(sol_p, a_p)
+    _, sb = aligned(sol_p, b_p)
+    sol = sol.drop(columns=["Usage"])
+    cols = ["class_0", "class_1"]
+    n = len(sol)
+
+    def s(rows, u):
+        return mod.score(sol[rows].reset_index(drop=True), u[rows].reset_index(drop=True), "id")
+    every = np.ones(n, bool)
+    delta = s(every, sb) - s(every, sa)
+    assert pair["delta"] == pytest.approx(delta, rel=1e-12)
+    # permutations: each row's predictions swapped where a uniform draw is below 1/2
+    r = np.random.default_rng([3, 1])
+    perm = []
+    for _ in range(40):
+        pick = r.random(n) < 0.5
+        a2, b2 = sa.copy(), sb.copy()
+        a2.loc[pick, cols] = sb.loc[pick, cols].to_numpy()
+        b2.loc[~pick, cols] = sa.loc[~pick, cols].to_numpy()
+        perm.append(s(every, b2) - s(every, a2))
+    hits = sum(abs(x) >= abs(delta) - 1e-12 for x in perm)
+    assert pair["permutations"] == 40 and pair["p_value"] == pytest.approx((1 + hits) / 41, rel=1e-12)
+    # order flips: the Usage column's Public share, random splits
+    k = round(148 / 500 * n)
+    r = np.random.default_rng([3, 2])
+    flips = []
+    for _ in range(25):
+        pub = r.permuted(np.arange(n) < k)
+        d_pub, d_pri = s(pub, sb) - s(pub, sa), s(~pub, sb) - s(~pub, sa)
+        flips.append(d_pub * d_pri < 0)
+    assert pair["p_order_flips"] == pytest.approx(np.mean(flips), rel=1e-12)
+    # blend: alpha weighs A; the best alpha has the LOWEST loss
+    curve = []
+    for al in np.linspace(0, 1, 101):
+        u = sa.copy()
+        u[cols] = al * sa[cols].to_numpy() + (1 - al) * sb[cols].to_numpy()
+        curve.append(s(every, u))
+    bl = pair["blend"]
+    np.testing.assert_allclose(bl["scores"], curve, rtol=1e-12)
+    assert bl["best_alpha"] == pytest.approx(np.linspace(0, 1, 101)[int(np.argmin(curve))])
+    assert bl["best_score"] == pytest.approx(min(curve), rel=1e-12)
+    assert bl["best_score"] < max(curve)
+
+
+def test_blend_left_out_when_predictions_are_not_numbers(tmp_path, capsys):
+    sol = pd.DataFrame({"id": [f"i{k}" for k in range(30)], "y": ["a", "b", "c"] * 10})
+    sol.to_csv(tmp_path / "sol.csv", index=False)
+    for name, shift in (("a.csv", 0), ("b.csv", 1)):
+        sol.assign(y=np.roll(sol["y"].to_numpy(), shift)).to_csv(tmp_path / name, index=False)
+    m = metric_file(tmp_path, """
+    def score(solution, submission, row_id_column_name):
+        return float((solution['y'] == submission['y']).mean())
+    """)
+    code, out, err = run_cli(capsys, "compare", tmp_path / "sol.csv", tmp_path / "a.csv", tmp_path / "b.csv",
+                             "--metric-file", m, "--higher-is-better", "--bootstrap", "50",
+                             "--permutations", "20", "--splits", "5", "--json")
+    assert code == 0, err
+    pair = json.loads(out)["pairs"][0]
+    assert "blend" not in pair and pair["permutations"] == 20
+    assert pair["delta"] == pytest.approx(0.0 - 1.0)

@@ -281,7 +281,7 @@ def test_compare_same_draws_and_direction(tmp_path, capsys, lower):
     m = metric_file(tmp_path, body)
     code, out, err = run_cli(capsys, "compare", sol, sub_a, sub_b, "--metric-file", m,
                              "--lower-is-better" if lower else "--higher-is-better",
-                             "--bootstrap", "40", "--json")
+                             "--bootstrap", "40", "--permutations", "0", "--splits", "1", "--json")
     assert code == 0, err
     d = json.loads(out)
     pair = d["pairs"][0]
