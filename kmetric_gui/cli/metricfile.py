@@ -140,10 +140,13 @@ def _interval(w, fs, usage, ci, d, lines, bootstrap):
                            "bootstrap fits in the time left (raise --metric-timeout)")
     progress = Progress("bootstrap", est, f"{b} replicates on {w.workers} processes "
                         f"({fs.call_seconds:.2f} s a call)")
+    import time
+    until = time.monotonic() + 0.85 * w.remaining()     # workers starting late cannot overrun
+    values, failed = bootstrap(w, fs, usage, b, ci.seed, progress=progress, until=until)
+    progress.end()
+    b = len(values)
     if b < ci.replicates:
         lines.append(f"note: {b} of {ci.replicates} replicates, as many as fit in the time limit")
-    values, failed = bootstrap(w, fs, usage, b, ci.seed, progress=progress)
-    progress.end()
     iv = percentile_interval(values, ci.level)
     d["ci"] = iv.to_dict(ci.seed)
     for i, line in enumerate(lines):

@@ -53,12 +53,14 @@ def shakeup_into(w, fs, usage, shake, d, lines):
                          "time left (raise --metric-timeout)")
     progress = Progress("shake-up", est, f"{splits} splits, 2 calls each, on {w.workers} processes")
     try:
-        sh = shakeup_file(w, fs, usage, replace(shake, splits=splits), progress=progress)
+        sh = shakeup_file(w, fs, usage, replace(shake, splits=splits), progress=progress,
+                          until=time.monotonic() + 0.85 * w.remaining())
     except InputError as e:
         raise InputError(f"--shakeup: {e}") from None
     progress.end()
     d["shakeup"] = sh.to_dict()
     lines.extend(shakeup_lines(sh))
+    splits = sh.splits
     if splits < shake.splits:
         lines.append(f"note: {splits} of {shake.splits} splits, as many as fit in the time limit")
 

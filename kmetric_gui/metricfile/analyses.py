@@ -21,7 +21,7 @@ def _ok(results):
     return np.array([r[1] if r[0] == "ok" else np.nan for r in results], dtype=np.float64)
 
 
-def shakeup_file(w, fs, usage, options, cancel=None, progress=None):
+def shakeup_file(w, fs, usage, options, cancel=None, progress=None, until=None):
     """A core.shakeup.Shakeup of the metric file (InputError when no split can be made)."""
     from dataclasses import replace
 
@@ -58,7 +58,9 @@ def shakeup_file(w, fs, usage, options, cancel=None, progress=None):
                     mark = ~mark
                 yield base[mark]
                 yield base[~mark]
-    res = _ok(w.score_sets(fs.args, sets(), cancel=cancel, progress=progress, count=2 * splits))
+    chunk = 2 * max(1, min(25, int(0.5 / max(fs.call_seconds, 1e-3)), -(-splits // (w.workers * 4))))
+    res = _ok(w.score_sets(fs.args, sets(), cancel=cancel, progress=progress, count=2 * splits,
+                           chunk=chunk, until=until))
     actual = np.nan
     if counts is not None and all(counts):
         actual = fs.splits["private"] - fs.splits["public"]

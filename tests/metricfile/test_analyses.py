@@ -253,3 +253,46 @@ def test_blend_left_out_when_predictions_are_not_numbers(tmp_path, capsys):
     pair = json.loads(out)["pairs"][0]
     assert "blend" not in pair and pair["permutations"] == 20
     assert pair["delta"] == pytest.approx(0.0 - 1.0)
+
+
+def test_progress_estimate_first_then_time_left(monkeypatch):
+    import io
+
+    from kmetric_gui.cli import metricfile_stats as ms
+    clock = [100.0]
+    monkeypatch.setattr(ms.time, "monotonic", lambda: clock[0])
+    out = io.StringIO()
+    p = ms.Progress("bootstrap", 40.0, "200 replicates on 2 processes", stream=out)
+    clock[0] += 11.0
+    p(50, 200)                       # 11 s for 50 calls: 33 s for the other 150
+    clock[0] += 1.0
+    p(60, 200)                       # within 10 s of the last line: quiet
+    lines = out.getvalue().splitlines()
+    assert lines == ["kmetric: bootstrap: about 40 s for 200 replicates on 2 processes",
+                     "kmetric: bootstrap: 50 of 200 calls, about 33 s left"]
+    quiet = io.StringIO()
+    q = ms.Progress("bootstrap", 2.0, "short", stream=quiet)
+    clock[0] += 60.0
+    q(1, 2)
+    assert quiet.getvalue() == ""
+
+
+def test_replicates_capped_by_the_time_limit_with_a_note(tmp_path, capsys):
+    sol_p, sub_p = write_pair(tmp_path, n=20, usage=False)
+    m = metric_file(tmp_path, """
+    import time
+
+    def score(solution, submission, row_id_column_name):
+        time.sleep(0.3)
+        return float(solution['y'].mean())
+    """)
+    code, out, err = run_cli(capsys, "score", sol_p, sub_p, "--metric-file", m, "--higher-is-better",
+                             "--bootstrap", "1000", "--metric-timeout", "12", "--json")
+    assert code == 0, err
+    ci = json.loads(out)["ci"]
+    assert 2 <= ci["replicates"] < 1000
+    assert "about" in err and f"{ci['replicates']} replicates" in err
+    code, out, err = run_cli(capsys, "score", sol_p, sub_p, "--metric-file", m, "--higher-is-better",
+                             "--bootstrap", "1000", "--metric-timeout", "12")
+    assert code == 0, err
+    assert "replicates, as many as fit in the time limit" in out
