@@ -9,7 +9,8 @@ import numpy as np
 
 from ..core.intervals import percentile_interval
 from .kaggle import bootstrap, open_worker, plan_replicates, score_file
-from .pairs import blend_curve, order_flips, permutation_deltas, p_value
+from ..core.compare import p_value
+from .pairs import blend_curve, order_flips, permutation_deltas
 
 DEFAULT_FRACTION = 0.3
 
@@ -24,9 +25,10 @@ def _quiet(what, estimate, detail):
 
 def compare_with_file(metric_file, truth, subs, arg_texts=(), higher_is_better=None, id_column=None,
                       timeout=None, memory_gb=None, level=0.95, replicates=1000, seed=0, executor="local",
-                      permutations=0, splits=0, public_fraction=None, alphas=101, progress_for=_quiet):
+                      permutations=0, splits=0, public_fraction=None, alphas=0, progress_for=_quiet):
     """The `kmetric compare --json` object for submissions scored by a metric file.
-    ``progress_for(what, estimate seconds, detail)`` gives a progress callable (or None)."""
+    ``permutations``, ``splits``, ``alphas`` (0: none) ask for the pair statistics beyond the
+    bootstrap; ``progress_for(what, estimate seconds, detail)`` gives a progress callable (or None)."""
     workers = max(1, min(os.cpu_count() or 1, 8))
     scores, reps, names, notes = [], [], [], []
     usage = None

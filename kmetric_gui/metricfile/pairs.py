@@ -10,7 +10,7 @@ submission A's worker, with B's frames loaded beside A's (``edits``):
 """
 import numpy as np
 
-from ..core.compare import flip_probability, p_value  # noqa: F401  (p_value: compare.py)
+from ..core.compare import flip_probability
 from .kaggle import split_rows
 
 
