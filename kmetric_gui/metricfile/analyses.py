@@ -110,9 +110,14 @@ def fix_first(w, fs, usage, top, budget=DEFAULT_FIX_BUDGET, cancel=None, progres
     sign = 1.0 if fs.higher_is_better else -1.0
     chunk = max(1, min(50, int(0.5 / max(fs.call_seconds, 1e-3))))
     until = time.monotonic() + budget
-    alone = _ok(w.score_sets(fs.args, ({"rows": "scored", "fix": [r]} for r in order), cancel=cancel,
-                             progress=progress, chunk=chunk, count=len(order), until=until))
+    res = w.score_sets(fs.args, ({"rows": "scored", "fix": [r]} for r in order), cancel=cancel,
+                       progress=progress, chunk=chunk, count=len(order), until=until)
+    alone = _ok(res)
     out.tried = int(len(alone))
+    if res and all(r[0] != "ok" for r in res):
+        out.reason = (res[0][1] if res[0][0] == "unavailable" else
+                      f"the metric failed on every fix tried (first: {res[0][1]})")
+        return out
     gain = sign * (alone - fs.score)
     good = np.flatnonzero(np.isfinite(gain) & (gain > 0))
     best = good[np.argsort(-gain[good], kind="stable")][:top]

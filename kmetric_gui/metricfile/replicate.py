@@ -96,6 +96,9 @@ class Columns:
         ``edit(sub_columns, rows)`` may replace submission columns first (fixes, blends)."""
         sol, sub = self.frames_all
         if not self.simple:                      # repeated column names: pandas' own way
+            if edit is not None:
+                from .edits import NotEditable
+                raise NotEditable("the files have repeated column names, so no column can be changed")
             if rows is None:
                 return sol.copy(), sub.copy()
             return _iloc_pair(sol, sub, rows, self.id_col, self)

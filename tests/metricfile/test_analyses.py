@@ -296,3 +296,18 @@ def test_replicates_capped_by_the_time_limit_with_a_note(tmp_path, capsys):
                              "--bootstrap", "1000", "--metric-timeout", "12")
     assert code == 0, err
     assert "replicates, as many as fit in the time limit" in out
+
+
+def test_fix_first_without_shared_columns_says_why(tmp_path, capsys):
+    sol = pd.DataFrame({"id": [f"i{k}" for k in range(20)], "target": [0, 1] * 10})
+    sol.to_csv(tmp_path / "sol.csv", index=False)
+    sol.rename(columns={"target": "pred"}).assign(pred=0.5).to_csv(tmp_path / "sub.csv", index=False)
+    m = metric_file(tmp_path, """
+    def score(solution, submission, row_id_column_name):
+        return float(((solution['target'] - submission['pred']) ** 2).mean())
+    """)
+    code, out, err = run_cli(capsys, "score", tmp_path / "sol.csv", tmp_path / "sub.csv", "--metric-file", m,
+                             "--lower-is-better", "--top-fixes", "3", "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["top_fixes"] == [] and "no column of the solution's" in d["top_fixes_reason"]
