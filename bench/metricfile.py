@@ -84,7 +84,7 @@ def main():
         bsol, bsub = make_pair(d, a.boot_rows, seed=1)
         one_cmd = [py, "-m", "kmetric_gui.cli", "score", bsol, bsub, "--metric-file", METRIC]
         boot_cmd = one_cmd + ["--bootstrap", str(a.replicates)]
-        small = max(10, a.replicates // 10)
+        small = max(40, a.replicates // 10)     # a 95% interval needs 40 replicates
         base = statistics.median(wall(one_cmd) for _ in range(a.repeat))
         boot = wall(boot_cmd)
         # the pool's start-up (spawned workers importing pandas, reading the pair) is paid

@@ -108,7 +108,8 @@ class Columns:
             cols_sub = {c: _copy(a) for c, a in self.sub}
         else:
             rows = np.asarray(rows)
-            k = occurrences(rows, self._first) if len(rows) > 1 else None
+            rising = len(rows) < 2 or bool((rows[1:] > rows[:-1]).all())   # a split: no repeats
+            k = None if rising else occurrences(rows, self._first)
             ids = self.ids().take(rows, k if k is not None and k.any() else None)
             key = self.id_col
             cols_sol = {c: ids if c == key else a.take(rows) for c, a in self.sol}
