@@ -51,7 +51,8 @@ def compare_with_file(metric_file, truth, subs, arg_texts=(), higher_is_better=N
            "higher_is_better": higher_is_better,
            "metric_file": {"path": scores[0].source.path, "sha256": scores[0].source.sha256,
                            "function": "score", "args": scores[0].args},
-           "submissions": [], "pairs": []}
+           "submissions": [], "pairs": [], "replicates": int(len(reps[0])), "seed": seed,
+           "splits": splits}
     for name, fs, v in zip(names, scores, reps):
         out["submissions"].append({"name": name, "score": fs.score,
                                    "ci": percentile_interval(v, level).to_dict(seed),

@@ -161,12 +161,14 @@ def bootstrap(w, fs, usage, replicates=1000, seed=0, cancel=None, progress=None,
     base = split_rows(usage)["all"]
     n = fs.n_rows
     rng = rng_of(seed)
-    dtype = np.int32 if n < 2 ** 31 else np.int64
 
     def draws():
+        # the generator's state before each draw travels, not the draw: the worker makes
+        # the same draw from it (a few hundred bytes instead of n integers to pickle)
         for _ in range(replicates):
-            d = rng.integers(0, n, size=n).astype(dtype, copy=False)
-            yield d if base is None else base[d]
+            state = rng.bit_generator.state
+            rng.integers(0, n, size=n)
+            yield {"draw": state, "n": n, "rows": None if base is None else "scored"}
     # chunks of about a second at most, so a deadline is kept closely
     chunk = max(1, min(50, int(1.0 / max(fs.call_seconds, 1e-3)), -(-replicates // (w.workers * 4))))
     results = w.score_sets(fs.args, draws(), cancel=cancel, progress=progress, count=replicates,

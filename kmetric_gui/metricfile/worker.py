@@ -161,14 +161,31 @@ def _call(fn, sol, sub, rows, id_col, kwargs):
     a dict row set also changes the submission (``edits``)."""
     cols = _columns(sol, sub, id_col)
     edit = None
-    if isinstance(rows, dict):
+    if isinstance(rows, dict) and "draw" in rows:
+        rows = _drawn(rows)
+    elif isinstance(rows, dict):
         from .edits import edit_of
         rows, edit = edit_of(rows, cols, _other)
         if isinstance(rows, str):        # "scored": every row but the Ignored ones
-            usage = _state["frames"][2]
-            rows = None if usage is None or not (usage == 2).any() else (usage != 2).nonzero()[0]
+            rows = _scored()
     s, u = cols.frames(rows, edit)
     return fn(s, u, id_col, **kwargs)
+
+
+def _scored():
+    usage = _state["frames"][2]
+    return None if usage is None or not (usage == 2).any() else (usage != 2).nonzero()[0]
+
+
+def _drawn(spec):
+    """A bootstrap draw made from the generator's state the parent had before it."""
+    import numpy as np
+    state = spec["draw"]
+    rng = np.random.Generator(getattr(np.random, state["bit_generator"])())
+    rng.bit_generator.state = state
+    rows = rng.integers(0, spec["n"], size=spec["n"])
+    scored = _scored() if spec.get("rows") == "scored" else None
+    return rows if scored is None else scored[rows]
 
 
 def fix_candidates(code, name, function, paths, id_col):
