@@ -6,7 +6,7 @@ import sys
 from .stats import _number
 
 
-def add_metric_file_options(s):
+def add_metric_file_options(s, fixes=False):
     g = s.add_argument_group("a competition's own metric file (Kaggle's score() function)")
     g.add_argument("--metric-file", metavar="FILE",
                    help="score with FILE's score(solution, submission, row_id_column_name, ...) "
@@ -22,6 +22,10 @@ def add_metric_file_options(s):
     g.add_argument("--executor", metavar="local|dask:ADDRESS", default="local",
                    help="where the bootstrap's calls run: local processes (default) or an existing "
                         "Dask cluster (needs the 'cluster' extra; its workers must see the files' paths)")
+    if fixes:
+        g.add_argument("--fix-budget", metavar="SECONDS",
+                       help="with --top-fixes: seconds for re-scoring single fixes, largest error "
+                            "first (default 60); the list says when it is approximate")
 
 
 def _limits(args, problems):
@@ -79,15 +83,19 @@ def run_score(args, ci, shake):
     from ..metricfile.kaggle import MetricFailed, bootstrap, open_worker, score_file
     problems = []
     timeout, memory = _limits(args, problems)
-    if shake is not None:
-        problems.append("--shakeup is not available with --metric-file yet")
+    budget = None
+    if getattr(args, "fix_budget", None) is not None:
+        budget = _number(args.fix_budget, "--fix-budget", problems)
+        if budget is not None and budget <= 0:
+            problems.append(f"--fix-budget must be above 0; got {args.fix_budget}")
     if problems:
         for line in problems:
             print(f"kmetric: {line}", file=sys.stderr)
         return 2
     import os
     _tell_once(args.metric_file)
-    workers = max(1, min(os.cpu_count() or 1, 8)) if ci else 1
+    top = getattr(args, "top_fixes", None)
+    workers = max(1, min(os.cpu_count() or 1, 8)) if ci or shake or top else 1
     try:
         with open_worker(args.metric_file, (args.truth, args.submission), args.id_column,
                          timeout, memory, workers, args.executor) as w:
@@ -95,6 +103,12 @@ def run_score(args, ci, shake):
             d, lines = to_json(fs), human_lines(fs)
             if ci is not None:
                 _interval(w, fs, usage, ci, d, lines, bootstrap)
+            if shake is not None:
+                from .metricfile_stats import shakeup_into
+                shakeup_into(w, fs, usage, shake, d, lines)
+            if top:
+                from .metricfile_stats import fixes_into
+                fixes_into(w, fs, usage, top, budget, d, lines)
             printed = w.printed()
     except InputError as e:
         for line in e.problems:
@@ -119,16 +133,20 @@ def _interval(w, fs, usage, ci, d, lines, bootstrap):
     from ..metricfile.runner import MetricFailed
     from ..stats import interval_text
     from ..metricfile.kaggle import plan_replicates
+    from .metricfile_stats import Progress
     b, est = plan_replicates(w, fs.call_seconds, ci.replicates)
     if b < 2:
         raise MetricFailed(f"metric file {fs.source.name}: one call takes {fs.call_seconds:.1f} s; no "
                            "bootstrap fits in the time left (raise --metric-timeout)")
-    if est > 5:
-        print(f"kmetric: bootstrap: about {est:.0f} s for {b} replicates on {w.workers} processes "
-              f"({fs.call_seconds:.2f} s a call)", file=sys.stderr)
+    progress = Progress("bootstrap", est, f"{b} replicates on {w.workers} processes "
+                        f"({fs.call_seconds:.2f} s a call)")
+    import time
+    until = time.monotonic() + 0.85 * w.remaining()     # workers starting late cannot overrun
+    values, failed = bootstrap(w, fs, usage, b, ci.seed, progress=progress, until=until)
+    progress.end()
+    b = len(values)
     if b < ci.replicates:
         lines.append(f"note: {b} of {ci.replicates} replicates, as many as fit in the time limit")
-    values, failed = bootstrap(w, fs, usage, b, ci.seed)
     iv = percentile_interval(values, ci.level)
     d["ci"] = iv.to_dict(ci.seed)
     for i, line in enumerate(lines):
@@ -155,7 +173,10 @@ def run_compare(args, copts):
         d = compare_with_file(args.metric_file, args.truth, args.submissions, args.metric_arg,
                               args.higher_is_better, args.id_column, timeout, memory, copts.level,
                               min(copts.replicates, 1000) if args.bootstrap is None else copts.replicates,
-                              copts.seed, args.executor)
+                              copts.seed, args.executor,
+                              copts.permutations if args.permutations else min(copts.permutations, 1000),
+                              copts.splits if args.splits else min(copts.splits, 500),
+                              copts.public_fraction, copts.alphas, _progress_for)
     except InputError as e:
         for line in e.problems:
             print(f"kmetric: {line}", file=sys.stderr)
@@ -177,4 +198,21 @@ def run_compare(args, copts):
         share = "-" if p["p_b_better"] is None else f"{p['p_b_better']:.3f}"
         print(f"  {p['b']} - {p['a']}: {p['delta']:+.6f} [{_fmt(ci['low'])}, {_fmt(ci['high'])}]; "
               f"share of replicates where {p['b']} is better: {share}")
+        if p["permutations"]:
+            print(f"      p-value {_fmt(p['p_value'])} ({p['permutations']} random swaps of each "
+                  "row's predictions, two-sided)")
+        if p["p_order_flips"] is not None:
+            print(f"      P(order flips) {p['p_order_flips']:.3f} (random splits, "
+                  f"{100 * d['public_fraction']:.0f}% Public)")
+        b = p.get("blend")
+        if b and b["best_alpha"] is not None:
+            print(f"      blend {p['a']} x alpha + {p['b']} x (1 - alpha): best alpha "
+                  f"{b['best_alpha']:.2f} scores {_fmt(b['best_score'])}")
+    for w in d.get("warnings", []):
+        print(f"note: {w}")
     return 0
+
+
+def _progress_for(what, estimate, detail):
+    from .metricfile_stats import Progress
+    return Progress(what, estimate, detail)

@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     add_metric_options(s)
     add_stats_options(s, groups=True)
     add_fix_options(s)
-    add_metric_file_options(s)
+    add_metric_file_options(s, fixes=True)
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(run=run)
     return s

@@ -153,20 +153,26 @@ def plan_replicates(w, seconds_per_call, replicates):
     return replicates, est
 
 
-def bootstrap(w, fs, usage, replicates=1000, seed=0, cancel=None, progress=None):
+def bootstrap(w, fs, usage, replicates=1000, seed=0, cancel=None, progress=None, until=None):
     """Scores of ``replicates`` resamples of the scored rows (nan where a replicate failed),
-    drawn in order from one generator: the same draws for every submission of a seed."""
+    drawn in order from one generator: the same draws for every submission of a seed.
+    ``until``: a time.monotonic() deadline; the replicates started by then are kept (fewer)."""
     from ..core.resample import rng_of
     base = split_rows(usage)["all"]
     n = fs.n_rows
     rng = rng_of(seed)
-    dtype = np.int32 if n < 2 ** 31 else np.int64
 
     def draws():
+        # the generator's state before each draw travels, not the draw: the worker makes
+        # the same draw from it (a few hundred bytes instead of n integers to pickle)
         for _ in range(replicates):
-            d = rng.integers(0, n, size=n).astype(dtype, copy=False)
-            yield d if base is None else base[d]
-    results = w.score_sets(fs.args, draws(), cancel=cancel, progress=progress, count=replicates)
+            state = rng.bit_generator.state
+            rng.integers(0, n, size=n)
+            yield {"draw": state, "n": n, "rows": None if base is None else "scored"}
+    # chunks of about a second at most, so a deadline is kept closely
+    chunk = max(1, min(50, int(1.0 / max(fs.call_seconds, 1e-3)), -(-replicates // (w.workers * 4))))
+    results = w.score_sets(fs.args, draws(), cancel=cancel, progress=progress, count=replicates,
+                           chunk=chunk, until=until)
     values = np.array([r[1] if r[0] == "ok" else np.nan for r in results], dtype=np.float64)
     failed = [r for r in results if r[0] != "ok"]
     return values, failed

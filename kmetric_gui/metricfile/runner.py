@@ -163,10 +163,19 @@ class MetricWorker:
         self._raise(r)
         return r[1]
 
-    def score_sets(self, kwargs, row_sets, cancel=None, progress=None, chunk=None, count=None):
+    def ask(self, task, *extra):
+        """One worker task's answer (a module function of ``worker``), raised if not ok."""
+        (r,) = self._wait([self._executor().submit(task, *self._args(), self.paths, self.id_col, *extra)])
+        self._raise(r)
+        return r[1]
+
+    def score_sets(self, kwargs, row_sets, cancel=None, progress=None, chunk=None, count=None,
+                   until=None):
         """Result tuples (kind, value or message, line, seconds) of each row set, spread over
         the pool in chunks; ``row_sets`` may be a generator (``count`` items): at most a few
-        chunks are drawn ahead, so a long bootstrap never holds every draw at once."""
+        chunks are drawn ahead, so a long bootstrap never holds every draw at once.
+        ``until`` (a time.monotonic() deadline): no chunk starts after it; the results of
+        the sets started are returned (a prefix of them; the first chunk always runs)."""
         from concurrent.futures import FIRST_COMPLETED, wait
         if count is None:
             row_sets = list(row_sets)
@@ -176,6 +185,8 @@ class MetricWorker:
         pending, results, done_sets = {}, {}, 0
         submitted = 0
         while submitted < count or pending:
+            if until is not None and submitted and time.monotonic() > until:
+                count = submitted                # the budget is spent: finish what runs
             while submitted < count and len(pending) < self.workers * 2:
                 part = [next(it) for _ in range(min(chunk, count - submitted))]
                 fut = self._executor().submit(worker.score_rows, *self._args(), self.paths, self.id_col,

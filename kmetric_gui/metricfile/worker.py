@@ -121,7 +121,6 @@ def _frames(paths, id_col):
     if _state.get("frames_key") == key:
         return _state["frames"]
     from .frames import read_aligned
-    _state.pop("id_text", None)
     _state["frames"], _state["frames_key"] = read_aligned(paths, id_col), key
     return _state["frames"]
 
@@ -136,57 +135,64 @@ def prepare(code, name, function, paths, id_col):
     return ("ok", (len(sol), usage, key))
 
 
-def _repeats(rows):
-    """k for each drawn row: how many times the same row was drawn before it."""
-    import numpy as np
-    order = np.argsort(rows, kind="stable")
-    srt = rows[order]
-    starts = np.flatnonzero(np.r_[True, srt[1:] != srt[:-1]])
-    k_sorted = np.arange(len(srt)) - np.repeat(starts, np.diff(np.r_[starts, len(srt)]))
-    k = np.empty_like(k_sorted)
-    k[order] = k_sorted
-    return k
+def _columns(sol, sub, id_col):
+    """The frames as column arrays (``replicate.Columns``), made once per process."""
+    if _state.get("columns_key") != _state.get("frames_key"):
+        from .replicate import Columns
+        _state["columns"], _state["columns_key"] = Columns(sol, sub, id_col), _state.get("frames_key")
+    return _state["columns"]
 
 
-def _unique_ids(ids, rows, text=None):
-    """Row ids of a resample made unique: the k-th repeat of a drawn row gets '#k'.
-    ``text``: every row's id as an Arrow string array (made once per process); the
-    work is Arrow's, in C, since a bootstrap makes ids for every replicate."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-    k = _repeats(rows)
-    if text is None:
-        taken = pa.array(ids.astype(str).to_numpy(dtype=object), type=pa.string())
-    else:
-        taken = text.take(pa.array(rows))
-    again = k > 0
-    if again.any():
-        joined = pc.binary_join_element_wise(taken, pa.array(k).cast(pa.string()), "#")
-        taken = pc.if_else(pa.array(again), joined, taken)
-    out = taken.to_pandas()
-    out.index, out.name = ids.index, ids.name
-    return out
-
-
-def _id_text(sol, id_col):
-    if "id_text" not in _state:
-        import pyarrow as pa
-        _state["id_text"] = pa.array(sol[id_col].astype(str).to_numpy(dtype=object), type=pa.string())
-    return _state["id_text"]
+def _other(paths):
+    """Another submission's frames aligned to the same solution (blends, swaps)."""
+    key = tuple(paths)
+    others = _state.setdefault("others", {})
+    if key not in others:
+        from .frames import read_aligned
+        from .replicate import Columns
+        sol, sub, _, id_col = read_aligned(paths, _state["frames_key"][1])
+        others.clear()                 # one other submission at a time is enough
+        others[key] = Columns(sol, sub, id_col)
+    return others[key]
 
 
 def _call(fn, sol, sub, rows, id_col, kwargs):
+    """score() on a fresh pair of ``rows`` (None: all rows; metrics delete columns in place);
+    a dict row set also changes the submission (``edits``)."""
+    cols = _columns(sol, sub, id_col)
+    edit = None
+    if isinstance(rows, dict) and "draw" in rows:
+        rows = _drawn(rows)
+    elif isinstance(rows, dict):
+        from .edits import edit_of
+        rows, edit = edit_of(rows, cols, _other)
+        if isinstance(rows, str):        # "scored": every row but the Ignored ones
+            rows = _scored()
+    s, u = cols.frames(rows, edit)
+    return fn(s, u, id_col, **kwargs)
+
+
+def _scored():
+    usage = _state["frames"][2]
+    return None if usage is None or not (usage == 2).any() else (usage != 2).nonzero()[0]
+
+
+def _drawn(spec):
+    """A bootstrap draw made from the generator's state the parent had before it."""
     import numpy as np
-    sol_all = sol
-    if rows is not None:
-        sol = sol.iloc[rows].reset_index(drop=True)
-        sub = sub.iloc[rows].reset_index(drop=True)
-        if len(rows) > 1 and np.bincount(rows).max() > 1:
-            sol[id_col] = _unique_ids(sol[id_col], rows, _id_text(sol_all, id_col))
-            sub[id_col] = sol[id_col].to_numpy()
-    else:
-        sol, sub = sol.copy(), sub.copy()     # metrics delete columns in place
-    return fn(sol, sub, id_col, **kwargs)
+    state = spec["draw"]
+    rng = np.random.Generator(getattr(np.random, state["bit_generator"])())
+    rng.bit_generator.state = state
+    rows = rng.integers(0, spec["n"], size=spec["n"])
+    scored = _scored() if spec.get("rows") == "scored" else None
+    return rows if scored is None else scored[rows]
+
+
+def fix_candidates(code, name, function, paths, id_col):
+    """('ok', (shared columns, rows ordered by absolute error)) for fix first."""
+    from .edits import candidates
+    sol, sub, _, key = _frames(paths, id_col)
+    return ("ok", candidates(_columns(sol, sub, key)))
 
 
 def _result(value):
@@ -199,6 +205,11 @@ def _result(value):
     if isinstance(value, str) or not math.isfinite(v):
         return ("error", f"score() returned {v!r}, not a finite number", None)
     return ("ok", v)
+
+
+def _not_editable():
+    from .edits import NotEditable
+    return NotEditable
 
 
 def score_rows(code, name, function, paths, id_col, kwargs, row_sets):
@@ -215,6 +226,8 @@ def score_rows(code, name, function, paths, id_col, kwargs, row_sets):
             r = _result(_call(fn, sol, sub, rows, key, kwargs))
         except MemoryError:
             r = ("memory", "the metric ran out of memory", None)
+        except _not_editable() as e:
+            r = ("unavailable", str(e), None)
         except Exception as e:
             if type(e).__name__ == "ParticipantVisibleError":
                 r = ("visible", str(e)[:VISIBLE_LIMIT], None)
@@ -242,3 +255,9 @@ def run_doctests(code, name, function):
         runner.run(test, out=out.write)
     res = runner.summarize(verbose=False)
     return ("ok", (res.attempted, res.failed, out.getvalue()))
+
+
+def row_ids(code, name, function, paths, id_col, rows):
+    """('ok', the id text of each row) of the aligned solution."""
+    sol, _, _, key = _frames(paths, id_col)
+    return ("ok", [str(x) for x in sol[key].take(list(rows)).tolist()])

@@ -281,7 +281,7 @@ def test_compare_same_draws_and_direction(tmp_path, capsys, lower):
     m = metric_file(tmp_path, body)
     code, out, err = run_cli(capsys, "compare", sol, sub_a, sub_b, "--metric-file", m,
                              "--lower-is-better" if lower else "--higher-is-better",
-                             "--bootstrap", "40", "--json")
+                             "--bootstrap", "40", "--permutations", "0", "--splits", "1", "--json")
     assert code == 0, err
     d = json.loads(out)
     pair = d["pairs"][0]
@@ -315,18 +315,36 @@ def test_check_metric_runs_doctests(tmp_path, capsys):
     assert code == 2 and "1 of 1 doctest examples failed" in out and "Expected" in out
 
 
-def test_unique_ids_match_a_plain_loop():
-    from kmetric_gui.metricfile.worker import _unique_ids
+@pytest.mark.parametrize("dtype", ["str", object])
+def test_resample_frames_match_a_plain_loop(dtype):
+    """Each resample's frames equal iloc on both frames with the k-th repeat of a row
+    given id '<id>#k' (draw order), column by column, dtypes kept."""
+    from kmetric_gui.metricfile.replicate import Columns, occurrences
     rng = np.random.default_rng(3)
-    ids = pd.Series([f"x{i}" for i in range(30)], name="id")
-    rows = rng.integers(0, 30, size=30)
-    seen, expect = {}, []
-    for r in rows:
-        k = seen.get(r, 0)
-        seen[r] = k + 1
-        expect.append(ids[r] if k == 0 else f"{ids[r]}#{k}")
-    got = _unique_ids(ids.iloc[rows].reset_index(drop=True), rows)
-    assert got.tolist() == expect and got.is_unique
+    n = 40
+    sol = pd.DataFrame({"id": pd.Series([f"x{i}" for i in range(n)], dtype=dtype),
+                        "y": rng.integers(0, 2, n), "w": rng.random(n),
+                        "lab": pd.Series(rng.choice(["a", "b"], n), dtype="str")})
+    sub = pd.DataFrame({"id": sol["id"].copy(), "p": rng.random(n)})
+    cols = Columns(sol, sub, "id")
+    for _ in range(5):
+        rows = rng.integers(0, n, size=n)
+        seen, expect, ks = {}, [], []
+        for r in rows:
+            k = seen.get(r, 0)
+            seen[r] = k + 1
+            ks.append(k)
+            expect.append(sol["id"][r] if k == 0 else f"{sol['id'][r]}#{k}")
+        assert occurrences(rows).tolist() == ks
+        s, u = cols.frames(rows)
+        assert s["id"].tolist() == expect and u["id"].tolist() == expect and s["id"].is_unique
+        assert s["id"].dtype == sol["id"].dtype
+        ref_s, ref_u = sol.iloc[rows].reset_index(drop=True), sub.iloc[rows].reset_index(drop=True)
+        for c in ("y", "w", "lab"):
+            pd.testing.assert_series_equal(s[c], ref_s[c])
+        pd.testing.assert_series_equal(u["p"], ref_u["p"])
+        s.loc[0, "y"] = 99                    # a metric's edit never reaches the next call
+    assert (cols.frames(None)[0]["y"] != 99).all()
 
 
 @pytest.mark.parametrize("case,needle", [
