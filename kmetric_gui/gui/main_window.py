@@ -19,6 +19,7 @@ from .crash import guarded
 from .file_actions import FILE_FILTER, FileActions, demo_paths, guess_roles, save_start  # noqa: F401
 from .jobs import JobController
 from .menus import build_menus
+from .metric_file_actions import MetricFileActions
 from .table_panel import TablePanel
 from .window_settings import WindowSettings
 from .views import ViewContext
@@ -64,6 +65,7 @@ class MainWindow(FileActions, QMainWindow):
         self._discarding = False
         self._build_ui()
         self.actions_ = build_menus(self)
+        self.metric_file = MetricFileActions(self)     # File > Open metric file…, its dock
         self.saved_state = WindowSettings(self)
         self._connect()
         self.freshness = Freshness(self)

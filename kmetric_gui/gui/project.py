@@ -87,12 +87,14 @@ class Projects(QObject):
         options, changes, view = s.options, s.changes(), view_state(self.win)
         compared = [p for p in getattr(s, "compare_paths", ()) if Path(p).is_file()]
         folder = Path(path).resolve().parent
+        mf = getattr(self.win, "metric_file", None)
+        metric_file = mf.project_entry(folder) if mf is not None else None
 
         def job(progress, cancel):
             progress(0.1, "hashing the files")
             refs = [file_ref(paths[r], r, folder, cancel) for r in ROLES]
             others = [file_ref(p, "compare", folder, cancel) for p in compared]
-            write_project(path, project_json(refs, options, changes, view, others))
+            write_project(path, project_json(refs, options, changes, view, others, metric_file))
             return str(path)
 
         def done(p):
@@ -234,6 +236,8 @@ class Projects(QObject):
             self.notes.append(f"{len(proj.compare) - len(compared)} compared submission(s) not found")
         if compared and hasattr(self.win.controller, "compare_jobs"):
             self.win.controller.compare_jobs.add(compared)
+        if proj.metric_file and getattr(self.win, "metric_file", None) is not None:
+            self.win.metric_file.restore(proj.metric_file, proj.path)
         self._remember(proj.path)
         if self.notes:
             self.win.statusBar().showMessage(" ".join(self.notes), 0)

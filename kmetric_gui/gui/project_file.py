@@ -48,6 +48,7 @@ class Project:
     edits: list               # raw JSON edits (checked against the data once it is loaded)
     view: dict = field(default_factory=dict)
     compare: list = field(default_factory=list)   # FileRefs of the compared submissions
+    metric_file: "dict | None" = None             # {path, absolute, sha256, args, higher_is_better}
 
 
 # -- writing ---------------------------------------------------------------------------
@@ -79,8 +80,9 @@ def encode_change(change):
         for (name, unit, part), value in change.cells]}
 
 
-def project_json(refs, options, changes, view, compare=()):
-    return {"format": FORMAT, "format_version": FORMAT_VERSION,
+def project_json(refs, options, changes, view, compare=(), metric_file=None):
+    extra = {"metric_file": metric_file} if metric_file else {}
+    return {**extra, "format": FORMAT, "format_version": FORMAT_VERSION,
             "compare": [{"path": r.path, "absolute": r.absolute, "size": r.size, "sha256": r.sha256}
                         for r in compare],
             "files": {r.role: {"path": r.path, "absolute": r.absolute, "size": r.size,
@@ -150,12 +152,13 @@ def read_project(path, max_bytes=MAX_BYTES):
     options = schema.check_options(d.get("options", {}), problems)
     schema.check_edits(d.get("edits", []), problems)
     schema.check_view(d.get("view", {}), problems)
+    schema.check_metric_file(d.get("metric_file"), problems)
     if problems or not all(oks.values()) or not all(compare_ok) or options is None:
         refuse()
     refs = {role: _ref(role, files[role]) for role in ROLES}
     others = [_ref("compare", c) for c in compare]
     return Project(str(path), refs, Options().with_(**options), d.get("edits", []), d.get("view", {}),
-                   others)
+                   others, d.get("metric_file"))
 
 
 def _ref(role, f):

@@ -14,12 +14,17 @@ def _num(x):
 
 
 def compare_with_file(metric_file, truth, subs, arg_texts=(), higher_is_better=None, id_column=None,
-                      timeout=None, memory_gb=None, level=0.95, replicates=1000, seed=0, executor="local"):
-    """The `kmetric compare --json` object for submissions scored by a metric file."""
+                      timeout=None, memory_gb=None, level=0.95, replicates=1000, seed=0, executor="local",
+                      cancel=None, progress=None):
+    """The `kmetric compare --json` object for submissions scored by a metric file.
+    ``cancel``/``progress``: the app's job (Cancel kills the worker; k of n submissions)."""
     workers = max(1, min(os.cpu_count() or 1, 8))
     scores, reps, names = [], [], []
-    for path in subs:
+    for k, path in enumerate(subs):
+        if progress is not None:
+            progress(k / len(subs), f"comparing: {Path(path).name}")
         with open_worker(metric_file, (truth, path), id_column, timeout, memory_gb, workers, executor) as w:
+            w.cancel_check = cancel
             fs, usage = score_file(w, arg_texts, higher_is_better)
             values, _failed = bootstrap(w, fs, usage, replicates, seed)
         higher_is_better = fs.higher_is_better          # the first file's answer holds for all

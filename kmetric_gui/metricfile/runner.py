@@ -44,6 +44,7 @@ class MetricWorker:
         self._pool = None
         self.executor_name = executor
         self._client = None
+        self.cancel_check = None     # the app's job: its Cancel kills the pool at the next check
 
     # -- the pool ----------------------------------------------------------------
     def _executor(self):
@@ -112,6 +113,7 @@ class MetricWorker:
     def _time_left(self, cancel):
         """Seconds left of the time limit; past it, or on cancel, the pool is killed."""
         left = self.remaining()
+        cancel = cancel or self.cancel_check
         if left <= 0:
             self.kill()
             raise MetricFailed(f"metric file {self.source.name}: stopped after "
