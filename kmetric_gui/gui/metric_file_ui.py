@@ -57,8 +57,8 @@ def add_dock(win):
     dock.setObjectName("metricFileDock")
     dock.setWidget(panel)
     win.addDockWidget(Qt.LeftDockWidgetArea, dock)
-    if getattr(win, "problems_dock", None) is not None:
-        win.tabifyDockWidget(win.problems_dock, dock)
+    if getattr(win, "docks", None):        # under Options: its number in sight beside its arguments
+        win.splitDockWidget(win.docks[0], dock, Qt.Vertical)
     dock.hide()                     # until a metric file is opened
     return dock, panel
 

@@ -222,3 +222,31 @@ def test_project_keeps_the_metric_file_path_hash_and_arguments(qtbot, window, mf
         window.projects.open(str(proj))
     assert any("changed since the project was saved" in n for n in mf.notes)
     assert mf.asked == ["kl.py", "kl.py"]
+
+
+def test_compare_and_parity_with_a_metric_file(qtbot, window, mf, tmp_path):
+    """Compared submissions: the same numbers as `kmetric compare --metric-file`; the
+    built-in in use stands beside the file's score with their difference."""
+    from kmetric_gui.metricfile.compare import compare_with_file
+    truth, sub = pair("kl")
+    other = tmp_path / "other.csv"
+    df = pd.read_csv(sub, dtype={"id": str})
+    cols = [c for c in df.columns if c != "id"]
+    v = df[cols].to_numpy() * 0.8 + 0.05
+    df[cols] = v / v.sum(axis=1, keepdims=True)
+    df.to_csv(other, index=False)
+    window.options_panel.replicates.setValue(200)
+    r = open_and_score(qtbot, window, mf, EXAMPLES / "kl_divergence.py", "kl")
+    qtbot.waitUntil(lambda: window.session.results is not None, timeout=30000)
+    builtin = window.session.results.report
+    assert f"{builtin.score:.6f}" in mf.panel.parity.text()
+    assert f"{r.fs.score - builtin.score:+.3g}" in mf.panel.parity.text()
+    with qtbot.waitSignal(mf.compared, timeout=180000) as got:
+        window.controller.compare_jobs.add([str(other)])
+    d = got.args[0]
+    ref = compare_with_file(str(EXAMPLES / "kl_divergence.py"), truth, [sub, str(other)],
+                            replicates=200, level=0.95, seed=0)
+    assert [s["score"] for s in d["submissions"]] == [s["score"] for s in ref["submissions"]]
+    assert d["pairs"][0]["delta_ci"] == ref["pairs"][0]["delta_ci"]
+    assert mf.panel.table.rowCount() == 2
+    assert mf.panel.table.item(1, 0).text() == "other.csv"

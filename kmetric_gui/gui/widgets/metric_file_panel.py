@@ -60,6 +60,7 @@ class MetricFilePanel(QWidget):
                                               "Share better"])
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
+        self.table.setMinimumHeight(110)
         self.table.hide()
         for w in (self.title, self.status, self.score_label, self.splits, self.interval,
                   self.parity, self.error):
@@ -71,10 +72,10 @@ class MetricFilePanel(QWidget):
 
     def set_source(self, name, sha256, higher_is_better, doc_line=""):
         word = {True: "higher is better", False: "lower is better"}.get(higher_is_better, "")
-        self.title.setText(f"<b>{name}</b> {('(' + word + ')') if word else ''}<br>"
-                           f"<small>sha256 {sha256[:12]}… · runs in its own process · "
-                           f"scores the files on disk (edits not included)</small>"
-                           + (f"<br><i>{doc_line}</i>" if doc_line else ""))
+        self.title.setText(f"<b>{name}</b> {('(' + word + ')') if word else ''}")
+        self.title.setToolTip(f"sha256 {sha256}\nRuns in its own process and scores the files on "
+                              "disk (edits in the table are not included)."
+                              + (f"\n\n{doc_line}" if doc_line else ""))
         self.clear_results()
 
     def clear_results(self):
