@@ -10,6 +10,7 @@ from ..metricfile.runner import Limits, MetricWorker
 from ..metricfile.source import load_source
 
 INSPECT_TIMEOUT = 120.0       # loading the file and reading its signature
+WORKER_NICE = 10              # the metric's processes yield the CPU to the window
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,7 @@ def _worker(run, workers, cancel):
     w = MetricWorker(run.source, (run.truth, run.submission), run.id_column, Limits(run.timeout),
                      workers)
     w.cancel_check = cancel           # Cancel kills the process within a tenth of a second
+    w.nice = WORKER_NICE
     return w
 
 
@@ -113,4 +115,4 @@ def compare(run, others, level, replicates, seed, progress, cancel):
     _unchanged(run.source)
     return compare_with_file(run.source.path, run.truth, [run.submission, *others], run.texts,
                              run.higher_is_better, run.id_column, run.timeout, None, level,
-                             replicates, seed, cancel=cancel, progress=progress)
+                             replicates, seed, cancel=cancel, progress=progress, nice=WORKER_NICE)

@@ -15,7 +15,7 @@ def _num(x):
 
 def compare_with_file(metric_file, truth, subs, arg_texts=(), higher_is_better=None, id_column=None,
                       timeout=None, memory_gb=None, level=0.95, replicates=1000, seed=0, executor="local",
-                      cancel=None, progress=None):
+                      cancel=None, progress=None, nice=0):
     """The `kmetric compare --json` object for submissions scored by a metric file.
     ``cancel``/``progress``: the app's job (Cancel kills the worker; k of n submissions)."""
     workers = max(1, min(os.cpu_count() or 1, 8))
@@ -24,7 +24,7 @@ def compare_with_file(metric_file, truth, subs, arg_texts=(), higher_is_better=N
         if progress is not None:
             progress(k / len(subs), f"comparing: {Path(path).name}")
         with open_worker(metric_file, (truth, path), id_column, timeout, memory_gb, workers, executor) as w:
-            w.cancel_check = cancel
+            w.cancel_check, w.nice = cancel, nice
             fs, usage = score_file(w, arg_texts, higher_is_better)
             values, _failed = bootstrap(w, fs, usage, replicates, seed)
         higher_is_better = fs.higher_is_better          # the first file's answer holds for all
