@@ -250,3 +250,36 @@ def test_compare_and_parity_with_a_metric_file(qtbot, window, mf, tmp_path):
     assert d["pairs"][0]["delta_ci"] == ref["pairs"][0]["delta_ci"]
     assert mf.panel.table.rowCount() == 2
     assert mf.panel.table.item(1, 0).text() == "other.csv"
+
+
+def test_help_shows_the_docstring_and_score_runs_the_doctests(qtbot, window, mf, tmp_path):
+    p = write(tmp_path, '''
+        HIGHER_IS_BETTER = True
+        def score(solution, submission, row_id_column_name):
+            """Share of rows where class_0 matches.
+
+            >>> 2 + 2
+            4
+            >>> 2 + 2
+            5
+            """
+            return 1.0
+        ''')
+    assert not mf.actions["doc"].isEnabled() and not mf.actions["check"].isEnabled()
+    with qtbot.waitSignal(mf.ready, timeout=60000):
+        mf.open(str(p))
+    assert mf.actions["doc"].isEnabled()
+    mf.show_doc()
+    from PySide6.QtWidgets import QTextBrowser
+    text = mf.doc_dialog.findChild(QTextBrowser).toPlainText()
+    assert text.startswith("Share of rows where class_0 matches.") and ">>> 2 + 2" in text
+    mf.doc_dialog.close()
+    with qtbot.waitSignal(window.jobs.ended, timeout=60000,
+                          check_params_cb=lambda k, o: k == "metricfile-check"):
+        mf.check()
+    assert mf.panel.status.text() == "m.py: 1 of 2 doctest examples failed"
+    assert "Expected:\n    5\nGot:\n    4" in mf.panel.error.text()
+    # Recent metric files: the menu opens it again; Close takes it away.
+    assert [a.text() for a in mf.recent_menu.actions()] == ["m.py"]
+    mf.close()
+    assert mf.source is None and not mf.args_box.isVisible() and not mf.actions["doc"].isEnabled()
