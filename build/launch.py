@@ -3,9 +3,15 @@
 One entry lets the onedir bundle hold one archive: on Linux `kmetric` is a symbolic
 link to `kmetric-gui`; on Windows and macOS it is a console build of the same archive.
 """
+import multiprocessing
 import os
 import re
 import sys
+
+# First thing: a metric file's worker is this executable started again by multiprocessing's
+# spawn (metricfile/runner.py); freeze_support() runs that child's task and exits, before
+# the CLI or the app would start in it.
+multiprocessing.freeze_support()
 
 # What a bare Linux lacks for Qt (the bundle carries the rest): the system library the
 # loader names -> its Debian/Ubuntu package.

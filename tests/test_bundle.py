@@ -205,10 +205,20 @@ def test_every_view_runs_without_qt_opengl(tmp_path):
 
 
 @needs_bundle
-def test_bundle_leaves_out_pandas():
-    """pandas is a test extra only; the .venv the bundle is built from has it, the bundle not."""
+def test_bundle_carries_pandas_for_metric_files():
+    """pandas is in the bundle for one reason: a metric file's worker hands score() DataFrames
+    (the app's and the CLI's own processes never import it: test below)."""
     found = [p for p in Path(BUNDLE).rglob("pandas") if p.is_dir()]
-    assert not found, found
+    assert found
+
+
+def test_built_in_scoring_never_imports_pandas():
+    code = ("import sys; from kmetric_gui.cli import main; "
+            f"main(['score', {str(DEMO / 'qwk_solution.csv')!r}, {str(DEMO / 'qwk_submission.csv')!r}]); "
+            "print('pandas' in sys.modules)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().endswith("False")
 
 
 def test_pack_ships_the_bundle_only(tmp_path):
@@ -264,3 +274,37 @@ def test_launcher_names_the_packages_when_qt_lacks_a_system_library(tmp_path):
                          '"No module named shiboken6"')
     r = run(sys.executable, "-c", other, tmp_path / "shot.png", env=gui_env(tmp_path))
     assert r.returncode == 1 and "Traceback" in r.stderr and "shiboken6" in r.stderr
+
+
+@needs_bundle
+def test_frozen_metric_worker_starts(tmp_path):
+    """A metric file's worker is the bundle's executable started again by spawn: with
+    freeze_support() first in build/launch.py it runs its task (here the file's doctests)
+    instead of starting the CLI again."""
+    metric = tmp_path / "m.py"
+    metric.write_text(textwrap.dedent('''
+        def score(solution, submission, row_id_column_name):
+            """
+            >>> 6 * 7
+            42
+            """
+            return 0.0
+        '''))
+    r = run(exe("kmetric"), "check-metric", metric)
+    assert r.returncode == 0, r.stderr
+    assert "m.py: all 1 doctest examples passed" in r.stdout
+
+
+@needs_bundle
+def test_frozen_metric_file_scores_as_from_source(tmp_path):
+    """pandas is in the bundle for metric files' workers: the frozen CLI gives the
+    number the source tree gives, and the bootstrap's pool starts."""
+    res = ROOT / "resources" / "metrics"
+    args = ["score", res / "kl_solution.csv", res / "kl_submission.csv", "--metric-file",
+            res / "kl_divergence.py", "--json", "--ci", "0.9", "--bootstrap", "100"]
+    env = {"KMETRIC_CONFIG_DIR": str(tmp_path)}
+    frozen = run(exe("kmetric"), *args, env=env)
+    source = run(sys.executable, "-m", "kmetric_gui.cli", *args, env=env)
+    assert frozen.returncode == 0 and source.returncode == 0, frozen.stderr + source.stderr
+    f, s = json.loads(frozen.stdout), json.loads(source.stdout)
+    assert f["score"] == s["score"] and f["ci"] == s["ci"]

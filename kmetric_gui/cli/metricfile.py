@@ -110,6 +110,7 @@ def run_score(args, ci, shake):
                 from .metricfile_stats import fixes_into
                 fixes_into(w, fs, usage, top, budget, d, lines)
             printed = w.printed()
+        _parity(args, fs, d, lines)
     except InputError as e:
         for line in e.problems:
             print(f"kmetric: {line}", file=sys.stderr)
@@ -126,6 +127,17 @@ def run_score(args, ci, shake):
               f"(kept out of this output); its first line: {first}", file=sys.stderr)
     print(json.dumps(d) if args.json else "\n".join(lines))
     return 0
+
+
+def _parity(args, fs, d, lines):
+    """A built-in beside the file (named with --metric, or detection's when it agrees)."""
+    from .options import options_from_args
+    from ..metricfile.parity import parity
+    p, note = parity(args.truth, args.submission, options_from_args(args), fs.score, fs.n_rows)
+    if p is not None:
+        d["parity"] = p
+    if note:
+        lines.append(f"parity:  {note}")
 
 
 def _interval(w, fs, usage, ci, d, lines, bootstrap):

@@ -30,6 +30,8 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     add_metric_options(s)
     add_stats_options(s, groups=True)
     add_fix_options(s)
+    from .metricfile import add_metric_file_options
+    add_metric_file_options(s)
     s.add_argument("--leaderboard", metavar="LB.csv",
                    help="public leaderboard: add where the first submission may land (kmetric rank)")
     s.set_defaults(run=run)
@@ -71,6 +73,23 @@ def _write(data, folder):
         discard(staging)
 
 
+def _metric_file_report(args, ci, shake, board, folder):
+    from ..report.folder import FolderError
+    from ..report.metric_file import run as run_metric_file
+    refused = [flag for flag, given in (("--shakeup", shake is not None),
+                                        ("--top-fixes", getattr(args, "top_fixes", None)),
+                                        ("--leaderboard", board is not None)) if given]
+    if refused:
+        print(f"kmetric: {', '.join(refused)}: not available with --metric-file yet", file=sys.stderr)
+        return 2
+    try:
+        return run_metric_file(args, ci, folder)
+    except (FolderError, OSError) as e:
+        print(f"kmetric: report not written to {folder}: {e} (nothing was changed there)",
+              file=sys.stderr)
+        return 2
+
+
 PARTIAL = 3        # exit code: the report was written without its plots and PDF
 
 
@@ -94,6 +113,8 @@ def run(args: argparse.Namespace) -> int:
     except FolderError as e:
         print(f"kmetric: {e}", file=sys.stderr)
         return 2
+    if args.metric_file:
+        return _metric_file_report(args, ci, shake, board, folder)
     options = options_from_args(args)
     entries, files, failed, groups = [], [], False, None
     for k, path in enumerate(args.submissions):

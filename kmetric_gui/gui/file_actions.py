@@ -114,6 +114,11 @@ class FileActions:
 
     def dropEvent(self, event):
         paths = dropped_paths(event.mimeData())
+        from .metric_file_actions import is_metric_file
+        if len(paths) == 1 and is_metric_file(paths[0]):     # a competition's own metric
+            event.acceptProposedAction()
+            self.metric_file.open(paths[0])
+            return
         if len(paths) == 2:
             event.acceptProposedAction()
             self.open_files(*guess_roles(paths))

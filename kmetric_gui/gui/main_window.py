@@ -20,6 +20,7 @@ from .file_actions import FILE_FILTER, FileActions, demo_paths, guess_roles, sav
 from .jobs import JobController
 from .menus import build_menus
 from .stats_controls import StatsControls
+from .metric_file_actions import MetricFileActions
 from .table_panel import TablePanel
 from .window_settings import WindowSettings
 from .views import ViewContext
@@ -65,6 +66,7 @@ class MainWindow(FileActions, QMainWindow):
         self._discarding = False
         self._build_ui()
         self.actions_ = build_menus(self)
+        self.metric_file = MetricFileActions(self)     # File > Open metric file…, its dock
         self.saved_state = WindowSettings(self)
         self._connect()
         self.freshness = Freshness(self)

@@ -91,12 +91,14 @@ class Projects(QObject):
         group = self.win.options_panel.group_column.currentData()
         statistics = {"group_column": group} if group else None
         final = dialog_state(self.win)
+        mf = getattr(self.win, "metric_file", None)
+        metric_file = mf.project_entry(folder) if mf is not None else None
 
         def job(progress, cancel):
             progress(0.1, "hashing the files")
             refs = [file_ref(paths[r], r, folder, cancel) for r in ROLES]
             others = [file_ref(p, "compare", folder, cancel) for p in compared]
-            data = project_json(refs, options, changes, view, others, statistics)
+            data = project_json(refs, options, changes, view, others, statistics, metric_file)
             if final is not None and (kept := final_refs(final, folder, cancel)) is not None:
                 data["final"] = kept
             write_project(path, data)
@@ -243,6 +245,8 @@ class Projects(QObject):
             self.notes.append(f"{len(proj.compare) - len(compared)} compared submission(s) not found")
         if compared and hasattr(self.win.controller, "compare_jobs"):
             self.win.controller.compare_jobs.add(compared)
+        if proj.metric_file and getattr(self.win, "metric_file", None) is not None:
+            self.win.metric_file.restore(proj.metric_file, proj.path)
         if proj.final:
             self._restore_final(proj)
             return

@@ -51,6 +51,7 @@ class Project:
     compare: list = field(default_factory=list)   # FileRefs of the compared submissions
     statistics: dict = field(default_factory=dict)   # {"group_column": name or None}
     final: "dict | None" = None   # the final-submissions dialog's inputs (project_final.py)
+    metric_file: "dict | None" = None             # {path, absolute, sha256, args, higher_is_better}
 
 
 # -- writing ---------------------------------------------------------------------------
@@ -82,8 +83,10 @@ def encode_change(change):
         for (name, unit, part), value in change.cells]}
 
 
-def project_json(refs, options, changes, view, compare=(), statistics=None):
+def project_json(refs, options, changes, view, compare=(), statistics=None, metric_file=None):
     extra = {"statistics": dict(statistics)} if statistics else {}
+    if metric_file:
+        extra["metric_file"] = metric_file
     return {**extra, "format": FORMAT, "format_version": FORMAT_VERSION,
             "compare": [{"path": r.path, "absolute": r.absolute, "size": r.size, "sha256": r.sha256}
                         for r in compare],
@@ -157,12 +160,13 @@ def read_project(path, max_bytes=MAX_BYTES):
     schema.check_statistics(d.get("statistics", {}), problems)
     from .project_final import check_final
     final = check_final(d.get("final"), problems)
+    schema.check_metric_file(d.get("metric_file"), problems)
     if problems or not all(oks.values()) or not all(compare_ok) or options is None:
         refuse()
     refs = {role: _ref(role, files[role]) for role in ROLES}
     others = [_ref("compare", c) for c in compare]
     return Project(str(path), refs, Options().with_(**options), d.get("edits", []), d.get("view", {}),
-                   others, d.get("statistics", {}), final)
+                   others, d.get("statistics", {}), final, d.get("metric_file"))
 
 
 def _ref(role, f):

@@ -58,7 +58,7 @@ def _whole(v, lo, hi):
 
 def check_top(d, problems, version_max, fmt):
     known = ("format", "format_version", "files", "options", "edits", "view", "compare",
-             "statistics", "final")
+             "statistics", "final", "metric_file")
     if not isinstance(d, dict):
         problems.add("format", f"must be '{fmt}' (is this a kmetric project?)")
         return False
@@ -246,6 +246,47 @@ def check_statistics(stats, problems):
                 problems.add(where, "must be empty or a column name (text)")
         else:
             problems.add(where, "is not a field of the statistics; known: group_column")
+
+
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,99}")
+MAX_ARGS = 100
+METRIC_FILE_KEYS = ("path", "absolute", "sha256", "args", "higher_is_better")
+
+
+def check_metric_file(mf, problems):
+    """A competition's metric file: {path, absolute, sha256, args, higher_is_better}. Its
+    arguments are single values under Python names; the file itself is read (and its
+    hash compared) only when the project is opened."""
+    where = "metric_file"
+    if mf is None:
+        return True
+    if not isinstance(mf, dict):
+        problems.add(where, "must be an object")
+        return False
+    before = len(problems)
+    for key in mf:
+        if key not in METRIC_FILE_KEYS:
+            problems.add(f"{where}.{key_text(key)}", f"is not a field of a metric file; known: "
+                                                     f"{', '.join(METRIC_FILE_KEYS)}")
+    path = mf.get("path")
+    if not _text(path) or not path.lower().endswith((".py", ".ipynb")):
+        problems.add(f"{where}.path", "must be the path of a .py or .ipynb file")
+    if mf.get("absolute") is not None and not _text(mf["absolute"]):
+        problems.add(f"{where}.absolute", f"must be empty or a text of 1 to {MAX_TEXT} characters")
+    if not (isinstance(mf.get("sha256"), str) and SHA256.fullmatch(mf["sha256"])):
+        problems.add(f"{where}.sha256", "must be 64 hexadecimal digits")
+    if mf.get("higher_is_better") is not None and not isinstance(mf["higher_is_better"], bool):
+        problems.add(f"{where}.higher_is_better", "must be true, false or empty")
+    args = mf.get("args", {})
+    if not isinstance(args, dict) or len(args) > MAX_ARGS:
+        problems.add(f"{where}.args", f"must be an object of at most {MAX_ARGS} arguments")
+        return False
+    for k, v in args.items():
+        if not (isinstance(k, str) and IDENT.fullmatch(k)):
+            problems.add(f"{where}.args.{key_text(k)}", "is not a Python argument name")
+        elif not (v is None or isinstance(v, bool) or _finite(v) or _text(v)):
+            problems.add(f"{where}.args.{k}", "must be a number, true/false or a text")
+    return len(problems) == before
 
 
 def check_view(view, problems):

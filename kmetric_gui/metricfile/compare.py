@@ -25,15 +25,20 @@ def _quiet(what, estimate, detail):
 
 def compare_with_file(metric_file, truth, subs, arg_texts=(), higher_is_better=None, id_column=None,
                       timeout=None, memory_gb=None, level=0.95, replicates=1000, seed=0, executor="local",
-                      permutations=0, splits=0, public_fraction=None, alphas=0, progress_for=_quiet):
+                      permutations=0, splits=0, public_fraction=None, alphas=0, progress_for=_quiet,
+                      cancel=None, progress=None, nice=0):
     """The `kmetric compare --json` object for submissions scored by a metric file.
     ``permutations``, ``splits``, ``alphas`` (0: none) ask for the pair statistics beyond the
-    bootstrap; ``progress_for(what, estimate seconds, detail)`` gives a progress callable (or None)."""
+    bootstrap; ``progress_for(what, estimate seconds, detail)`` gives a progress callable (or None).
+    ``cancel``/``progress``: the app's job (Cancel kills the worker; k of n submissions)."""
     workers = max(1, min(os.cpu_count() or 1, 8))
     scores, reps, names, notes = [], [], [], []
     usage = None
-    for path in subs:
+    for k, path in enumerate(subs):
+        if progress is not None:
+            progress(k / len(subs), f"comparing: {Path(path).name}")
         with open_worker(metric_file, (truth, path), id_column, timeout, memory_gb, workers, executor) as w:
+            w.cancel_check, w.nice = cancel, nice
             fs, usage = score_file(w, arg_texts, higher_is_better)
             b, est = plan_replicates(w, fs.call_seconds, replicates)
             if b < replicates:
@@ -82,20 +87,21 @@ def compare_with_file(metric_file, truth, subs, arg_texts=(), higher_is_better=N
         out["public_fraction"] = fraction
         _pairs(out, metric_file, truth, subs, scores, usage, dict(
             id_column=id_column, timeout=timeout, memory_gb=memory_gb, workers=workers, executor=executor),
-            permutations, splits, fraction, alphas, seed, notes, progress_for)
+            permutations, splits, fraction, alphas, seed, notes, progress_for, cancel, nice)
     if notes:
         out["warnings"] = notes
     return out
 
 
 def _pairs(out, metric_file, truth, subs, scores, usage, opts, permutations, splits, fraction, alphas,
-           seed, notes, progress_for):
+           seed, notes, progress_for, cancel=None, nice=0):
     """Fill each pair's p-value, order flips and blend, A's worker re-scoring."""
     pairs = iter(out["pairs"])
     for i in range(len(subs) - 1):
         fs = scores[i]
         with open_worker(metric_file, (truth, subs[i]), opts["id_column"], opts["timeout"],
                          opts["memory_gb"], opts["workers"], opts["executor"]) as w:
+            w.cancel_check, w.nice = cancel, nice
             for j in range(i + 1, len(subs)):
                 p = next(pairs)
                 other = (os.path.abspath(truth), os.path.abspath(subs[j]))

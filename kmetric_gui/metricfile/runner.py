@@ -44,6 +44,8 @@ class MetricWorker:
         self._pool = None
         self.executor_name = executor
         self._client = None
+        self.cancel_check = None     # the app's job: its Cancel kills the pool at the next check
+        self.nice = 0                # the app's workers: niced below its window (worker.init)
 
     # -- the pool ----------------------------------------------------------------
     def _executor(self):
@@ -53,7 +55,7 @@ class MetricWorker:
             ctx = multiprocessing.get_context("spawn")   # a clean interpreter, never our state
             self._pool = ProcessPoolExecutor(
                 self.workers, mp_context=ctx, initializer=worker.init,
-                initargs=(self.dir, self.limits.memory_bytes, self.out_path))
+                initargs=(self.dir, self.limits.memory_bytes, self.out_path, self.nice))
         return self._pool
 
     def _dask(self, address):
@@ -112,6 +114,7 @@ class MetricWorker:
     def _time_left(self, cancel):
         """Seconds left of the time limit; past it, or on cancel, the pool is killed."""
         left = self.remaining()
+        cancel = cancel or self.cancel_check
         if left <= 0:
             self.kill()
             raise MetricFailed(f"metric file {self.source.name}: stopped after "

@@ -22,19 +22,29 @@ def _folder():
     return Path(base) / "kmetric_gui"
 
 
-def first_time(sha256):
-    """True the first time a file with this content is run (and remember it)."""
+def known(sha256):
+    """Whether the user has been told about a file with this content."""
     path = _folder() / "metric-files.txt"
     try:
-        known = set(path.read_text(encoding="ascii").split()) if path.exists() else set()
+        return sha256 in (set(path.read_text(encoding="ascii").split()) if path.exists() else set())
     except (OSError, UnicodeDecodeError):
-        known = set()
-    if sha256 in known:
         return False
+
+
+def remember(sha256):
+    """Note that the user has been told (the app: once they said to run it)."""
+    path = _folder() / "metric-files.txt"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "a", encoding="ascii") as f:
             f.write(sha256 + "\n")
     except OSError:
         pass
+
+
+def first_time(sha256):
+    """True the first time a file with this content is run (and remember it)."""
+    if known(sha256):
+        return False
+    remember(sha256)
     return True

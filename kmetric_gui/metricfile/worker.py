@@ -16,8 +16,14 @@ _state = {}                  # what this process has loaded: the metric and the 
 VISIBLE_LIMIT = 280          # Kaggle shows participants this many characters
 
 
-def init(workdir, memory_bytes, out_path):
-    """Pool initializer: the metric's limits, folder and standard output."""
+def init(workdir, memory_bytes, out_path, nice=0):
+    """Pool initializer: the metric's limits, folder and standard output; ``nice``: the
+    app's workers yield the CPU to its window (the event loop keeps its pace)."""
+    if nice and hasattr(os, "nice"):
+        try:
+            os.nice(nice)
+        except OSError:
+            pass
     if memory_bytes:
         try:
             import resource

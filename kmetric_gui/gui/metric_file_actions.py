@@ -1,0 +1,376 @@
+"""A competition's own metric file in the app: opened from File > Open metric file…,
+a drop on the window, the recent list or a project; asked about once per file
+content (metricfile/seen.py); scored, with an interval and the comparison, by jobs
+on the worker threads while the metric runs in its own process (metric_file_jobs).
+
+The window's data is never touched: a metric file scores the files on disk, and
+what goes wrong is said in the dock and the Validation panel, the data staying.
+The ``ask_*`` methods are the only dialogs (tests replace them).
+"""
+import json
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from ..errors import InputError
+from ..metricfile import seen
+from ..metricfile.arg_schema import arg_options, as_texts, required
+from ..metricfile.runner import MetricFailed
+from . import metric_file_jobs as jobs_
+from . import metric_file_ui as ui
+
+SUFFIXES = (".py", ".ipynb")
+KINDS = ("metricfile-read", "metricfile-inspect", "metricfile", "metricfile-ci",
+         "metricfile-compare", "metricfile-check")
+MAX_RECENT = 8
+LANE = "background"            # never queues the data's own load and score behind it
+
+
+def is_metric_file(path):
+    return Path(str(path)).suffix.lower() in SUFFIXES
+
+
+class MetricFileActions(QObject):
+    scored = Signal(object)        # metric_file_jobs.Scored shown
+    interval_ready = Signal(object)
+    compared = Signal(object)      # the compare JSON object shown
+    failed = Signal(str)           # an error shown (first line)
+    ready = Signal(object)         # the file inspected: its arguments are in the panel
+
+    def __init__(self, win):
+        super().__init__(win)
+        self.win = win
+        self.source = self.info = self.last = None
+        self.options, self.notes = [], []
+        self._pending = None           # (args, higher_is_better) from a project
+        self._last_key = None
+        self.dock, self.panel = ui.add_dock(win)
+        self.args_box = ui.add_args_box(win, self._args_changed,
+                                        lambda t: win.statusBar().showMessage(t, 10000))
+        self.actions = ui.add_menus(win, self)
+        self.panel.open_requested.connect(self.open_dialog)
+        self.panel.run_requested.connect(self.run)
+        self.panel.cancel_requested.connect(self.cancel)
+        self._timer = QTimer(self, singleShot=True, interval=0)
+        self._timer.timeout.connect(self._maybe_run)
+        s = win.session
+        s.files_changed.connect(lambda *_: self._timer.start())
+        s.compare_changed.connect(lambda *_: self._compare_if_needed())
+        s.results_changed.connect(lambda *_: self._show_parity())
+        win.options_panel.stats_changed.connect(self._interval)
+        win.jobs.busy_changed.connect(self._busy)
+        self.fill_recent()
+        self._enable()
+
+    # -- the questions (tests replace these) -------------------------------------------
+    def ask_run(self, name):
+        return ui.ask_run(self.win, name)
+
+    def ask_direction(self, name):
+        return ui.ask_direction(self.win, name)
+
+    def ask_open_path(self):
+        return ui.ask_open_path(self.win)
+
+    # -- opening -----------------------------------------------------------------------
+    def open_dialog(self):
+        path = self.ask_open_path()
+        if path:
+            self.open(path)
+
+    def open(self, path, args=None, higher_is_better=None, expected_sha=None):
+        """Read the file (on a worker), ask once per content, then read its signature."""
+        self._pending = (dict(args or {}), higher_is_better, expected_sha)
+        self.dock.show()
+        self.dock.raise_()
+        self.panel.set_running(True, f"Reading {Path(path).name}…")
+        self.win.jobs.submit("metricfile-read", lambda progress, cancel: jobs_.read(path),
+                             self._read, on_error=self._failed, lane=LANE)
+
+    def _read(self, source):
+        expected = self._pending[2] if self._pending else None
+        self.notes = []
+        if expected and expected != source.sha256:
+            self.notes.append(f"The metric file {source.name} changed since the project was saved "
+                              "(its sha256 differs).")
+        if not seen.known(source.sha256):
+            if not self.ask_run(source.name):
+                self.panel.set_running(False, f"{source.name} not run (you said no).")
+                self._say(f"Metric file {source.name} not opened")
+                return
+            seen.remember(source.sha256)
+        self.close(quiet=True)
+        self.source = source
+        self._remember(source.path)
+        self.win.settings.setValue("last_metric_folder", str(Path(source.path).parent))
+        self.panel.set_source(source.name, source.sha256, None)
+        self.panel.set_running(True, f"Loading {source.name} in its own process…")
+        if self.notes:
+            self.panel.show_error(" ".join(self.notes))
+            self._say(" ".join(self.notes))
+        self.win.jobs.submit("metricfile-inspect",
+                             lambda progress, cancel: jobs_.inspect(source, cancel),
+                             lambda info: self._inspected(source, info), on_error=self._failed,
+                             lane=LANE)
+
+    def _inspected(self, source, info):
+        if source is not self.source:
+            return
+        args, hib, _ = self._pending or ({}, None, None)
+        self._pending = None
+        self.info = info
+        self.options = arg_options(info, source.name)
+        values = {o.name: o.default for o in self.options}
+        for name, v in args.items():
+            if name in values:
+                values[name] = v
+            else:
+                self.notes.append(f"argument {name} of the project is not one of score()'s; left out")
+        if hib is None:
+            hib = info.get("higher_is_better")
+        if hib is None:
+            hib = self.ask_direction(source.name)
+        if hib is None:
+            self.panel.set_running(False, "No direction chosen: the metric file is not run.")
+            self.close()
+            return
+        self.args_box.set_direction(hib)
+        self.args_box.set_options(source.name, self.options, values)
+        doc = (info.get("doc") or "").strip().splitlines()
+        self.panel.set_source(source.name, source.sha256, hib, doc[0] if doc else "")
+        if self.notes:
+            self.panel.show_error(" ".join(self.notes))
+        self._enable()
+        self.ready.emit(info)
+        self.run()
+
+    def close(self, quiet=False):
+        for kind in KINDS[1:]:
+            self.win.jobs.cancel(kind)
+        self.source = self.info = self.last = None
+        self.options, self._last_key = [], None
+        self.args_box.clear()
+        self.panel.clear_results()
+        if not quiet:
+            self.panel.title.setText("No metric file.")
+            self.dock.hide()
+        self._enable()
+
+    # -- running -----------------------------------------------------------------------
+    def current_run(self):
+        s = self.win.session
+        if self.source is None or self.info is None or not (s.truth_path and s.sub_path):
+            return None
+        vals = self.args_box.values
+        return jobs_.Run(self.source, s.truth_path, s.sub_path, s.options.id_column,
+                         tuple(as_texts(vals)), bool(self.args_box.higher_is_better()))
+
+    def _maybe_run(self):
+        run = self.current_run()
+        if run is not None and run.key != self._last_key:
+            self.run()
+
+    def _args_changed(self):
+        if self.info is not None:
+            self.run()
+
+    def run(self):
+        run = self.current_run()
+        if run is None:
+            if self.source is not None and self.info is not None:
+                self.panel.set_running(False, "Open a truth and a submission file to score them "
+                                              "with the metric file.")
+            return
+        missing = required(self.options, self.args_box.values)
+        if missing:
+            self._show_problem(f"metric file {run.source.name}: score() needs "
+                               + ", ".join(missing) + " (give it under Options)", validation=True)
+            return
+        self._last_key = run.key
+        self.last = None
+        self.panel.clear_results()
+        self.panel.set_running(True, f"Scoring with {run.source.name}…")
+        self.win.jobs.cancel("metricfile-ci")
+        self.win.jobs.cancel("metricfile-compare")
+        self.win.jobs.submit("metricfile", lambda progress, cancel: jobs_.score(run, progress, cancel),
+                             self._scored, on_error=self._failed, lane=LANE)
+
+    def _scored(self, result):
+        if result.run.key != self._last_key:
+            return
+        self.last = result
+        fs = result.fs
+        self.panel.show_score(fs.score, fs.splits)
+        self.panel.set_running(False, f"Scored {fs.n_rows:,} rows in its own process "
+                                      f"({fs.call_seconds:.2f} s a call).")
+        if fs.printed.strip():
+            self.panel.status.setText(self.panel.status.text() + " It printed: "
+                                      + fs.printed.strip().splitlines()[0][:120])
+        self._show_parity()
+        self._say(f"Metric file {fs.source.name}: {fs.score:.6f}")
+        self.scored.emit(result)
+        self._interval()
+        self._compare_if_needed()
+
+    def _interval(self):
+        last = self.last
+        if last is None:
+            return
+        stats = self.win.options_panel.stats_settings()[0]
+        level, reps, seed = stats.level, stats.replicates, stats.seed
+        self.win.jobs.submit(
+            "metricfile-ci", lambda progress, cancel: jobs_.interval(last, level, reps, seed,
+                                                                     progress, cancel),
+            self._interval_done, on_error=self._failed, lane=LANE)
+
+    def _interval_done(self, iv):
+        if self.last is None or iv.run.key != self.last.run.key:
+            return
+        notes = []
+        if iv.replicates < iv.asked:
+            notes.append(f"{iv.replicates} of {iv.asked} replicates (the time limit)")
+        if iv.failed:
+            notes.append(f"{iv.failed} replicates failed in the metric (undefined)")
+        self.panel.show_interval(iv.ci, iv.level, "; ".join(notes))
+        self.interval_ready.emit(iv)
+
+    def _compare_if_needed(self):
+        last, s = self.last, self.win.session
+        others = [p for p in s.compare_paths if p != (last.run.submission if last else None)]
+        if last is None or not others:
+            return
+        stats = self.win.options_panel.stats_settings()[0]
+        level, reps, seed = stats.level, min(stats.replicates, 1000), stats.seed
+        run = last.run
+        self.win.jobs.submit(
+            "metricfile-compare",
+            lambda progress, cancel: jobs_.compare(run, others, level, reps, seed, progress, cancel),
+            lambda d: self._compared(run, d), on_error=self._failed, lane=LANE)
+
+    def _compared(self, run, d):
+        if self.last is not None and run.key == self.last.run.key:
+            self.panel.show_comparison(d)
+            self.compared.emit(d)
+
+    def _show_parity(self):
+        """The built-in metric in use beside the file's number, and their difference."""
+        results = self.win.session.results
+        if self.last is None or results is None:
+            self.panel.show_parity("")
+            return
+        rep = results.report
+        d = self.last.fs.score - rep.score
+        label = getattr(rep.definition, "label", rep.metric)
+        same = abs(d) <= 1e-9 * max(1.0, abs(rep.score))
+        self.panel.show_parity(
+            f"Built-in {label} ({rep.metric}), in use for the data shown: {rep.score:.6f}; the file "
+            f"minus the built-in: {d:+.3g}" + (
+                " — the same number: the built-in's fast intervals, shake-up and fixes apply"
+                if same else " — not the same computation"))
+
+    def cancel(self):
+        for kind in KINDS:
+            self.win.jobs.cancel(kind)
+        self.panel.set_running(False, "Cancelled: the metric's process was stopped.")
+
+    def check(self):
+        source = self.source
+        if source is None:
+            return
+        self.panel.set_running(True, f"Running the doctests of {source.name}…")
+
+        def done(r):
+            attempted, failed, report = r
+            text = (f"{source.name}: no doctests to run" if not attempted else
+                    f"{source.name}: all {attempted} doctest examples passed" if not failed else
+                    f"{source.name}: {failed} of {attempted} doctest examples failed")
+            self.panel.set_running(False, text)
+            if failed:
+                self.panel.show_error(report[-2000:])
+            self._say(text)
+        self.win.jobs.submit("metricfile-check", lambda progress, cancel: jobs_.doctests(source, cancel),
+                             done, on_error=self._failed, lane=LANE)
+
+    def show_doc(self):
+        if self.source is not None:
+            self.doc_dialog = ui.show_doc(self.win, self.source.name, (self.info or {}).get("doc", ""))
+
+    # -- what went wrong ---------------------------------------------------------------
+    def _failed(self, exc):
+        if isinstance(exc, InputError):
+            lines = [str(x) for x in (getattr(exc, "problems", None) or [str(exc)])]
+            self._show_problem(lines[0], lines, validation=True)
+        elif isinstance(exc, MetricFailed):
+            self._show_problem(str(exc))
+        else:
+            self._show_problem(f"metric file: {type(exc).__name__}: {exc}")
+
+    def _show_problem(self, text, lines=None, validation=False):
+        self.panel.set_running(False, "")
+        self.panel.show_error(text)
+        title = "<b>Metric file: the submission is not valid</b>" if validation else \
+            "<b>Metric file failed (the data is unchanged)</b>"
+        self.win.problems.set_problems(lines or [text], title=title)
+        self.win.problems_dock.show()
+        self.dock.show()
+        self.dock.raise_()
+        self._say(text)
+        self.failed.emit(text)
+
+    def _say(self, text):
+        self.win.statusBar().showMessage(text, 10000)
+
+    def _busy(self, busy):
+        running = [k for k in self.win.jobs.in_flight() if k in KINDS]
+        self.panel.cancel_button.setEnabled(bool(running))
+
+    def _enable(self):
+        on = self.source is not None
+        for key in ("close", "run", "check", "doc"):
+            self.actions[key].setEnabled(on)
+
+    # -- recent files and projects ------------------------------------------------------
+    def recent(self):
+        try:
+            return [str(p) for p in json.loads(self.win.settings.value("recent_metric_files", "[]"))]
+        except (TypeError, ValueError):
+            return []
+
+    def _remember(self, path):
+        path = str(Path(path).resolve())
+        items = [path] + [p for p in self.recent() if p != path]
+        self.win.settings.setValue("recent_metric_files", json.dumps(items[:MAX_RECENT]))
+        self.fill_recent()
+
+    def fill_recent(self):
+        self.recent_menu.clear()
+        for p in self.recent():
+            self.recent_menu.addAction(Path(p).name, lambda p=p: self.open(p))
+        self.recent_menu.setEnabled(bool(self.recent()))
+
+    def project_entry(self, folder):
+        """The project's "metric_file" object (None without one)."""
+        if self.source is None:
+            return None
+        import os
+        p = Path(self.source.path).resolve()
+        try:
+            rel = Path(os.path.relpath(p, Path(folder).resolve())).as_posix()
+        except ValueError:
+            rel = str(p)
+        return {"path": rel, "absolute": str(p), "sha256": self.source.sha256,
+                "args": {k: v for k, v in self.args_box.values.items() if v is not None},
+                "higher_is_better": self.args_box.higher_is_better()}
+
+    def restore(self, entry, project_path):
+        """Open a project's metric file: found beside the project, else where it was."""
+        if not entry:
+            return
+        folder = Path(project_path).resolve().parent
+        for cand in (folder / entry["path"], Path(entry.get("absolute") or "")):
+            if str(cand) and cand.is_file():
+                self.open(str(cand), entry.get("args"), entry.get("higher_is_better"),
+                          entry.get("sha256"))
+                return
+        self._show_problem(f"metric file {Path(entry['path']).name} of the project is not there any "
+                           "more; open it with File > Open metric file…")

@@ -1,0 +1,174 @@
+"""The window's parts for a metric file: menu entries, the "Metric file" dock, the
+arguments group in the Options panel, and the questions asked (the ``ask_*``
+functions of MetricFileActions call these; tests replace those methods)."""
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDockWidget, QFormLayout, QGroupBox,
+                               QLineEdit, QMessageBox)
+
+from .widgets.metric_file_panel import MetricFilePanel
+
+METRIC_FILTER = "Metric files (*.py *.ipynb);;All files (*)"
+
+
+def _menu(win, title):
+    for a in win.menuBar().actions():
+        if a.menu() is not None and a.text().replace("&", "") == title:
+            return a.menu()
+    return win.menuBar().addMenu(title)
+
+
+def _action(menu, text, slot, keys, before=None):
+    a = QAction(text, menu)
+    a.setShortcut(QKeySequence(keys))
+    a.triggered.connect(lambda *_: slot())
+    if before is not None:
+        menu.insertAction(before, a)
+    else:
+        menu.addAction(a)
+    return a
+
+
+def add_menus(win, mf):
+    """File > Open metric file… / Recent metric files / Close; Score > Run, Check;
+    Help > the metric file's docstring. Returns the actions that enable and disable."""
+    f = _menu(win, "File")
+    before = win.recent_menu.menuAction() if getattr(win, "recent_menu", None) else None
+    acts = {"open": _action(f, "Open &metric file…", mf.open_dialog, "Ctrl+M", before)}
+    mf.recent_menu = f.addMenu("Recent metric &files")
+    if before is not None:
+        f.insertMenu(before, mf.recent_menu)
+    acts["close"] = _action(f, "Close metric file", mf.close, "Ctrl+Alt+M", before)
+    s = _menu(win, "Score")
+    acts["run"] = _action(s, "Run the metric &file again", mf.run, "Ctrl+Shift+M")
+    acts["check"] = _action(s, "Check the metric file (its &doctests)", mf.check, "Ctrl+Shift+K")
+    h = _menu(win, "Help")
+    acts["doc"] = _action(h, "The metric file's &docstring", mf.show_doc, "Shift+F1")
+    v = _menu(win, "View")
+    v.addAction(mf.dock.toggleViewAction())
+    return acts
+
+
+def add_dock(win):
+    panel = MetricFilePanel()
+    dock = QDockWidget("Metric file", win)
+    dock.setObjectName("metricFileDock")
+    dock.setWidget(panel)
+    win.addDockWidget(Qt.LeftDockWidgetArea, dock)
+    if getattr(win, "docks", None):        # under Options: its number in sight beside its arguments
+        win.splitDockWidget(win.docks[0], dock, Qt.Vertical)
+    dock.hide()                     # until a metric file is opened
+    return dock, panel
+
+
+class ArgsBox(QGroupBox):
+    """The metric file's direction and extra arguments (from its signature's schema)."""
+
+    def __init__(self, on_change, on_refused):
+        super().__init__("Metric file")
+        self.form = QFormLayout(self)
+        self.on_change, self.on_refused = on_change, on_refused
+        self.direction = QComboBox()
+        self.direction.addItem("higher is better", True)
+        self.direction.addItem("lower is better", False)
+        self.direction.currentIndexChanged.connect(lambda *_: self.on_change())
+        self.form.addRow("Direction", self.direction)
+        self.specs, self.widgets, self.values = {}, {}, {}
+        self.hide()
+
+    def set_direction(self, hib):
+        self.direction.blockSignals(True)
+        self.direction.setCurrentIndex(0 if hib else 1)
+        self.direction.blockSignals(False)
+
+    def higher_is_better(self):
+        return self.direction.currentData()
+
+    def set_options(self, name, options, values):
+        """One field per argument, showing ``values`` (name -> value in force)."""
+        while self.form.rowCount() > 1:
+            self.form.removeRow(1)
+        self.setTitle(f"Metric file: {name}")
+        self.specs = {o.name: o for o in options}
+        self.widgets, self.values = {}, dict(values)
+        for o in options:
+            if o.type is bool:
+                w = QCheckBox(o.title)
+                w.setChecked(bool(values.get(o.name)))
+                w.toggled.connect(lambda v, n=o.name: self._accept(n, bool(v)))
+            else:
+                w = QLineEdit("" if values.get(o.name) is None else str(values[o.name]))
+                w.setPlaceholderText("required" if o.help.endswith("(required)") else "default")
+                w.editingFinished.connect(lambda n=o.name: self._edited(n))
+            w.setToolTip(o.help)
+            self.widgets[o.name] = w
+            self.form.addRow("" if o.type is bool else o.title, w)
+        self.show()
+
+    def _edited(self, name):
+        w, spec = self.widgets[name], self.specs[name]
+        try:
+            value = spec.parse(w.text()) if w.text().strip() else None
+        except ValueError as e:
+            kept = self.values.get(name)
+            w.setText("" if kept is None else str(kept))
+            self.on_refused(f"Metric file argument {name} refused: {e}; it stays "
+                            f"{'the default' if kept is None else kept}")
+            return
+        w.setText("" if value is None else str(value))
+        self._accept(name, value)
+
+    def _accept(self, name, value):
+        if value != self.values.get(name):
+            self.values[name] = value
+            self.on_change()
+
+    def clear(self):
+        while self.form.rowCount() > 1:
+            self.form.removeRow(1)
+        self.specs, self.widgets, self.values = {}, {}, {}
+        self.hide()
+
+
+def add_args_box(win, on_change, on_refused):
+    box = ArgsBox(on_change, on_refused)
+    win.options_panel.layout().insertWidget(1, box)      # under Files
+    return box
+
+
+def ask_run(win, name):
+    box = QMessageBox(QMessageBox.Warning, "Run a metric file?",
+                      f"The metric file {name} is Python code: it runs on this machine, in a "
+                      "separate process with a time limit. Run it only if you trust where it came "
+                      "from.\n\nYou are asked once for each file content.",
+                      QMessageBox.Yes | QMessageBox.Cancel, win)
+    box.button(QMessageBox.Yes).setText("&Run it")
+    box.setDefaultButton(QMessageBox.Cancel)
+    return box.exec() == QMessageBox.Yes
+
+
+def ask_direction(win, name):
+    box = QMessageBox(QMessageBox.Question, "Which way is better?",
+                      f"The metric file {name} does not say whether a higher or a lower score is "
+                      "better. Which is it?", QMessageBox.Cancel, win)
+    hi = box.addButton("&Higher is better", QMessageBox.AcceptRole)
+    lo = box.addButton("&Lower is better", QMessageBox.AcceptRole)
+    box.exec()
+    return True if box.clickedButton() is hi else False if box.clickedButton() is lo else None
+
+
+def ask_open_path(win):
+    from PySide6.QtWidgets import QFileDialog
+    start = win.settings.value("last_metric_folder", win.settings.value("last_folder", str(Path.home())))
+    return QFileDialog.getOpenFileName(win, "Open a metric file", start, METRIC_FILTER)[0]
+
+
+def show_doc(win, name, doc):
+    from PySide6.QtWidgets import QTextBrowser
+
+    from .dialogs import _dialog
+    view = QTextBrowser()
+    view.setPlainText(doc or f"{name}: score() has no docstring.")
+    return _dialog(win, f"{name} — score()", view, size=(640, 420))

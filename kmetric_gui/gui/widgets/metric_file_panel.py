@@ -1,0 +1,121 @@
+"""The "Metric file" dock: what a competition's own metric file gave for the files
+open (score, Public/Private, interval, the built-in beside it, the comparison),
+what is running, and what went wrong. It draws only; results come typed."""
+import math
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QTableWidget, QTableWidgetItem,
+                               QVBoxLayout, QWidget)
+
+
+def fmt(x):
+    return "undefined" if x is None or (isinstance(x, float) and not math.isfinite(x)) else f"{x:.6f}"
+
+
+def interval_words(ci):
+    if not ci or ci.get("low") is None:
+        return ""
+    return f"[{fmt(ci['low'])}, {fmt(ci['high'])}]"
+
+
+class MetricFilePanel(QWidget):
+    run_requested = Signal()
+    cancel_requested = Signal()
+    open_requested = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        lay = QVBoxLayout(self)
+        self.title = QLabel("No metric file. Drop a .py or .ipynb metric file on the window, "
+                            "or File > Open metric file…")
+        self.title.setWordWrap(True)
+        self.status = QLabel("")
+        self.status.setWordWrap(True)
+        self.status.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.score_label = QLabel("—")
+        f = self.score_label.font()
+        f.setPointSizeF(f.pointSizeF() * 1.6)
+        f.setBold(True)
+        self.score_label.setFont(f)
+        self.score_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.splits = QLabel("")
+        self.interval = QLabel("")
+        self.parity = QLabel("")
+        self.parity.setWordWrap(True)
+        self.error = QLabel("")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #b00020;")
+        self.error.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        buttons = QHBoxLayout()
+        self.open_button = QPushButton("Open…")
+        self.run_button = QPushButton("Run again")
+        self.cancel_button = QPushButton("Cancel")
+        for b, sig in ((self.open_button, self.open_requested), (self.run_button, self.run_requested),
+                       (self.cancel_button, self.cancel_requested)):
+            b.clicked.connect(lambda *_, s=sig: s.emit())
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        self.table = QTableWidget(0, 5)
+        self.table.setHorizontalHeaderLabels(["Submission", "Score", "Interval", "Δ vs first",
+                                              "Share better"])
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QTableWidget.NoEditTriggers)
+        self.table.setMinimumHeight(110)
+        self.table.hide()
+        for w in (self.title, self.status, self.score_label, self.splits, self.interval,
+                  self.parity, self.error):
+            lay.addWidget(w)
+        lay.addLayout(buttons)
+        lay.addWidget(self.table, 1)
+        lay.addStretch(0)
+        self.set_running(False)
+
+    def set_source(self, name, sha256, higher_is_better, doc_line=""):
+        word = {True: "higher is better", False: "lower is better"}.get(higher_is_better, "")
+        self.title.setText(f"<b>{name}</b> {('(' + word + ')') if word else ''}")
+        self.title.setToolTip(f"sha256 {sha256}\nRuns in its own process and scores the files on "
+                              "disk (edits in the table are not included)."
+                              + (f"\n\n{doc_line}" if doc_line else ""))
+        self.clear_results()
+
+    def clear_results(self):
+        self.score_label.setText("—")
+        for w in (self.splits, self.interval, self.parity, self.error):
+            w.setText("")
+        self.table.setRowCount(0)
+        self.table.hide()
+
+    def set_running(self, running, text=""):
+        self.cancel_button.setEnabled(running)
+        self.run_button.setEnabled(not running)
+        if text or not running:
+            self.status.setText(text)
+
+    def show_score(self, score, splits):
+        self.error.setText("")
+        self.score_label.setText(fmt(score))
+        self.splits.setText("   ".join(f"{k.capitalize()}: {fmt(v)}" for k, v in splits.items()))
+
+    def show_interval(self, ci, level, note=""):
+        tail = f" — {note}" if note else ""
+        self.interval.setText(f"{100 * level:g}% interval: {interval_words(ci)}{tail}")
+
+    def show_parity(self, text):
+        self.parity.setText(text)
+
+    def show_error(self, text):
+        self.error.setText(text)
+
+    def show_comparison(self, d):
+        subs, pairs = d["submissions"], d["pairs"]
+        first = {p["b"]: p for p in pairs if p["a"] == subs[0]["name"]}
+        self.table.setRowCount(len(subs))
+        for r, s in enumerate(subs):
+            p = first.get(s["name"])
+            cells = [s["name"], fmt(s["score"]), interval_words(s["ci"]),
+                     "" if p is None else f"{p['delta']:+.6f}",
+                     "" if p is None or p["p_b_better"] is None else f"{p['p_b_better']:.3f}"]
+            for c, text in enumerate(cells):
+                self.table.setItem(r, c, QTableWidgetItem(text))
+        self.table.resizeColumnsToContents()
+        self.table.show()

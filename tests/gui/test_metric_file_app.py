@@ -1,0 +1,285 @@
+"""A competition's metric file in the app: dropped on the window, asked about once,
+scored as calling score() directly on the pandas frames gives, its arguments in the
+Options panel, Cancel killing its process, its errors said with the data kept."""
+import importlib.util
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+
+from conftest import wait_scored
+from kmetric_gui.metricfile import kaggle_metric_utilities
+from kmetric_gui.paths import resources_dir
+
+EXAMPLES = resources_dir() / "metrics"
+
+
+@pytest.fixture(autouse=True)
+def own_config(tmp_path_factory, monkeypatch):
+    monkeypatch.setenv("KMETRIC_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
+
+
+@pytest.fixture
+def mf(window):
+    m = window.metric_file
+    m.asked = []
+    m.ask_run = lambda name: m.asked.append(name) or True
+    m.ask_direction = lambda name: pytest.fail("the direction was asked")
+    return m
+
+
+def direct(metric_py, sol_path, sub_path, **kw):
+    """The reference: the file imported here, score() called on pandas frames per split."""
+    sys.modules.setdefault("kaggle_metric_utilities", kaggle_metric_utilities)
+    spec = importlib.util.spec_from_file_location(f"ref_{Path(metric_py).stem}", metric_py)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    sol = pd.read_csv(sol_path, dtype={"id": str})
+    sub = sol[["id"]].merge(pd.read_csv(sub_path, dtype={"id": str}), on="id", how="left")
+    masks = {"score": sol["Usage"] != "Ignored", "public": sol["Usage"] == "Public",
+             "private": sol["Usage"] == "Private"}
+    out = {}
+    for name, m in masks.items():
+        s = sol[m].drop(columns=["Usage"]).reset_index(drop=True)
+        out[name] = mod.score(s.copy(), sub[m.to_numpy()].reset_index(drop=True).copy(), "id", **kw)
+    return out
+
+
+def drop(win, path):
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    ev = QDropEvent(QPointF(10, 10), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
+    win.dropEvent(ev)
+
+
+def pair(stem):
+    return str(EXAMPLES / f"{stem}_solution.csv"), str(EXAMPLES / f"{stem}_submission.csv")
+
+
+def open_and_score(qtbot, win, m, metric, stem, timeout=60000):
+    with qtbot.waitSignal(m.scored, timeout=timeout) as got:
+        drop(win, metric)
+        win.open_files(*pair(stem))
+    return got.args[0]
+
+
+@pytest.mark.parametrize("metric, stem", [("kl_divergence.py", "kl"), ("balanced_log_loss.py", "bll")])
+def test_dropped_metric_file_scores_as_the_direct_call(qtbot, window, mf, metric, stem):
+    r = open_and_score(qtbot, window, mf, EXAMPLES / metric, stem)
+    ref = direct(EXAMPLES / metric, *pair(stem))
+    assert r.fs.score == ref["score"]
+    assert r.fs.splits == {"public": ref["public"], "private": ref["private"]}
+    assert mf.asked == [metric]                        # asked once, before it ran
+    assert mf.panel.score_label.text() == f"{ref['score']:.6f}"
+    assert str(Path(r.fs.source.path).resolve()) in mf.recent()
+    # The interval follows, from re-scored resamples; the same file is not asked about again.
+    with qtbot.waitSignal(mf.interval_ready, timeout=120000) as got:
+        pass
+    ci = got.args[0].ci
+    assert ci["low"] <= ref["score"] <= ci["high"]
+    with qtbot.waitSignal(mf.ready, timeout=60000):
+        mf.open(str(EXAMPLES / metric))
+    assert mf.asked == [metric]
+
+
+def test_arguments_in_the_options_panel_are_passed(qtbot, window, mf):
+    r = open_and_score(qtbot, window, mf, EXAMPLES / "kl_divergence.py", "kl")
+    assert set(mf.args_box.widgets) == {"epsilon", "micro_average"}
+    assert mf.args_box.higher_is_better() is False            # the file declares it
+    assert r.fs.args == {"epsilon": 1e-15, "micro_average": True}
+    w = mf.args_box.widgets["epsilon"]
+    with qtbot.waitSignal(mf.scored, timeout=60000) as got:
+        w.setText("0.1")
+        w.editingFinished.emit()
+    ref = direct(EXAMPLES / "kl_divergence.py", *pair("kl"), epsilon=0.1)
+    assert got.args[0].fs.args == {"epsilon": 0.1, "micro_average": True}
+    assert got.args[0].fs.score == ref["score"] != r.fs.score
+    with qtbot.waitSignal(mf.scored, timeout=60000) as got:
+        mf.args_box.widgets["micro_average"].setChecked(False)
+    assert got.args[0].fs.args == {"epsilon": 0.1, "micro_average": False}
+    # A value that does not parse is refused; the one in force stays.
+    w.setText("tiny")
+    w.editingFinished.emit()
+    assert w.text() == "0.1" and mf.args_box.values["epsilon"] == 0.1
+
+
+def write(tmp_path, body, name="m.py"):
+    p = tmp_path / name
+    p.write_text(textwrap.dedent(body))
+    return p
+
+
+def test_direction_asked_when_the_file_does_not_say(qtbot, window, mf, tmp_path):
+    p = write(tmp_path, """
+        def score(solution, submission, row_id_column_name):
+            return float((solution['class_0'] - submission['class_0']).abs().mean())
+        """)
+    mf.ask_direction = lambda name: False
+    r = open_and_score(qtbot, window, mf, p, "bll")
+    assert r.fs.higher_is_better is False and r.run.higher_is_better is False
+
+
+def _dead(pid):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return "zombie" in f.read()
+    except FileNotFoundError:
+        return True
+
+
+def test_cancel_ends_the_job_and_kills_the_worker(qtbot, window, mf, tmp_path):
+    pid_file = tmp_path / "pid"
+    p = write(tmp_path, f"""
+        import os, time
+        HIGHER_IS_BETTER = True
+        def score(solution, submission, row_id_column_name):
+            open({str(pid_file)!r}, 'w').write(str(os.getpid()))
+            time.sleep(120)
+            return 1.0
+        """)
+    wait_scored(qtbot, window, lambda: (drop(window, p), window.open_files(*pair("bll"))))
+    qtbot.waitUntil(pid_file.exists, timeout=60000)
+    pid = int(pid_file.read_text())
+    assert not _dead(pid)
+    t0 = time.monotonic()
+    with qtbot.waitSignal(window.jobs.ended, timeout=10000,
+                          check_params_cb=lambda k, outcome: k == "metricfile"):
+        window.controller.cancel()                      # Esc
+    qtbot.waitUntil(lambda: _dead(pid), timeout=10000)
+    assert time.monotonic() - t0 < 10
+    assert "metricfile" not in window.jobs.in_flight()
+    assert mf.last is None and mf.panel.score_label.text() == "—"
+
+
+@pytest.mark.parametrize("body, words, validation", [
+    ("""
+     from kaggle_metric_utilities import ParticipantVisibleError
+     HIGHER_IS_BETTER = True
+     def score(solution, submission, row_id_column_name):
+         raise ParticipantVisibleError('Submission has the wrong columns')
+     """, "Submission has the wrong columns", True),
+    ("""
+     HIGHER_IS_BETTER = True
+     def score(solution, submission, row_id_column_name):
+         return 1 / 0
+     """, "line 4: ZeroDivisionError", False)])
+def test_an_error_in_the_file_is_said_and_the_data_stays(qtbot, window, mf, tmp_path, body, words,
+                                                        validation):
+    p = write(tmp_path, body)
+    wait_scored(qtbot, window, lambda: window.open_files(*pair("bll")))
+    data, score_text = window.session.data, window.score_panel.score_label.text()
+    with qtbot.waitSignal(mf.failed, timeout=60000) as got:
+        drop(window, p)
+    assert words in got.args[0] and "m.py" in got.args[0]
+    assert words in mf.panel.error.text()
+    listed = [window.problems.list.item(i).text() for i in range(window.problems.list.count())]
+    assert any(words in line for line in listed)
+    assert ("not valid" in window.problems.header.text()) == validation
+    assert window.session.data is data                    # nothing the user loaded is lost
+    assert window.score_panel.score_label.text() == score_text
+    assert window.isVisible()
+
+
+def test_project_keeps_the_metric_file_path_hash_and_arguments(qtbot, window, mf, tmp_path):
+    import json
+    import shutil
+    folder = tmp_path / "work"
+    folder.mkdir()
+    metric = Path(shutil.copy(EXAMPLES / "kl_divergence.py", folder / "kl.py"))
+    truth, sub = (shutil.copy(p, folder) for p in pair("kl"))
+    with qtbot.waitSignal(mf.scored, timeout=60000):
+        drop(window, metric)
+        window.open_files(truth, sub)
+    with qtbot.waitSignal(mf.scored, timeout=60000):
+        mf.args_box.widgets["micro_average"].setChecked(False)
+    proj = folder / "a.kmetric"
+    with qtbot.waitSignal(window.projects.saved, timeout=20000):
+        window.projects.save(str(proj))
+    saved = json.loads(proj.read_text())["metric_file"]
+    import hashlib
+    assert saved["path"] == "kl.py"
+    assert saved["sha256"] == hashlib.sha256(metric.read_bytes()).hexdigest()
+    assert saved["args"] == {"epsilon": 1e-15, "micro_average": False}
+    assert saved["higher_is_better"] is False
+
+    mf.close()
+    with qtbot.waitSignal(mf.scored, timeout=60000) as got:
+        window.projects.open(str(proj))
+    ref = direct(metric, truth, sub, micro_average=False)
+    assert got.args[0].fs.score == ref["score"]
+    assert mf.args_box.values["micro_average"] is False
+    assert mf.notes == []
+
+    # The file changed since: said on reopening (and, new content, asked about again).
+    metric.write_text(metric.read_text() + "\n# changed\n")
+    mf.close()
+    with qtbot.waitSignal(mf.scored, timeout=60000):
+        window.projects.open(str(proj))
+    assert any("changed since the project was saved" in n for n in mf.notes)
+    assert mf.asked == ["kl.py", "kl.py"]
+
+
+def test_compare_and_parity_with_a_metric_file(qtbot, window, mf, tmp_path):
+    """Compared submissions: the same numbers as `kmetric compare --metric-file`; the
+    built-in in use stands beside the file's score with their difference."""
+    from kmetric_gui.metricfile.compare import compare_with_file
+    truth, sub = pair("kl")
+    other = tmp_path / "other.csv"
+    df = pd.read_csv(sub, dtype={"id": str})
+    cols = [c for c in df.columns if c != "id"]
+    v = df[cols].to_numpy() * 0.8 + 0.05
+    df[cols] = v / v.sum(axis=1, keepdims=True)
+    df.to_csv(other, index=False)
+    window.options_panel.replicates.setValue(200)
+    r = open_and_score(qtbot, window, mf, EXAMPLES / "kl_divergence.py", "kl")
+    qtbot.waitUntil(lambda: window.session.results is not None, timeout=30000)
+    builtin = window.session.results.report
+    assert f"{builtin.score:.6f}" in mf.panel.parity.text()
+    assert f"{r.fs.score - builtin.score:+.3g}" in mf.panel.parity.text()
+    with qtbot.waitSignal(mf.compared, timeout=180000) as got:
+        window.controller.compare_jobs.add([str(other)])
+    d = got.args[0]
+    ref = compare_with_file(str(EXAMPLES / "kl_divergence.py"), truth, [sub, str(other)],
+                            replicates=200, level=0.95, seed=0)
+    assert [s["score"] for s in d["submissions"]] == [s["score"] for s in ref["submissions"]]
+    assert d["pairs"][0]["delta_ci"] == ref["pairs"][0]["delta_ci"]
+    assert mf.panel.table.rowCount() == 2
+    assert mf.panel.table.item(1, 0).text() == "other.csv"
+
+
+def test_help_shows_the_docstring_and_score_runs_the_doctests(qtbot, window, mf, tmp_path):
+    p = write(tmp_path, '''
+        HIGHER_IS_BETTER = True
+        def score(solution, submission, row_id_column_name):
+            """Share of rows where class_0 matches.
+
+            >>> 2 + 2
+            4
+            >>> 2 + 2
+            5
+            """
+            return 1.0
+        ''')
+    assert not mf.actions["doc"].isEnabled() and not mf.actions["check"].isEnabled()
+    with qtbot.waitSignal(mf.ready, timeout=60000):
+        mf.open(str(p))
+    assert mf.actions["doc"].isEnabled()
+    mf.show_doc()
+    from PySide6.QtWidgets import QTextBrowser
+    text = mf.doc_dialog.findChild(QTextBrowser).toPlainText()
+    assert text.startswith("Share of rows where class_0 matches.") and ">>> 2 + 2" in text
+    mf.doc_dialog.close()
+    with qtbot.waitSignal(window.jobs.ended, timeout=60000,
+                          check_params_cb=lambda k, o: k == "metricfile-check"):
+        mf.check()
+    assert mf.panel.status.text() == "m.py: 1 of 2 doctest examples failed"
+    assert "Expected:\n    5\nGot:\n    4" in mf.panel.error.text()
+    # Recent metric files: the menu opens it again; Close takes it away.
+    assert [a.text() for a in mf.recent_menu.actions()] == ["m.py"]
+    mf.close()
+    assert mf.source is None and not mf.args_box.isVisible() and not mf.actions["doc"].isEnabled()
