@@ -236,7 +236,7 @@ class MainWindow(FileActions, QMainWindow):
     def ask_save_path(self):
         start = save_start(self.session.sub_path, self.settings.value("last_folder", ""))
         from .dialogs import ask_submission_path     # refuses the solution in the dialog
-        return ask_submission_path(self, start, self.session.truth_path)
+        return ask_submission_path(self, start, self.session.truth_path, self.session.sub_path)
 
     def save_as(self):
         path = self.ask_save_path() if self.session.data is not None else ""
