@@ -374,8 +374,11 @@ class MainWindow(FileActions, QMainWindow):
 
     def _stats_changed(self, stats):
         seed = self.session.stats_settings[0].seed if self.session.stats_settings else 0
-        self.score_panel.show_stats(stats.stats if stats else None, seed)
+        s = self.session
+        self.score_panel.show_stats(stats.stats if stats else None, seed,
+                                    pending=s.stats_settings is not None)
         if stats is None:
+            self.freshness.soon()      # "not computed" when no job of the new settings runs
             return
         if stats.stats.shakeup is not None:
             self.shakeup.show_shakeup(stats.stats.shakeup)
