@@ -1,0 +1,65 @@
+"""Fitted columns never elide the texts they were fitted to: Qt's size hint measures
+text in whole pixels, so 'd44d87e01619' (91.2 px) got 91 px of room and showed
+'d44d87e016…' in the Fix first list (seen under Xvfb, issue 24)."""
+import random
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtGui import QFontMetricsF
+from PySide6.QtWidgets import QStyle, QTableView
+
+
+class _Texts(QAbstractTableModel):
+    def __init__(self, columns):
+        super().__init__()
+        self.columns = columns
+
+    def rowCount(self, parent=QModelIndex()):
+        return 0 if parent.isValid() else len(self.columns[0])
+
+    def columnCount(self, parent=QModelIndex()):
+        return 0 if parent.isValid() else len(self.columns)
+
+    def data(self, index, role=Qt.DisplayRole):
+        if role == Qt.DisplayRole:
+            return self.columns[index.column()][index.row()]
+        return None
+
+    def headerData(self, section, orientation, role=Qt.DisplayRole):
+        return "c" if role == Qt.DisplayRole else None
+
+
+def room(table, c):
+    """The width Qt's item painter leaves for text in column ``c`` (it elides beyond)."""
+    margin = table.style().pixelMetric(QStyle.PM_FocusFrameHMargin, None, table) + 1
+    return table.columnWidth(c) - (1 if table.showGrid() else 0) - 2 * margin
+
+
+def test_fitted_columns_leave_room_for_every_texts_full_width(qtbot):
+    from kmetric_gui.gui.models.table import fit_columns
+    rng = random.Random(3)
+    ids = ["d44d87e01619"] + ["".join(rng.choice("0123456789abcdef") for _ in range(12))
+                              for _ in range(29)]
+    words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz.il") for _ in range(rng.randint(3, 15)))
+             for _ in range(30)]
+    table = QTableView()
+    qtbot.addWidget(table)
+    table.setModel(_Texts([[str(k) for k in range(30)], ids, words]))
+    table.show()
+    fit_columns(table)
+    fm = QFontMetricsF(table.font())
+    for c, texts in ((1, ids), (2, words)):
+        need = max(fm.horizontalAdvance(t) for t in texts)
+        assert need <= room(table, c), (c, need, room(table, c))
+
+
+def test_fix_first_ids_are_not_cut(qtbot, window):
+    from conftest import wait_scored
+    from kmetric_gui.gui.main_window import demo_paths
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    qtbot.waitUntil(lambda: getattr(window.tabs, "fixes", None) is not None, timeout=20000)
+    panel = window.tabs.fixes.panel
+    qtbot.waitUntil(lambda: panel.model.rowCount() > 0, timeout=20000)
+    window.tabs.setCurrentWidget(window.tabs.fixes)
+    fm = QFontMetricsF(panel.table.font())
+    ids = [str(i) for i in panel.model.ids[:30]]
+    assert max(fm.horizontalAdvance(i) for i in ids) <= room(panel.table, 1)
