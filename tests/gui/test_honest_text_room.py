@@ -1,0 +1,42 @@
+"""The held-out check's words are all shown at 1280x720 (they stopped after the third
+line, under the Fix first list, seen under Xvfb, issue 24)."""
+import csv
+import random
+
+from conftest import wait_scored
+
+
+def _continuous(tmp_path):
+    from kmetric_gui.gui.main_window import demo_paths
+    sol, sub = demo_paths("qwk")
+    rng = random.Random(1)
+    with open(sub, newline="") as f:
+        rows = list(csv.reader(f))
+    out = tmp_path / "cont.csv"
+    with open(out, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(rows[0])
+        for r in rows[1:]:
+            w.writerow([r[0], round(min(4.4, max(-0.4, int(r[1]) + rng.gauss(0, 0.45))), 3)])
+    return sol, str(out)
+
+
+def test_the_held_out_check_text_is_not_cut_at_1280x720(qtbot, window, tmp_path):
+    window.fit_to((1280, 720))
+    wait_scored(qtbot, window, lambda: window.open_files(*_continuous(tmp_path)))
+    qtbot.waitUntil(lambda: getattr(window.tabs, "fixes", None) is not None, timeout=30000)
+    page = window.tabs.fixes
+    window.tabs.setCurrentWidget(page)
+    qtbot.waitUntil(lambda: page.honest_button.isVisible(), timeout=30000)
+    page.honest_button.click()
+    qtbot.waitUntil(lambda: "held-out" in page.honest_text.text(), timeout=60000)
+    qtbot.wait(50)
+    label = page.honest_text
+    assert label.text().count("<br>") >= 4                     # several lines to show
+    assert label.height() >= label.heightForWidth(label.width())   # laid out whole
+    scroll = page.honest_scroll
+    bar = scroll.verticalScrollBar()
+    # every line shown, or reachable by the scroll bar
+    assert scroll.viewport().height() + bar.maximum() >= label.height()
+    assert bar.maximum() == 0 or bar.isVisible()
+    assert scroll.viewport().height() >= 3 * label.fontMetrics().lineSpacing()
