@@ -37,3 +37,16 @@ def test_statistics_switched_off_drop_the_old_intervals(qtbot, window):
     idle(qtbot, window)
     panel = window.score_panel
     assert "[" not in panel.public.text() and "computing" not in panel.interval.text()
+
+
+def test_out_of_date_marks_grey_the_watched_change_too(qtbot, window):
+    """Esc after a watched reload left 'change -0.0013' in red beside the struck score."""
+    wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
+    panel = window.score_panel
+    panel.show_change(0.7710, 0.7780)
+    assert "color:#1a7f37" in panel.change.text()
+    panel.mark_stale("the data changed since this score, which was stopped")
+    assert "#1a7f37" not in panel.change.text() and "+0.0070" in panel.change.text()
+    assert "8a8f98" in panel.change.styleSheet()
+    wait_scored(qtbot, window, window.controller.rescore)
+    assert panel.stale is None and panel.change.styleSheet() == ""

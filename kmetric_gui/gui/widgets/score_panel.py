@@ -1,5 +1,6 @@
 """The score, its leaderboard splits and what was chosen, in plain words."""
 import math
+import re
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout
@@ -108,6 +109,9 @@ class ScorePanel(QFrame):
         self.score_label.setStyleSheet(f"{GREY}; text-decoration: line-through")
         for w in (self.public, self.private, self.interval, self.detail):
             w.setStyleSheet(GREY)
+        if self.change.text():          # the change to the struck score: grey, not red/green
+            self.change.setText(re.sub(r" style='color:#[0-9a-f]+'", "", self.change.text()))
+            self.change.setStyleSheet(GREY)
         if self.computing:
             self.interval.setText("")
 
@@ -116,7 +120,8 @@ class ScorePanel(QFrame):
             self.stale = None
             self.stale_note.setVisible(False)
             self.stale_note.setText("")
-            for w in (self.score_label, self.public, self.private, self.interval, self.detail):
+            for w in (self.score_label, self.public, self.private, self.interval, self.detail,
+                      self.change):
                 w.setStyleSheet("")
 
     @property
