@@ -63,3 +63,22 @@ def test_fix_first_ids_are_not_cut(qtbot, window):
     fm = QFontMetricsF(panel.table.font())
     ids = [str(i) for i in panel.model.ids[:30]]
     assert max(fm.horizontalAdvance(i) for i in ids) <= room(panel.table, 1)
+
+
+def test_fix_first_shows_whole_uuids_and_a_tooltip(qtbot, window):
+    """F-beta's ids are UUIDs: the list cut them at 24 characters ('85ffa073-497c-e74d…')
+    while the error column had hundreds of pixels to spare, with no tooltip."""
+    from PySide6.QtCore import Qt
+
+    from conftest import open_view
+    window.fit_to((1280, 720))
+    open_view(qtbot, window, "fbeta")
+    qtbot.waitUntil(lambda: getattr(window.tabs, "fixes", None) is not None, timeout=30000)
+    panel = window.tabs.fixes.panel
+    qtbot.waitUntil(lambda: panel.model.rowCount() > 0, timeout=30000)
+    ids = [str(i) for i in panel.model.ids[:30]]
+    assert max(map(len, ids)) == 36
+    fm = QFontMetricsF(panel.table.font())
+    assert max(fm.horizontalAdvance(i) for i in ids) <= room(panel.table, 1)
+    m = panel.model
+    assert m.data(m.index(0, 1), Qt.ToolTipRole) == ids[0]
