@@ -40,3 +40,29 @@ def test_the_held_out_check_text_is_not_cut_at_1280x720(qtbot, window, tmp_path)
     assert scroll.viewport().height() + bar.maximum() >= label.height()
     assert bar.maximum() == 0 or bar.isVisible()
     assert scroll.viewport().height() >= 3 * label.fontMetrics().lineSpacing()
+
+
+def test_held_out_curves_legends_leave_the_curves_clear(qtbot, window):
+    """At 1920x1080 'all (95% band)', 'half 1', 'half 2' sat on the threshold curves."""
+    from PySide6.QtCore import QPointF
+
+    from conftest import open_view
+    window.fit_to((1920, 1080))
+    open_view(qtbot, window, "fbeta")
+    qtbot.waitUntil(lambda: getattr(window.tabs, "fixes", None) is not None, timeout=30000)
+    page = window.tabs.fixes
+    window.tabs.setCurrentWidget(page)
+    qtbot.waitUntil(lambda: page.honest_button.isVisible(), timeout=30000)
+    page.honest_button.click()
+    qtbot.waitUntil(lambda: page.curves.isVisible() and page.curves.threshold is not None,
+                    timeout=120000)
+    qtbot.wait(300)
+    for plot in (page.curves.threshold.getPlotItem(), page.curves.beta.getPlotItem()):
+        legend = plot.legend.sceneBoundingRect()
+        covered = 0
+        for item in plot.listDataItems():
+            xs, ys = item.getData()
+            for a, b in zip(xs, ys):
+                if legend.contains(plot.vb.mapViewToScene(QPointF(float(a), float(b)))):
+                    covered += 1
+        assert covered == 0, plot.titleLabel.text

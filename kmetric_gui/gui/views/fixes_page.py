@@ -129,7 +129,9 @@ class CurvePlots(QWidget):
             p.setLabel("bottom", x)
             p.setLabel("left", "score")
             p.getAxis("left").enableAutoSIPrefix(False)     # scores read as they are
-            p.addLegend(offset=(10, 10))
+            # Bottom left: scores fall as the threshold or β grows, so that corner is
+            # empty (top left, the names covered the curves).
+            p.addLegend(offset=(10, -10))
             style_plot(p)
             self.layout().addWidget(p)
 
