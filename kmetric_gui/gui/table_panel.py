@@ -185,6 +185,11 @@ class TablePanel(QWidget):
             self._sort = None
             self.table.horizontalHeader().setSortIndicator(-1, Qt.AscendingOrder)
         self.model.set_extra_columns(extra)
+        if extra:       # fitted, and the spare width given back: it came past the right edge
+            t = self.table
+            fit_columns(t, range(t.model().columnCount() - len(extra), t.model().columnCount()),
+                        cap=max(160, t.viewport().width() // 3))
+            self.spare.apply()
 
     def _show_failed(self, raw):
         self._raw, self._base = dict(raw), None

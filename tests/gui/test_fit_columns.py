@@ -82,3 +82,24 @@ def test_fix_first_shows_whole_uuids_and_a_tooltip(qtbot, window):
     assert max(fm.horizontalAdvance(i) for i in ids) <= room(panel.table, 1)
     m = panel.model
     assert m.data(m.index(0, 1), Qt.ToolTipRole) == ids[0]
+
+
+def test_a_compared_submissions_column_is_on_screen_with_its_header(qtbot, window):
+    """The compared file's column came at a default width past the table's right edge
+    ('diagnosis) — qwk_submi', seen under Xvfb at 1280x720 and 1920x1080): the id
+    column kept the spare width it had before."""
+    from conftest import wait_scored
+    from kmetric_gui.gui.main_window import demo_paths
+    window.fit_to((1280, 720))
+    sol, sub = demo_paths("qwk")
+    wait_scored(qtbot, window, lambda: window.open_files(sol, sub))
+    with qtbot.waitSignal(window.session.compare_changed, timeout=60000,
+                          check_params_cb=lambda r: r is not None and r.comparison is not None):
+        window.controller.compare_jobs.add([sub.replace("qwk_submission", "qwk_submission_b")])
+    qtbot.wait(100)
+    t = window.table_panel.table
+    m, head = t.model(), t.horizontalHeader()
+    last = m.columnCount() - 1
+    assert "qwk_submission_b" in m.headerData(last, Qt.Horizontal)
+    assert min(head.sectionSizeHint(last), t.viewport().width() // 3) <= t.columnWidth(last)
+    assert head.sectionViewportPosition(last) + t.columnWidth(last) <= t.viewport().width()
