@@ -188,7 +188,7 @@ class TablePanel(QWidget):
         if extra:       # fitted, and the spare width given back: it came past the right edge
             t = self.table
             fit_columns(t, range(t.model().columnCount() - len(extra), t.model().columnCount()),
-                        cap=max(160, t.viewport().width() // 3))
+                        cap=max(160, t.viewport().width() // 2))
             self.spare.apply()
 
     def _show_failed(self, raw):

@@ -66,3 +66,18 @@ def test_held_out_curves_legends_leave_the_curves_clear(qtbot, window):
                 if legend.contains(plot.vb.mapViewToScene(QPointF(float(a), float(b)))):
                     covered += 1
         assert covered == 0, plot.titleLabel.text
+
+
+def test_the_held_out_text_leaves_the_list_its_half(qtbot, window, tmp_path):
+    """Given all the words needed at 1280x720, the list's curve lost its axis title."""
+    window.fit_to((1280, 720))
+    wait_scored(qtbot, window, lambda: window.open_files(*_continuous(tmp_path)))
+    qtbot.waitUntil(lambda: getattr(window.tabs, "fixes", None) is not None, timeout=30000)
+    page = window.tabs.fixes
+    window.tabs.setCurrentWidget(page)
+    qtbot.waitUntil(lambda: page.honest_button.isVisible(), timeout=30000)
+    page.honest_button.click()
+    qtbot.waitUntil(lambda: "held-out" in page.honest_text.text(), timeout=60000)
+    qtbot.wait(50)
+    upper, lower = page.split.sizes()
+    assert upper >= lower > 0

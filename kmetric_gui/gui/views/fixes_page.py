@@ -89,7 +89,8 @@ class FixesPage(QWidget):
         sizes = self.split.sizes()
         total = sum(sizes)
         if total and sizes[1] < need:
-            low = min(need, total - self.panel.minimumSizeHint().height())
+            # At most half: the list and its curve keep theirs (the words scroll).
+            low = min(need, total // 2, total - self.panel.minimumSizeHint().height())
             if low > sizes[1]:
                 self.split.setSizes([total - low, low])
 
