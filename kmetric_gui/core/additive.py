@@ -32,13 +32,19 @@ def mean_units(values, kind="row"):
 
 def root_mean_units(values, kind="row"):
     """Units whose score is sqrt(mean of ``values``) (squared errors -> RMSE)."""
-    return Units(_with_count(values), lambda sums: np.sqrt(_mean(sums)[:, 0]), None, kind)
+    return Units(_with_count(values), lambda sums: _root(_mean(sums)[:, 0]), None, kind)
 
 
 def column_root_mean_units(values, kind="row"):
     """Units whose score is the mean over columns of sqrt(column mean):
     ``values`` (n, C) squared errors -> MCRMSE."""
-    return Units(_with_count(values), lambda sums: np.sqrt(_mean(sums)).mean(axis=1), None, kind)
+    return Units(_with_count(values), lambda sums: _root(_mean(sums)).mean(axis=1), None, kind)
+
+
+def _root(mean):
+    """sqrt of a mean of squares, a hair below zero (sums less the same terms one by
+    one: fix first) read as 0; nan stays nan."""
+    return np.sqrt(np.where(mean < 0, 0.0, mean))
 
 
 def fix_first(stats, fixed, score_fn, top, higher_is_better=True):

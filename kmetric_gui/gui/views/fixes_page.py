@@ -90,7 +90,9 @@ class FixesPage(QWidget):
         total = sum(sizes)
         if total and sizes[1] < need:
             # At most half: the list and its curve keep theirs (the words scroll).
-            low = min(need, total // 2, total - self.panel.minimumSizeHint().height())
+            # The list's minimum leaves out its summary's wrapped lines: one more line.
+            keep = self.panel.minimumSizeHint().height() + self.fontMetrics().lineSpacing()
+            low = min(need, total // 2, total - keep)
             if low > sizes[1]:
                 self.split.setSizes([total - low, low])
 
