@@ -185,11 +185,9 @@ class TablePanel(QWidget):
             self._sort = None
             self.table.horizontalHeader().setSortIndicator(-1, Qt.AscendingOrder)
         self.model.set_extra_columns(extra)
-        if extra:       # fitted, and the spare width given back: it came past the right edge
-            t = self.table
-            fit_columns(t, range(t.model().columnCount() - len(extra), t.model().columnCount()),
-                        cap=max(160, t.viewport().width() // 2))
-            self.spare.apply()
+        if extra:       # all refitted in the room there is: it came past the right edge
+            self.spare.give_to(-1)
+            self._fit_columns()
 
     def _show_failed(self, raw):
         self._raw, self._base = dict(raw), None

@@ -104,3 +104,19 @@ def test_a_compared_submissions_column_is_on_screen_with_its_header(qtbot, windo
     assert head.sectionSizeHint(last) <= t.viewport().width() // 2      # so it must fit:
     assert head.sectionSizeHint(last) <= t.columnWidth(last)        # its header whole
     assert head.sectionViewportPosition(last) + t.columnWidth(last) <= t.viewport().width()
+
+
+def test_a_compared_text_column_fits_beside_the_others(qtbot, window):
+    """F-beta's compared PredictionString column made the table wider than its view."""
+    from conftest import open_view
+    from kmetric_gui.gui.main_window import demo_paths
+    window.fit_to((1920, 1080))
+    open_view(qtbot, window, "fbeta")
+    sub = demo_paths("fbeta")[1]
+    with qtbot.waitSignal(window.session.compare_changed, timeout=60000,
+                          check_params_cb=lambda r: r is not None and r.comparison is not None):
+        window.controller.compare_jobs.add([sub.replace("fbeta_submission", "fbeta_submission_b")])
+    qtbot.wait(100)
+    t = window.table_panel.table
+    assert "fbeta_submission_b" in t.model().headerData(t.model().columnCount() - 1, Qt.Horizontal)
+    assert t.horizontalHeader().length() <= t.viewport().width()
