@@ -35,6 +35,7 @@ class Saved:
     path: str
     history_index: int
     formula_ids: tuple = ()
+    note: str = ""                  # how the file's row order was (not) kept
 
 
 @dataclass(frozen=True)
@@ -299,9 +300,10 @@ class AppController(AnalysisJobs, QObject):
         self.jobs.submit("transform", job, done, generation=snap.generation, disables=disables)
 
     # -- saving ------------------------------------------------------------------------
-    def save_to(self, path, then=None, on_failed=None):
+    def save_to(self, path, then=None, on_failed=None, file_order=None):
         """Write the submission as it stands (atomic, on the worker); ``then()`` after
-        (``on_failed()`` when it could not be written)."""
+        (``on_failed()`` if not). ``file_order``: rows in the order of the file read (None:
+        the Save dialog's ``path.file_order``, else on when there is such a file)."""
         s = self.session
         if s.data is None:
             return False
@@ -310,17 +312,21 @@ class AppController(AnalysisJobs, QObject):
             return False
         version, index = s.data, s.history_index
         metric, source = s.metric, s.sub_path
+        file_order = getattr(path, "file_order", None) if file_order is None else file_order
+        file_order = bool(source) and file_order is not False
+        path = str(path)
 
         def job(progress, cancel):
             from ..saving import formula_ids, save_atomic
             prep = version.prepared()
             header, rows = metric.submission_rows(prep)
+            note = ""
             if source:          # the file's other columns (notes, ...) are kept
-                from ..io.keep import with_all_columns
-                header, rows = with_all_columns(source, header, rows)
+                from ..io.keep import as_in_file
+                header, rows, note = as_in_file(source, header, rows, file_order)
             save_atomic(path, _csv(header, rows, _line_end(source)))
             count, first = formula_ids(prep.id_array)
-            return Saved(str(path), index, tuple(first) if count else ())
+            return Saved(path, index, tuple(first) if count else (), note)
 
         def done(result):
             if s.mark_saved(result.history_index, version):
@@ -331,12 +337,12 @@ class AppController(AnalysisJobs, QObject):
                 if on_failed is not None:        # what was to follow the save is moot
                     on_failed()
                 return
-            note = ""
+            note = f" — {result.note}" if result.note else ""
             if result.formula_ids and not self._warned_formulas:
                 self._warned_formulas = True     # said once: the ids are right for Kaggle
-                note = (" — note: some ids start with = + - @ (a spreadsheet would run them; "
+                note += (" — note: some ids start with = + - @ (a spreadsheet would run them; "
                         "Kaggle reads them as text)")
-            self.message.emit(f"Saved {result.path}{note}", 8000)
+            self.message.emit(f"Saved {result.path}{note}", 0 if result.note else 8000)
             self.saved.emit(result.path)
             if s.compare_paths and s.comparison is not None:
                 self.compare_jobs.run()          # its leaderboard names the saved file

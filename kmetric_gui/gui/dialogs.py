@@ -1,8 +1,8 @@
 """Dialogs: errors, help (the project's own docs), shortcuts, about."""
 from pathlib import Path
 
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QMessageBox, QTableWidget,
-                               QTableWidgetItem, QTextBrowser, QVBoxLayout)
+from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QMessageBox,
+                               QTableWidget, QTableWidgetItem, QTextBrowser, QVBoxLayout)
 
 from ..paths import resources_dir
 from .crash import guarded
@@ -93,16 +93,38 @@ def show_about(parent):
                       "MIT licence.")
 
 
+class ChosenPath(str):
+    """The path chosen in the Save dialog, carrying the row order chosen with it
+    (``file_order``: True, False, or None when no choice was offered)."""
+
+    file_order = None
+
+
 class SaveSubmissionDialog(QFileDialog):
     """Save as…: the solution file is refused in the dialog itself, before the
-    "Replace?" question (asked, then refused in the status bar, it read as a yes)."""
+    "Replace?" question (asked, then refused in the status bar, it read as a yes).
+    ``source``: the file the submission was read from; the rows can then keep that
+    file's own order (on by default: a diff against it shows only the edits)."""
 
-    def __init__(self, parent, start, solution=None):
+    def __init__(self, parent, start, solution=None, source=None):
         super().__init__(parent, "Save submission as", start, "CSV (*.csv)")
         self.setAcceptMode(QFileDialog.AcceptSave)
         self.setOption(QFileDialog.DontUseNativeDialog)     # accept() must be ours
         self.setDefaultSuffix("csv")
         self.solution = solution
+        self.file_order = QCheckBox("&Keep the rows in the order of the file opened "
+                                    f"({Path(source).name})" if source else
+                                    "&Keep the rows in the order of the file opened")
+        self.file_order.setChecked(bool(source))
+        self.file_order.setEnabled(bool(source))
+        self.file_order.setToolTip(
+            "On: rows in the order of the submission's own file as it is on disk now, so "
+            "a diff shows only the edits. Off: rows in the solution's order (the app's)."
+            if source else "The submission was not read from a file: rows in the "
+            "solution's order.")
+        grid = self.layout()
+        if grid is not None and hasattr(grid, "rowCount"):
+            grid.addWidget(self.file_order, grid.rowCount(), 0, 1, -1)
         self.selectFile(start)
 
     def refuse(self, text):                 # tests replace this
@@ -125,7 +147,12 @@ def _same_file(a, b):
         return False
 
 
-def ask_submission_path(parent, start, solution=None):
-    """The path chosen in a Save submission dialog ("" when cancelled)."""
-    dlg = SaveSubmissionDialog(parent, start, solution)
-    return dlg.selectedFiles()[0] if dlg.exec() == QDialog.Accepted else ""
+def ask_submission_path(parent, start, solution=None, source=None):
+    """The path chosen in a Save submission dialog ("" when cancelled), a ChosenPath
+    whose ``file_order`` is the row order chosen (None without a source file)."""
+    dlg = SaveSubmissionDialog(parent, start, solution, source)
+    if dlg.exec() != QDialog.Accepted:
+        return ""
+    path = ChosenPath(dlg.selectedFiles()[0])
+    path.file_order = dlg.file_order.isChecked() if source else None
+    return path

@@ -72,6 +72,10 @@ class Freshness(QObject):
                 self.win._problems_changed(s.problems)
         self._timer.start()
 
+    def soon(self):
+        """Check once the calls under way are done."""
+        self._timer.start()
+
     def scoring(self):
         """Whether new numbers of the data shown are on their way."""
         jobs, c = self.win.jobs, self.win.controller

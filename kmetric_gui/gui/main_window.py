@@ -240,7 +240,7 @@ class MainWindow(FileActions, QMainWindow):
     def ask_save_path(self):
         start = save_start(self.session.sub_path, self.settings.value("last_folder", ""))
         from .dialogs import ask_submission_path     # refuses the solution in the dialog
-        return ask_submission_path(self, start, self.session.truth_path)
+        return ask_submission_path(self, start, self.session.truth_path, self.session.sub_path)
 
     def save_as(self):
         path = self.ask_save_path() if self.session.data is not None else ""
@@ -378,8 +378,11 @@ class MainWindow(FileActions, QMainWindow):
 
     def _stats_changed(self, stats):
         seed = self.session.stats_settings[0].seed if self.session.stats_settings else 0
-        self.score_panel.show_stats(stats.stats if stats else None, seed)
+        s = self.session
+        self.score_panel.show_stats(stats.stats if stats else None, seed,
+                                    pending=s.stats_settings is not None)
         if stats is None:
+            self.freshness.soon()      # "not computed" when no job of the new settings runs
             return
         if stats.stats.shakeup is not None:
             self.shakeup.show_shakeup(stats.stats.shakeup)

@@ -185,6 +185,9 @@ class TablePanel(QWidget):
             self._sort = None
             self.table.horizontalHeader().setSortIndicator(-1, Qt.AscendingOrder)
         self.model.set_extra_columns(extra)
+        if extra:       # all refitted in the room there is: it came past the right edge
+            self.spare.give_to(-1)
+            self._fit_columns()
 
     def _show_failed(self, raw):
         self._raw, self._base = dict(raw), None

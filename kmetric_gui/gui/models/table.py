@@ -213,7 +213,8 @@ def fit_columns(table, columns=None, rows=FIT_ROWS, cap=None):
                     fm.horizontalAdvance(texts[0])
             # Every distinct text is measured (microseconds for 30): among texts of one
             # length a proportional font makes some wider ('da08d187.wav' elided).
-            width = max(width, max(fm.horizontalAdvance(t) for t in set(texts)) + margin + grid)
+            # Whole pixels round a 91.2 px text down: one more or it is elided.
+            width = max(width, max(fm.horizontalAdvance(t) for t in set(texts)) + margin + grid + 1)
         table.setColumnWidth(c, width if cap is None else min(width, cap))
 
 

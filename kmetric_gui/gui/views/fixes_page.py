@@ -6,8 +6,8 @@ from html import escape
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QSplitter, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSplitter,
+                               QVBoxLayout, QWidget)
 
 from ..widgets.fix_first import FixFirstPanel
 
@@ -26,8 +26,14 @@ class FixesPage(QWidget):
         self.honest_text = QLabel("")
         self.honest_text.setWordWrap(True)
         self.honest_text.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        # Scrolls when the pane is shorter than the words (the list above keeps its room).
+        self.honest_scroll = QScrollArea()
+        self.honest_scroll.setWidgetResizable(True)
+        self.honest_scroll.setFrameShape(QFrame.NoFrame)
+        self.honest_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.honest_scroll.setWidget(self.honest_text)
         bar = QHBoxLayout()
-        bar.addWidget(self.honest_text, 1)
+        bar.addWidget(self.honest_scroll, 1)
         bar.addWidget(self.honest_button, 0, Qt.AlignTop)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
@@ -69,6 +75,26 @@ class FixesPage(QWidget):
         lines = report.lines()
         self.honest_text.setText("<b>" + escape(lines[0]) + "</b><br>" + "<br>".join(
             escape(line.strip()) for line in lines[1:]))
+        self._room_for_text()
+
+    def _room_for_text(self):
+        """The lower pane at least as tall as the check's words: a splitter keeps its
+        sizes, and at 1280x720 the text was cut after its third line."""
+        lower = self.split.widget(1)
+        width = self.honest_text.width() if self.honest_text.width() > 50 else \
+            max(100, lower.width() - self.honest_button.sizeHint().width() - 10)
+        need = self.honest_text.heightForWidth(width) + 6
+        if self.curves.isVisible():
+            need += self.curves.minimumHeight()
+        sizes = self.split.sizes()
+        total = sum(sizes)
+        if total and sizes[1] < need:
+            # At most half: the list and its curve keep theirs (the words scroll).
+            # The list's minimum leaves out its summary's wrapped lines: one more line.
+            keep = self.panel.minimumSizeHint().height() + self.fontMetrics().lineSpacing()
+            low = min(need, total // 2, total - keep)
+            if low > sizes[1]:
+                self.split.setSizes([total - low, low])
 
     def _fix(self, rows):
         """The unit's prediction set to its truth: the edit the list's gain is about."""
@@ -106,7 +132,9 @@ class CurvePlots(QWidget):
             p.setLabel("bottom", x)
             p.setLabel("left", "score")
             p.getAxis("left").enableAutoSIPrefix(False)     # scores read as they are
-            p.addLegend(offset=(10, 10))
+            # Bottom left: scores fall as the threshold or β grows, so that corner is
+            # empty (top left, the names covered the curves).
+            p.addLegend(offset=(10, -10))
             style_plot(p)
             self.layout().addWidget(p)
 

@@ -70,6 +70,8 @@ class _FixModel(QAbstractTableModel):
             if c == 3:
                 return f"{self.after[r]:.6f}"
             return self.details[r]
+        if role == Qt.ToolTipRole and c == 1:
+            return str(self.ids[r])          # the whole id when its column elides it
         if role == Qt.ToolTipRole and c in (2, 3):
             return (f"fixing this unit after the {r} above it changes the score by "
                     f"{self.gains[r]:+.10g}, to {self.after[r]:.10g}")
@@ -177,7 +179,9 @@ class FixFirstPanel(QWidget):
             self.table.viewport().update()
         # Widths from the first rows only: measuring all 1,000 on every change froze the
         # window for a second after each edit (Qt's own fit walks a hidden table's rows).
-        fit_columns(self.table, (0, 1, 2, 3), cap=self.table.fontMetrics().averageCharWidth() * 24)
+        # Capped at a UUID's width (36 characters): wider ids elide, with a tooltip.
+        fit_columns(self.table, (0, 1, 2, 3),
+                    cap=self.table.fontMetrics().horizontalAdvance("8" * 36) + 16)
         # Numbers are never cut: the fit above left "+0.007150" a pixel short (elided).
         fm, head = self.table.fontMetrics(), self.table.horizontalHeader()
         for c in (2, 3):

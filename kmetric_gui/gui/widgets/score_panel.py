@@ -1,5 +1,6 @@
 """The score, its leaderboard splits and what was chosen, in plain words."""
 import math
+import re
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout
@@ -20,6 +21,7 @@ class ScorePanel(QFrame):
         super().__init__(parent)
         self.report = None                # the report whose numbers are shown (None: none)
         self.stale = None                 # why the numbers shown are out of date (None: current)
+        self._splits = {}
         self.setFrameShape(QFrame.StyledPanel)
         lay = QVBoxLayout(self)
         self.metric_label = QLabel("No files yet")
@@ -113,6 +115,9 @@ class ScorePanel(QFrame):
         self.score_label.setStyleSheet(f"{GREY}; text-decoration: line-through")
         for w in (self.public, self.private, self.interval, self.detail, self.coverage):
             w.setStyleSheet(GREY)
+        if self.change.text():          # the change to the struck score: grey, not red/green
+            self.change.setText(re.sub(r" style='color:#[0-9a-f]+'", "", self.change.text()))
+            self.change.setStyleSheet(GREY)
         if self.computing:
             self.interval.setText("")
 
@@ -122,7 +127,7 @@ class ScorePanel(QFrame):
             self.stale_note.setVisible(False)
             self.stale_note.setText("")
             for w in (self.score_label, self.public, self.private, self.interval, self.detail,
-                      self.coverage):
+                      self.coverage, self.change):
                 w.setStyleSheet("")
 
     @property
@@ -136,10 +141,17 @@ class ScorePanel(QFrame):
             self.interval.setText(f"<span style='color:#777'>interval: not computed ({why})"
                                   "</span> <a href='stats'>compute</a>")
 
-    def show_stats(self, stats, seed=0):
-        """The bootstrap intervals next to the score and the Public / Private scores."""
+    def show_stats(self, stats, seed=0, pending=False):
+        """The bootstrap intervals next to the score and the Public / Private scores.
+        ``stats`` None: the intervals shown go (settings changed); ``pending``: new
+        ones are computed (Esc then says "not computed", not a blank line)."""
         if stats is None:
-            self.interval.setText("")
+            for name, label in (("public", self.public), ("private", self.private)):
+                s = self._splits.get(name)
+                if s is not None and self.report is not None:
+                    label.setText(f"{name.title()} LB: <b>{fmt(s.score)}</b>")
+            busy = pending and self.report is not None and self.stale is None
+            self.interval.setText(f"<span style='color:#777'>{COMPUTING}</span>" if busy else "")
             return
         from ...stats import interval_text
         ci = stats.intervals.get("ci")
