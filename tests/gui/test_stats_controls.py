@@ -234,7 +234,7 @@ def test_held_out_check_keeps_groups_whole(qtbot, window, tmp_path):
     sub.write_text("id,y\n" + "".join(f"r{i},{b}\n" for i, b in enumerate(x)))
     rep = wait_scored(qtbot, window, lambda: window.open_files(sol, sub))
     pick_groups(qtbot, window, "patient")
-    qtbot.waitUntil(lambda: window.tabs.fixes is not None
+    qtbot.waitUntil(lambda: getattr(window.tabs, "fixes", None) is not None
                     and window.tabs.fixes.honest_button.isVisibleTo(window.tabs.fixes),
                     timeout=30000)
     with qtbot.waitSignal(window.controller.honest_ready, timeout=120000) as b:
