@@ -126,9 +126,9 @@ class MainWindow(FileActions, UnsavedEdits, QMainWindow):
                 ("Shake-up", "shakeupDock", self.shakeup, Qt.LeftDockWidgetArea)):
             dock = QDockWidget(title, self)
             dock.setObjectName(name)
-            # Short screens scroll, never clip; the shake-up's chart shrinks instead (in a
-            # scroll area its 480 px size hint pushed the axis below the fold).
-            dock.setWidget(widget if widget is self.shakeup else scrolling(widget))
+            # Short screens scroll, never clip (the shake-up's chart ignores its 480 px size
+            # hint, so it shrinks to its minimum before the panel scrolls).
+            dock.setWidget(scrolling(widget))
             if widget is self.options_panel:   # Tab into a clipped field would scroll sideways
                 dock.widget().setMinimumWidth(widget.minimumSizeHint().width() + 14)
             self.addDockWidget(area, dock)

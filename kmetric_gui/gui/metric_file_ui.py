@@ -5,7 +5,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDockWidget, QFormLayout, QGroupBox,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDockWidget, QFormLayout, QGroupBox, QScrollArea,
                                QLineEdit, QMessageBox)
 
 from .widgets.metric_file_panel import MetricFilePanel
@@ -55,7 +55,12 @@ def add_dock(win):
     panel = MetricFilePanel()
     dock = QDockWidget("Metric file", win)
     dock.setObjectName("metricFileDock")
-    dock.setWidget(panel)
+    area = QScrollArea()                # a short screen scrolls the panel, never clips it
+    area.setWidgetResizable(True)
+    area.setFrameShape(QScrollArea.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+    area.setWidget(panel)
+    dock.setWidget(area)
     win.addDockWidget(Qt.LeftDockWidgetArea, dock)
     if getattr(win, "docks", None):        # under Options: its number in sight beside its arguments
         win.splitDockWidget(win.docks[0], dock, Qt.Vertical)

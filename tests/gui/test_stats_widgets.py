@@ -97,3 +97,24 @@ def test_screenshot_at_1280x720(qtbot, tmp_path):
     assert (img.width(), img.height()) == (1280, 720)
     out = os.environ.get("KMETRIC_SHOTS", str(tmp_path))
     assert img.save(os.path.join(out, "shakeup_panel.png"))
+
+
+def test_a_short_shakeup_dock_scrolls_and_never_overprints(qtbot, window):
+    """At 1280x720 with the Metric file dock open the Shake-up dock got ~186 px: its summary
+    was drawn over the chart (the dock's content was laid out below its minimum)."""
+    from PySide6.QtCore import Qt
+    from kmetric_gui.gui.main_window import demo_paths
+    window.fit_to((1280, 720))
+    with qtbot.waitSignal(window.scored, timeout=30000):
+        window.open_files(*demo_paths("qwk"))
+    panel = window.shakeup
+    qtbot.waitUntil(lambda: panel.summary.text() != "", timeout=30000)
+    dock = window.docks[2]
+    dock.show()
+    dock.raise_()
+    window.resizeDocks([window.docks[0], dock], [720, 186], Qt.Vertical)
+    qtbot.waitUntil(lambda: dock.height() < 260, timeout=5000)
+    qtbot.wait(100)
+    parts = [panel.title.geometry(), panel.plot.geometry(), panel.summary.geometry()]
+    for upper, lower in zip(parts, parts[1:]):
+        assert upper.bottom() < lower.top()

@@ -6,14 +6,24 @@ but the histogram's bins.
 """
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from ...core.shakeup import histogram
 from ...core.words import plural
+from ..crash import guarded
 
 BAR = (120, 150, 200)
 MIDDLE = (70, 110, 180)        # bars inside the 5-95 % range
 ACTUAL = (200, 30, 30)
+
+
+class _Plot(pg.PlotWidget):
+    """A chart that asks for a modest height: in the dock's scroll area pyqtgraph's 480 px
+    hint pushed the axis below the fold, and without one the texts overprinted the chart."""
+
+    @guarded
+    def sizeHint(self):
+        return QSize(300, 170)
 
 
 class ShakeupPanel(QWidget):
@@ -26,7 +36,7 @@ class ShakeupPanel(QWidget):
         self.title = QLabel("Shake-up: no data yet")
         self.title.setObjectName("shakeupTitle")
         self.title.setWordWrap(True)
-        self.plot = pg.PlotWidget(background="w")
+        self.plot = _Plot(background="w")
         self.plot.setLabel("bottom", "private − public")
         self.plot.getAxis("bottom").enableAutoSIPrefix(False)   # gaps read as scores, not x0.001
         self.plot.setLabel("left", "splits")
