@@ -73,6 +73,5 @@ def split(y, s):
     mixed = (c0 > 0) & (c1 > 0)
     rows = mixed[b]
     del b
-    c0 *= mixed
-    c1 *= mixed
-    return 2 * (cross - _cross(c0, c1)), rows
+    both = np.flatnonzero(mixed)          # their cross-bucket pairs, from their buckets alone
+    return 2 * (cross - _cross(c0[both], c1[both])), rows
