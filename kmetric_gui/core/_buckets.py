@@ -17,6 +17,7 @@ import numpy as np
 
 MIN_ROWS = 1 << 16      # below this a sort is cheap: the tables would not pay
 PER_ROW = 2             # buckets per row; more leaves fewer mixed rows but costs memory
+MAX_BUCKETS = 1 << 25  # caps the two count tables at 512 MB (rows beyond 16M share more)
 PROBE = 64              # 1 row in PROBE estimates the mixed share before the full pass
 MAX_MIXED = 0.5         # above this share the full pass + sort costs more than one sort
 
@@ -58,7 +59,7 @@ def split(y, s):
     span = hi - lo
     if not (np.isfinite(lo) and np.isfinite(hi) and np.isfinite(span) and span > 0):
         return None
-    m = PER_ROW * n
+    m = min(PER_ROW * n, MAX_BUCKETS)
     # The same bucket width on every PROBE-th row: the same rows per bucket, so
     # about the same mixed share, for 1/PROBE of the work.
     mp = m // PROBE

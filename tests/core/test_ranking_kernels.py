@@ -184,6 +184,16 @@ def test_buckets_decline_when_they_cannot_win(name, s):
     assert _buckets.split(y, s(RNG.random(n))) is None
 
 
+def test_buckets_capped_table_stays_exact(monkeypatch):
+    monkeypatch.setattr(_buckets, "MAX_BUCKETS", 4096)      # 50 rows a bucket: many mixed
+    monkeypatch.setattr(_buckets, "MAX_MIXED", 2.0)
+    n = 100_000
+    y = RNG.random(n) < 0.3
+    s = RNG.normal(0.3 * y, 1.0)
+    assert _buckets.split(y, s)[1].mean() > 0.5
+    assert roc_auc(y, s).score == pytest.approx(roc_auc_score(y, s), rel=1e-12)
+
+
 def test_buckets_decline_small_inputs():
     y = RNG.random(1000) < 0.5
     assert _buckets.split(y, RNG.random(1000)) is None
