@@ -62,7 +62,7 @@ def split(y, s):
     m = min(PER_ROW * n, MAX_BUCKETS)
     # The same bucket width on every PROBE-th row: the same rows per bucket, so
     # about the same mixed share, for 1/PROBE of the work.
-    mp = m // PROBE
+    mp = max(m // PROBE, 1)
     yp = y[::PROBE]
     bp = _buckets(s[::PROBE], lo, mp / span, mp)
     p0, p1 = _counts(bp, yp, mp)
