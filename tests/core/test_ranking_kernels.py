@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from kmetric_gui.core import ranking
+from kmetric_gui.core import _buckets, ranking
 from kmetric_gui.core.ranking import _Cells, auc_bootstrap, decimal_codes, roc_auc
 from kmetric_gui.core.resample import resample_indices
 
@@ -117,3 +117,97 @@ def test_placements_equal_their_definition(monkeypatch, path, name, y, s):
         monkeypatch.setattr(ranking, "SAMPLE", 1)
     got = ranking.placements(y, s)
     np.testing.assert_array_equal(got, placements_loop(y, np.asarray(s, dtype=np.float64)))
+
+
+# --- buckets by value: exact on data chosen to break them -------------------
+
+def bucket_cases():
+    n = 5000
+    y = RNG.random(n) < 0.3
+    p = RNG.normal(0.35 + 0.3 * y, 0.2)
+    yield "continuous", y, p
+    yield "heavy ties", y, np.round(p, 2) + 1e-13 * (RNG.random(n) < 0.01)   # not short decimals
+    yield "clipped ends tied", y, np.clip(p, 0.001, 0.999)
+    yield "clustered", y, RNG.choice([0.1, 0.5, 0.9], n) + 1e-9 * RNG.random(n)
+    yield "one huge outlier", y, np.r_[p[:-1], 1e300]
+    yield "outliers both ends", y, np.r_[-1e300, p[1:-1], 1e300]
+    yield "negative values", y, p - 3.7
+    yield "float32", y, p.astype(np.float32)
+    yield "float32 ties", y, np.round(p, 1).astype(np.float32) + np.float32(1e-7)
+    tiny = np.zeros(n, dtype=bool)
+    tiny[[3, 4000]] = True
+    yield "two positives", tiny, p
+    yield "one negative", np.arange(n) != 77, p
+    yield "signed zeros", y, np.where(RNG.random(n) < 0.5, 0.0, -0.0) + (RNG.random(n) < 0.5) * p
+    yield "range overflows", y, np.r_[-1.5e308, p[1:-1], 1.5e308]
+
+
+BUCKET_IDS = [c[0] for c in bucket_cases()]
+
+
+@pytest.mark.parametrize("name,y,s", list(bucket_cases()), ids=BUCKET_IDS)
+def test_buckets_equal_sklearn_and_the_sort(monkeypatch, name, y, s):
+    monkeypatch.setattr(ranking, "MAX_DECIMALS", -1)
+    want = ranking.sorted_u(y, s)
+    ref = roc_auc_score(y, s)
+    monkeypatch.setattr(_buckets, "MIN_ROWS", 0)           # buckets at any size,
+    monkeypatch.setattr(_buckets, "MAX_MIXED", 2.0)        # however many rows are mixed
+    monkeypatch.setattr(_buckets, "PROBE", 1)
+    found = _buckets.split(y, s)
+    if name == "range overflows":
+        assert found is None                               # max - min is infinite
+    else:
+        assert found is not None
+    assert ranking.binary_u(y, s) == want                  # the same integers
+    assert roc_auc(y, s).score == pytest.approx(ref, rel=1e-12, abs=1e-15)
+
+
+def test_buckets_sort_only_the_mixed_rows():
+    n = 200_000
+    y = RNG.random(n) < 0.3
+    s = RNG.normal(0.3 * y, 1.0)
+    outside, rows = _buckets.split(y, s)
+    assert 0 < rows.mean() < _buckets.MAX_MIXED
+    assert outside + ranking.sorted_u(y[rows], s[rows])[0] == ranking.sorted_u(y, s)[0]
+    assert roc_auc(y, s).score == pytest.approx(roc_auc_score(y, s), rel=1e-12)
+
+
+@pytest.mark.parametrize("name,s", [
+    ("outlier squeezes all into bucket 0", lambda p: np.r_[p[:-1], 1e12]),
+    ("two clusters", lambda p: np.where(p > 0.5, 1.0, 0.0) + 1e-12 * p),
+    ("non-finite", lambda p: np.r_[p[:-1], np.inf]),
+    ("all equal", lambda p: np.full(p.size, 0.3)),
+])
+def test_buckets_decline_when_they_cannot_win(name, s):
+    n = 100_000
+    y = RNG.random(n) < 0.4
+    assert _buckets.split(y, s(RNG.random(n))) is None
+
+
+def test_buckets_capped_table_stays_exact(monkeypatch):
+    monkeypatch.setattr(_buckets, "MAX_BUCKETS", 4096)      # 50 rows a bucket: many mixed
+    monkeypatch.setattr(_buckets, "MAX_MIXED", 2.0)
+    n = 100_000
+    y = RNG.random(n) < 0.3
+    s = RNG.normal(0.3 * y, 1.0)
+    assert _buckets.split(y, s)[1].mean() > 0.5
+    assert roc_auc(y, s).score == pytest.approx(roc_auc_score(y, s), rel=1e-12)
+
+
+def test_buckets_decline_small_inputs():
+    y = RNG.random(1000) < 0.5
+    assert _buckets.split(y, RNG.random(1000)) is None
+
+
+def test_multiclass_ovr_through_buckets_equals_sklearn(monkeypatch):
+    monkeypatch.setattr(_buckets, "MIN_ROWS", 0)
+    n, k = 20_000, 6
+    y = RNG.integers(0, k, n)
+    logits = RNG.normal(size=(n, k)) + 1.2 * np.eye(k)[y]
+    p = np.exp(logits)
+    p /= p.sum(axis=1, keepdims=True)
+    p[:50] = 1.0 / k                                       # some rows tied in every column
+    assert _buckets.split(y == 0, np.ascontiguousarray(p[:, 0])) is not None
+    assert roc_auc(y, p).score == pytest.approx(roc_auc_score(y, p, multi_class="ovr"), rel=1e-12)
+    assert roc_auc(y, p.astype(np.float32)).score == pytest.approx(
+        roc_auc_score(y, p.astype(np.float32), multi_class="ovr"), rel=1e-12)
