@@ -21,15 +21,22 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import bombs  # noqa: E402
 
-# Peak memory from getrusage: kilobytes on Linux, bytes on macOS, none on Windows.
+# The child's own peak memory. On Linux ru_maxrss carries the parent's peak across
+# fork/exec (a full test run past 1 GB made every bomb "use" 1.06 GB), so read VmHWM, the
+# peak of the child's own address space; getrusage on macOS (bytes); none on Windows.
 BOMB_RUN = """
 import json, sys, time
-try:
-    import resource
-    unit = 1 if sys.platform == "darwin" else 1024
-    peak = lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * unit
-except ImportError:
-    peak = lambda: None
+def peak():
+    try:
+        with open("/proc/self/status") as f:
+            return next(int(l.split()[1]) * 1024 for l in f if l.startswith("VmHWM:"))
+    except (OSError, StopIteration):
+        pass
+    try:
+        import resource
+    except ImportError:
+        return None
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * (1 if sys.platform == "darwin" else 1024)
 from kmetric_gui.errors import InputError
 from kmetric_gui.io.read import read_table
 size = int(sys.argv[2])

@@ -23,7 +23,7 @@ class _Plot(pg.PlotWidget):
 
     @guarded
     def sizeHint(self):
-        return QSize(300, 170)
+        return QSize(300, 150)
 
 
 class ShakeupPanel(QWidget):
