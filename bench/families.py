@@ -39,7 +39,8 @@ from sklearn import metrics as skm
 
 from kmetric_gui.core.classification import accuracy, f1
 from kmetric_gui.core.probabilistic import log_loss
-from kmetric_gui.core.ranking import auc_bootstrap, roc_auc
+from kmetric_gui.core.ranking import roc_auc
+from kmetric_gui.core.ranking_boot import auc_bootstrap
 from kmetric_gui.core.regression import rmse
 from kmetric_gui.core.resample import bootstrap, index_blocks, resample_indices, rng_of
 

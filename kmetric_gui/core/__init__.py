@@ -49,7 +49,7 @@ _WHERE = {
     # the common Kaggle families (docs/metric-families.md)
     "AucResult": "ranking",
     "roc_auc": "ranking",
-    "auc_bootstrap": "ranking",
+    "auc_bootstrap": "ranking_boot",
     "delong": "ranking",
     "LogLossResult": "probabilistic",
     "log_loss": "probabilistic",

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .ranking import _Cells, _truth_columns, auc_bootstrap, placements, roc_auc
+from .ranking import _truth_columns, placements, roc_auc
+from .ranking_boot import _Cells, auc_bootstrap
 from .resample import check_cancel, rng_of
 
 

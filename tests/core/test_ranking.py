@@ -6,7 +6,8 @@ import pytest
 from scipy import stats
 from sklearn.metrics import roc_auc_score
 
-from kmetric_gui.core.ranking import auc_bootstrap, delong, placements, roc_auc
+from kmetric_gui.core.ranking import delong, placements, roc_auc
+from kmetric_gui.core.ranking_boot import auc_bootstrap
 from kmetric_gui.core.resample import resample_indices
 from kmetric_gui.errors import InputError
 
