@@ -35,10 +35,10 @@ import numpy as np
 from ..errors import InputError
 from .intervals import interval
 from .kappa import weight_matrix
+from .pair_tests import check_counts, flip_probability, p_value  # noqa: F401 (importable here)
 from .resample import distinct_rows
 
 _BLOCK = 1 << 22      # elements per (replicates x units) block
-_TIE = 1e-12          # |permuted delta| within this of |delta| counts as extreme
 MAX_CLASSES = 40      # joint (truth, A, B) cells: K^3
 
 
@@ -341,31 +341,6 @@ class PairStats:
     p_order_flips: "float | None" = None
     flip_splits: int = 0
     p_a_better: float = float("nan")   # share where A is better (ties are neither)
-
-
-def p_value(observed, permuted):
-    """(1 + #{|permuted| >= |observed|}) / (P + 1); nan when the observed delta is."""
-    if not np.isfinite(observed):
-        return float("nan")
-    hits = np.count_nonzero(np.abs(permuted) >= abs(observed) - _TIE)
-    return float((1 + hits) / (permuted.size + 1))
-
-
-def flip_probability(split_scores):
-    """Share of splits where Public and Private order the pair oppositely (ties: no flip)."""
-    pub = split_scores[:, 1] - split_scores[:, 0]
-    priv = split_scores[:, 3] - split_scores[:, 2]
-    ok = np.isfinite(pub) & np.isfinite(priv)
-    if not ok.any():
-        return float("nan")
-    return float(np.count_nonzero(pub[ok] * priv[ok] < 0) / ok.sum())
-
-
-def check_counts(replicates, permutations, splits=0):
-    for name, v, lo in (("bootstrap replicates", replicates, 1),
-                        ("permutations", permutations, 0), ("splits", splits, 0)):
-        if int(v) != v or v < lo or v > 10_000_000:
-            raise InputError(f"{name} must be a whole number from {lo} to 10000000; got {v}")
 
 
 def compare_pair(engine, i, j, *, level=0.95, replicates=1000, permutations=1000, seed=0,

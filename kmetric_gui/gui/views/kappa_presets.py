@@ -45,3 +45,19 @@ def agreement_band(k):
         if k < edge:
             return f"{name} agreement"
     return "perfect agreement (0.8-1)"
+
+
+MATRICES = [  # key, title, diverging
+    ("observed", "O — observed counts", False),
+    ("weights", "W — weights", False),
+    ("expected", "E — expected by chance", False),
+    ("numerator_matrix", "W·O — numerator", False),
+    ("denominator_matrix", "W·E — denominator", False),
+    ("e_minus_perfect", "E − E(perfect prediction)", True),
+]
+
+
+def matrix_of(result, key):
+    if key == "e_minus_perfect":
+        return result.expected - result.perfect_expected
+    return getattr(result, key)

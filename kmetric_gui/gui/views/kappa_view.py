@@ -18,23 +18,7 @@ from ..widgets.export import ExportButton
 from ..widgets.heatmap import Heatmap
 from ..widgets.lazy import LazyPages
 from ..widgets.reflow import ReflowGrid
-from .kappa_presets import PRESETS, agreement_band
-
-MATRICES = [  # key, title, diverging
-    ("observed", "O — observed counts", False),
-    ("weights", "W — weights", False),
-    ("expected", "E — expected by chance", False),
-    ("numerator_matrix", "W·O — numerator", False),
-    ("denominator_matrix", "W·E — denominator", False),
-    ("e_minus_perfect", "E − E(perfect prediction)", True),
-]
-
-
-def matrix_of(result, key):
-    if key == "e_minus_perfect":
-        return result.expected - result.perfect_expected
-    return getattr(result, key)
-
+from .kappa_presets import MATRICES, PRESETS, agreement_band, matrix_of  # noqa: F401 (MATRICES: tests)
 
 class KappaView(QWidget):
     rows_requested = Signal(object, str)        # mask_fn(prepared, rows), label
