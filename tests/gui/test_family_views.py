@@ -127,6 +127,11 @@ def test_residual_view_lists_the_largest_errors_first(qtbot, window, name):
     table = view.largest
     assert [table.item(r, 0).text() for r in range(table.rowCount())] == ids[:table.rowCount()]
     assert table.rowCount() == min(500, t.size)
+    # the metric's own error gets a column only where it is not the residual or its size
+    heads = [table.horizontalHeaderItem(k).text() for k in range(table.columnCount())]
+    assert heads == ["id", "truth", "prediction", "residual"] + (["error"] if name == "rmsle" else [])
+    if name == "rmsle":
+        np.testing.assert_allclose(float(table.item(0, 4).text()), err[order[0]], rtol=1e-3)
     np.testing.assert_allclose(view.data["res"].residual, p - t)
     assert view.data["res"].sample.size == t.size          # few rows: every point drawn
     shown = drill(qtbot, window, lambda: table.selectRow(3))

@@ -2,8 +2,9 @@
 (every point up to 20,000 rows, a 2-D density beyond), the residuals' histogram, and
 the rows with the largest errors first (select one to go to it in the table).
 
-Numbers come from core/anatomy.py on the worker; the view draws. The error listed is
-the metric's own (RMSLE: log(1 + prediction) − log(1 + truth)).
+Numbers come from core/anatomy.py on the worker; the view draws. Rows are ordered by
+the metric's own error; a column shows it only where it is not the residual or its size
+(RMSLE: log(1 + prediction) − log(1 + truth)).
 """
 import numpy as np
 import pyqtgraph as pg
@@ -14,6 +15,8 @@ from ...metrics.base import take
 from ..widgets.theme import SEQUENTIAL, is_dark
 from .family_base import (FamilyView, RowsTable, fmt, ids_of, plot, scored, share,
                           solution_rows)
+
+HEADERS = ["id", "truth", "prediction", "residual"]
 
 
 def residual_data(prep, result, j):
@@ -28,9 +31,12 @@ def residual_data(prep, result, j):
     res = residuals(t, p, err)
     sol = solution_rows(prep, res.order)
     ids = ids_of(prep, sol)
-    table = [[str(i), fmt(t[k], 6), fmt(p[k], 6), fmt(res.residual[k], 4), fmt(err[k], 4)]
-             for i, k in zip(ids, res.order.tolist())]
-    return {"res": res, "t": t, "p": p, "table": table, "sol": sol}
+    # A column equal to the residual (or its absolute value) repeats what is beside it.
+    own = not (np.array_equal(err, res.residual, equal_nan=True)
+               or np.array_equal(err, np.abs(res.residual), equal_nan=True))
+    table = [[str(i), fmt(t[k], 6), fmt(p[k], 6), fmt(res.residual[k], 4)]
+             + ([fmt(err[k], 4)] if own else []) for i, k in zip(ids, res.order.tolist())]
+    return {"res": res, "t": t, "p": p, "table": table, "sol": sol, "own_error": own}
 
 
 class ResidualView(FamilyView):
@@ -49,8 +55,7 @@ class ResidualView(FamilyView):
         self.hist = plot("Residuals (prediction − truth)", "rows", "residual")
         self.hist.setToolTip("Residuals of the middle 99% of rows; the 0.5% at each end are "
                              "counted in the end bars")
-        self.largest = RowsTable(["id", "truth", "prediction", "residual", "error"],
-                                 right=range(1, 5))
+        self.largest = RowsTable(HEADERS + ["error"], right=range(1, 5))
         self.largest.setToolTip("The largest errors first (the metric's own error); select "
                                 "rows to show them in the table")
         self.largest.picked.connect(lambda rows: self.request_rows(rows, f"{rows.size} rows"))
@@ -102,6 +107,9 @@ class ResidualView(FamilyView):
                              f"the dashed line is a perfect prediction.")
         self._draw_scatter(d)
         self._draw_hist(res)
+        headers = HEADERS + (["error"] if d["own_error"] else [])
+        self.largest.setColumnCount(len(headers))
+        self.largest.setHorizontalHeaderLabels(headers)
         self.largest.fill(d["table"], d["sol"])
 
     def _draw_scatter(self, d):
