@@ -51,6 +51,10 @@ class Kappa(Metric):
         if sub is not None and sub.kind == "real":
             return Fit(f"one target column '{name}' of non-integer predictions (weighted kappa "
                        "through cut points)", clear=False)
+        if sol is not None and sub is not None and sol.binary and sub.binary:
+            # two ratings are also a binary label: accuracy, F1... may be meant
+            return Fit(f"one 0/1 target column '{name}' (weighted kappa of two ratings)",
+                       clear=False)
         return Fit(self.detect(sub_targets))      # the same words as the fast reader's
 
     def lean_load(self, truth_path, submission_path, options, sol_name, sub_name, step):

@@ -73,7 +73,7 @@ def test_undefined_score_is_null_and_exit_0(tmp_path):
 def test_bad_input_exit_2_one_line_per_problem(tmp_path, sub, needle):
     a = write(tmp_path / "s.csv", "id,y\na,1\nb,0\n")
     b = write(tmp_path / "p.csv", sub)
-    r = run("score", a, b, "--json")
+    r = run("score", a, b, "--metric", "qwk", "--json")     # 0/1 ratings: kappa named
     assert r.returncode == 2
     assert r.stdout == ""
     assert needle in r.stderr and "Traceback" not in r.stderr

@@ -34,13 +34,14 @@ def near_perfect(d):
 @pytest.mark.parametrize("make, method", [(rare_binary, "auto"), (near_perfect, "bca")])
 def test_short_coverage_at_n_50_is_said_beside_the_interval(tmp_path, make, method):
     t, s = make(tmp_path)
-    r = run("score", t, s, "--coverage-check", "--ci-method", method, "--json")
+    r = run("score", t, s, "--metric", "qwk", "--coverage-check", "--ci-method", method, "--json")
     assert r.returncode == 0, r.stderr
     ci = json.loads(r.stdout)["ci"]
     assert ci["coverage"]["simulations"] == 200
     assert ci["coverage"]["measured"] < 0.93
     assert any("below the nominal 95%" in w for w in ci["warnings"])
-    text = run("score", t, s, "--coverage-check", "--ci-method", method).stdout.splitlines()
+    text = run("score", t, s, "--metric", "qwk", "--coverage-check", "--ci-method",
+               method).stdout.splitlines()
     at = next(i for i, line in enumerate(text) if line.startswith("score:"))
     assert text[at + 1].strip().startswith("coverage check:")       # right under the interval
     assert any("warning: measured coverage" in line and "below the nominal 95%" in line

@@ -135,7 +135,7 @@ def test_memory_error_is_a_clear_exit_2(tmp_path, monkeypatch, capsys):
     def boom(*a, **k):
         raise MemoryError()
     monkeypatch.setattr(scoring, "score_prepared", boom)
-    assert cli.main(["score", str(sol), str(sub)]) == 2
+    assert cli.main(["score", str(sol), str(sub), "--metric", "qwk"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "not enough memory: needs about" in err[0] and "available" in err[0]
 

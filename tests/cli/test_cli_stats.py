@@ -159,7 +159,7 @@ def test_bad_flags_exit_2_with_one_line(flags, needle, capsys):
 def test_shakeup_of_one_row_is_refused(tmp_path):
     a = write(tmp_path / "s.csv", csv([["id", "y"], ["a", 1]]))
     b = write(tmp_path / "p.csv", csv([["id", "y"], ["a", 1]]))
-    r = run(a, b, "--shakeup")
+    r = run(a, b, "--metric", "qwk", "--shakeup")
     assert r.returncode == 2
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and "--shakeup: a shake-up needs at least 2 rows to split" in lines[0]
@@ -168,11 +168,11 @@ def test_shakeup_of_one_row_is_refused(tmp_path):
 def test_undefined_replicates_are_shown(tmp_path):
     a = write(tmp_path / "s.csv", csv([["id", "y"], ["a", 0], ["b", 0], ["c", 1]]))
     b = write(tmp_path / "p.csv", csv([["id", "y"], ["a", 0], ["b", 0], ["c", 1]]))
-    r = run(a, b, "--ci", "0.9", "--bootstrap", "300")
+    r = run(a, b, "--metric", "qwk", "--ci", "0.9", "--bootstrap", "300")
     assert r.returncode == 0, r.stderr
     n = int(re.search(r"(\d+) undefined\)", r.stdout).group(1))
     assert 60 < n < 140                                      # P(one class only) = 1/3
-    d = json.loads(run(a, b, "--ci", "0.9", "--bootstrap", "300", "--json").stdout)
+    d = json.loads(run(a, b, "--metric", "qwk", "--ci", "0.9", "--bootstrap", "300", "--json").stdout)
     assert d["ci"]["undefined_replicates"] == n and d["ci"]["replicates"] == 300
 
 

@@ -119,7 +119,7 @@ def test_a_perfect_small_kappa_shows_zero_width_and_undefined_share(tmp_path):
     ys = [0, 0, 0, 0, 0, 1]
     sol = write(tmp_path / "s.csv", csv([["id", "y"]] + [[i, y] for i, y in zip(ids, ys)]))
     sub = write(tmp_path / "p.csv", csv([["id", "y"]] + [[i, y] for i, y in zip(ids, ys)]))
-    r = run("score", sol, sub, "--ci", "0.95", "--ci-method", "percentile", "--json")
+    r = run("score", sol, sub, "--metric", "qwk", "--ci", "0.95", "--ci-method", "percentile", "--json")
     d = json.loads(r.stdout)
     ci = d["ci"]
     assert (ci["low"], ci["high"]) == (1.0, 1.0)
@@ -127,7 +127,7 @@ def test_a_perfect_small_kappa_shows_zero_width_and_undefined_share(tmp_path):
     assert abs(ci["undefined_replicates"] / 2000 - (5 / 6) ** 6) < 0.04
     assert any("zero width" in w for w in ci["warnings"])
     assert any("undefined score" in w for w in ci["warnings"])
-    human = run("score", sol, sub, "--ci", "0.95", "--ci-method", "percentile").stdout
+    human = run("score", sol, sub, "--metric", "qwk", "--ci", "0.95", "--ci-method", "percentile").stdout
     assert "warning: zero width" in human
 
 
@@ -169,10 +169,10 @@ def test_shakeup_reports_dropped_splits(tmp_path):
     ys = [1] + [0] * 99
     sol = write(tmp_path / "s.csv", csv([["id", "y"]] + [[i, y] for i, y in zip(ids, ys)]))
     sub = write(tmp_path / "p.csv", csv([["id", "y"]] + [[i, y] for i, y in zip(ids, ys)]))
-    r = run("score", sol, sub, "--shakeup", "--splits", "400", "--json")
+    r = run("score", sol, sub, "--metric", "qwk", "--shakeup", "--splits", "400", "--json")
     sh = json.loads(r.stdout)["shakeup"]
     assert sh["undefined_splits"] == 400        # one side is always all zeros
-    human = run("score", sol, sub, "--shakeup", "--splits", "400").stdout
+    human = run("score", sol, sub, "--metric", "qwk", "--shakeup", "--splits", "400").stdout
     assert "400 of 400 splits undefined" in human and "warning: most splits" in human
 
 

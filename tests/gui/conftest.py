@@ -16,6 +16,16 @@ def collect_on_the_main_thread():
     gc.enable()
 
 
+@pytest.fixture(autouse=True)
+def no_metric_question(monkeypatch):
+    """Files several metrics fit make the app ask which one: in tests never a modal
+    dialog (it would wait for ever); the question is recorded and none is chosen."""
+    from kmetric_gui.gui.main_window import MainWindow
+    asked = []
+    monkeypatch.setattr(MainWindow, "ask_metric", lambda self, names: asked.append(names))
+    return asked
+
+
 @pytest.fixture
 def window(qtbot, tmp_path, monkeypatch):
     monkeypatch.setenv("KMETRIC_SETTINGS", str(tmp_path / "settings.ini"))

@@ -82,6 +82,8 @@ def test_the_check_shows_the_measured_coverage_as_the_cli_computes_it(qtbot, win
 def test_rare_class_at_n_50_is_flagged_beside_the_interval(qtbot, window, tmp_path):
     """Where no method reaches the target (binary 5 % at n = 50), the check says so."""
     sol, sub = write_rare_binary(tmp_path)
+    combo = window.options_panel.metric_combo       # 0/1 ratings: kappa named (else asked)
+    combo.setCurrentIndex(combo.findData("qwk"))
     wait_scored(qtbot, window, lambda: window.open_files(sol, sub))
     stats_ready(qtbot, window)
     check_done(qtbot, window, timeout=120000)
@@ -264,3 +266,20 @@ def test_exported_report_uses_the_groups_in_force(qtbot, window, tmp_path):
     d = json.loads((out / "report.json").read_text())
     assert d["groups"] == 100 and d["ci"]["groups"] == 100
     assert (d["ci"]["low"], d["ci"]["high"]) == (shown.low, shown.high)   # as the app shows
+
+
+def test_a_binary_label_pair_makes_the_app_ask_which_metric(qtbot, window, tmp_path,
+                                                           no_metric_question, monkeypatch):
+    """0/1 truth and predictions fit kappa, accuracy and F1: the app asks, scores nothing
+    until one is chosen, then scores with it."""
+    sol, sub = write_rare_binary(tmp_path)
+    with qtbot.waitSignal(window.controller.metric_ambiguous, timeout=20000):
+        window.open_files(sol, sub)
+    assert {"qwk", "accuracy", "f1"} <= set(no_metric_question[-1])
+    assert window.session.results is None
+    from kmetric_gui.gui.main_window import MainWindow
+    monkeypatch.setattr(MainWindow, "ask_metric", lambda self, names: "accuracy")
+    wait_scored(qtbot, window, lambda: window.controller.metric_ambiguous.emit(["accuracy", "qwk"]))
+    t = np.loadtxt(sol, delimiter=",", skiprows=1, usecols=1)
+    p = np.loadtxt(sub, delimiter=",", skiprows=1, usecols=1)
+    assert window.session.results.report.score == pytest.approx(float(np.mean(t == p)))

@@ -227,7 +227,7 @@ def test_duplicate_ids_are_listed_with_every_row(tmp_path):
     sol = write(tmp_path / "sol.csv", csv([["id", "y"]] + [[i, 1] for i in ids]))
     sub = write(tmp_path / "sub.csv", csv([["id", "y"]] + [[i, 1] for i in rows]))
     with pytest.raises(InputError) as e:
-        score_files(sol, sub)
+        score_files(sol, sub, Options(metric="qwk"))      # all-1 ratings: kappa named
     msg = next(str(p) for p in e.value.report if "duplicate" in str(p))
     want = {i: [r + 1 for r, x in enumerate(rows) if x == i] for i in dict.fromkeys(rows)
             if rows.count(i) > 1}

@@ -30,3 +30,19 @@ def test_demo_pairs_detected_or_listed(capsys, name, expect):
         assert code == 2 and "several metrics fit these files" in err
         listed = set(err.split("--metric {")[1].split("}")[0].split(","))
         assert expect <= listed
+
+
+def test_a_binary_label_pair_is_listed_not_taken_as_kappa(tmp_path, capsys):
+    # 0/1 truth and 0/1 predictions: two ratings, or a binary label for accuracy or F1
+    sol, sub = tmp_path / "sol.csv", tmp_path / "sub.csv"
+    sol.write_text("id,target\n" + "".join(f"{i},{i % 2}\n" for i in range(40)))
+    sub.write_text("id,target\n" + "".join(f"{i},{(i // 3) % 2}\n" for i in range(40)))
+    assert main(["score", str(sol), str(sub)]) == 2
+    err = capsys.readouterr().err
+    listed = set(err.split("--metric {")[1].split("}")[0].split(","))
+    assert {"qwk", "accuracy", "f1"} <= listed
+    # with three ratings the layout stays kappa's (the seed's)
+    sub.write_text("id,target\n" + "".join(f"{i},{i % 3}\n" for i in range(40)))
+    sol.write_text("id,target\n" + "".join(f"{i},{(i // 2) % 3}\n" for i in range(40)))
+    assert main(["score", str(sol), str(sub), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["metric"] == "qwk"
