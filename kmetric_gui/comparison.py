@@ -77,7 +77,7 @@ class Pair:
     b: int
     stats: object             # core.compare.PairStats over all scored units (delta = b - a)
     split_stats: dict = field(default_factory=dict)  # "public"/"private" -> PairStats (no permutations)
-    differ: object = None     # core.differ object of the metric, or None
+    differ: object = None     # kernels.differ object of the metric, or None
     blend: object = None      # core.blend.BlendCurve (alpha weighs A), or None
     same_file: bool = False
 

@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .core.gains_fbeta import beta_bands, beta_curve, curve_bands, curve_scores, threshold_counts
+from .metrics.kernels.fbeta_gains import beta_bands, beta_curve, curve_bands, curve_scores, threshold_counts
 from .core.honest import (bootstrap_cuts, fit_and_hold_out, fold_ids, holdout_verdict, kfold_cuts,
                           threshold_holdout)
-from .core.thresholds import is_continuous
+from .metrics.kernels.kappa_cuts import is_continuous
 
 THRESHOLDS = np.round(np.arange(0.05, 1.0001, 0.05), 2)
 BETAS = np.array([0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0])

@@ -19,12 +19,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .kappa import as_ratings, weighted_kappa
+from ..metrics.kernels.kappa import as_ratings, weighted_kappa
 from .resample import check_replicates, index_blocks, rng_of
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
-    from .kappa import KappaResult
+    from ..metrics.kernels.kappa import KappaResult
 
 _CHUNK = 1 << 20   # rows per pass when mapping picked cells back to rows
 

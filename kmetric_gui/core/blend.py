@@ -17,7 +17,7 @@ import numpy as np
 
 from ..errors import InputError
 from .compare import kappa_rows
-from .kappa import weight_matrix
+from ..metrics.kernels.kappa import weight_matrix
 
 _BLOCK = 1 << 20          # (positive, class) pairs per block
 DENSE_FROM = 1 / 6        # flips per (positive, alpha) cell above which the dense table is used

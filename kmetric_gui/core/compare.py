@@ -9,7 +9,7 @@ Two engines hold the sufficient statistics and draw replicates from them:
   hypergeometric draw. No per-row work after the counts.
 - ``UnitPairs``: metrics that are a function of additive per-unit sums
   (LwLRAP: precision sums and positive counts per sample; F-beta: TP, FP and
-  FN per document; see core/units.py). All submissions are scored on the same unit
+  FN per document; see metrics/kernels/units.py). All submissions are scored on the same unit
   draws, so every pair is paired.
 
 The draws, so that a plain loop can reproduce them exactly:
@@ -34,7 +34,7 @@ import numpy as np
 
 from ..errors import InputError
 from .intervals import interval
-from .kappa import weight_matrix
+from ..metrics.kernels.kappa import weight_matrix
 from .pair_tests import check_counts, flip_probability, p_value  # noqa: F401 (importable here)
 from .resample import distinct_rows
 

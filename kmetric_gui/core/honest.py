@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .gains_fbeta import curve_scores
-from .kappa import as_ratings, weight_matrix, weighted_kappa
+from ..metrics.kernels.fbeta_gains import curve_scores
+from ..metrics.kernels.kappa import as_ratings, weight_matrix, weighted_kappa
 from .resample import check_replicates, resample_counts, rng_of
-from .thresholds import apply_cuts, optimize_cuts, rounding_cuts
+from ..metrics.kernels.kappa_cuts import apply_cuts, optimize_cuts, rounding_cuts
 
 NOISE_SE = 2.0   # a gain smaller than this many standard errors is "within the noise"
 

@@ -1,5 +1,5 @@
 """Ids of fixed width packed into uint64 keys, piece by piece, one way for both files
-(the lean kappa reader, io/lean_kappa.py)."""
+(the lean kappa reader, metrics/kappa_reader.py)."""
 import threading
 
 import numpy as np

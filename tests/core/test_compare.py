@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
-from kmetric_gui.core import jaccard_fbeta, lwlrap
+from kmetric_gui.metrics.kernels import jaccard_fbeta, lwlrap
 from kmetric_gui.core.blend import kappa_blend, lwlrap_blend
 from kmetric_gui.core.compare import KappaPairs, UnitPairs, compare_pair, score_interval
-from kmetric_gui.core.differ import fbeta_differ, kappa_differ, lwlrap_differ
-from kmetric_gui.core.units import fbeta_units, lwlrap_units
+from kmetric_gui.metrics.kernels.differ import fbeta_differ, kappa_differ, lwlrap_differ
+from kmetric_gui.metrics.kernels.units import fbeta_units, lwlrap_units
 from kmetric_gui.errors import InputError
 from reference import fbeta_ref, kappa_ref, lwlrap_ref
 
