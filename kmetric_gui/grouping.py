@@ -70,7 +70,8 @@ def grouped_paired(reports, split, groups):
     """A paired engine (core.compare.UnitPairs) over whole groups: each submission's
     statistics summed per group, so bootstrap draws, random swaps and splits move groups.
     Cells of identical rows (kappa) become per-group counts over the joint rating codes."""
-    from .core.compare import UnitPairs, kappa_rows
+    from .core.compare import UnitPairs
+    from .metrics.kernels.kappa_pairs import kappa_rows
     metric = reports[0].definition
     rows = split_rows(reports[0].prepared.usage, split)
     codes, n = group_codes(np.asarray(take(groups, rows)))

@@ -117,7 +117,7 @@ class Fbeta(Metric):
         return _kernels.fbeta_doc_gains(report.result)     # per document: FPs, FNs, both removed
 
     def honest(self, report, rows, **kw):
-        from ..optimisers import fbeta_honest     # the Jaccard threshold
+        from .fbeta_honest import fbeta_honest     # the Jaccard threshold
         return fbeta_honest(report, rows, **kw)
 
     def differ(self, report_a, report_b, engine, i, j):

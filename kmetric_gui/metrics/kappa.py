@@ -161,11 +161,11 @@ class Kappa(Metric):
                 zip(plan.truth[sol_rows].tolist(), plan.pred[sol_rows].tolist())]
 
     def honest(self, report, rows, **kw):
-        from ..optimisers import kappa_honest     # cut points: continuous predictions only
+        from .kappa_honest import kappa_honest     # cut points: continuous predictions only
         return kappa_honest(report, rows, **kw)
 
     def paired(self, reports, split="all"):
-        from ..core.compare import KappaPairs
+        from .kernels.kappa_pairs import KappaPairs
         plans = [self.plan(r.prepared, r.options) for r in reports]
         lo = min(p.params["min_rating"] for p in plans)
         hi = max(p.params["max_rating"] for p in plans)
@@ -179,7 +179,7 @@ class Kappa(Metric):
         return kappa_differ(engine.joint(i, j), engine.weighting, engine.labels)
 
     def blend(self, report_a, report_b, alphas=None):
-        from ..core.blend import kappa_blend
+        from .kernels.kappa_blend import kappa_blend
         pa, pb = report_a.prepared, report_b.prepared
         if not (is_continuous(pa.pred) and is_continuous(pb.pred)):
             return None

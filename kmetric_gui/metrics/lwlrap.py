@@ -141,7 +141,7 @@ class Lwlrap(Metric):
         return lwlrap_differ(ra.per_class, rb.per_class, ra.class_weights)
 
     def blend(self, report_a, report_b, alphas=None):
-        from ..core.blend import lwlrap_blend
+        from .kernels.lwlrap_blend import lwlrap_blend
         rows = split_rows(report_a.prepared.usage)
         return lwlrap_blend(take(report_a.prepared.truth, rows), take(report_a.prepared.pred, rows),
                             take(report_b.prepared.pred, rows), alphas, ties=report_a.options.ties)

@@ -4,8 +4,9 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 
 from kmetric_gui.metrics.kernels import weighted_kappa
-from kmetric_gui.core.attribution import (check_top, kappa_fix_first, kappa_gain_map,
-                                          kappa_greedy_cells, nth_in_groups)
+from kmetric_gui.core.attribution import check_top, nth_in_groups
+from kmetric_gui.metrics.kernels.kappa_fixes import (kappa_fix_first, kappa_gain_map,
+                                                     kappa_greedy_cells)
 from kmetric_gui.errors import InputError
 from reference import kappa_ref
 

@@ -8,7 +8,8 @@ from sklearn.metrics import cohen_kappa_score
 
 from kmetric_gui.metrics.kernels.fbeta_gains import curve_replicates, threshold_counts
 from kmetric_gui.core.groups import group_draws, group_folds
-from kmetric_gui.core.honest import kappa_paired_replicates, kfold_cuts, threshold_holdout
+from kmetric_gui.metrics.kernels.fbeta_holdout import threshold_holdout
+from kmetric_gui.metrics.kernels.kappa_holdout import kappa_paired_replicates, kfold_cuts
 from reference import fbeta_ref
 
 

@@ -13,8 +13,8 @@ from .mapk import MapkResult, mapk  # noqa: E402
 
 _HERE = __name__
 _WHERE = {
-    "kappa_fix_first": "kmetric_gui.core.attribution",
-    "kappa_gain_map": "kmetric_gui.core.attribution",
+    "kappa_fix_first": "kappa_fixes",
+    "kappa_gain_map": "kappa_fixes",
     "fbeta_doc_gains": "fbeta_gains",
     "fbeta_fix_first": "fbeta_gains",
     "lwlrap_class_gains": "lwlrap_gains",
