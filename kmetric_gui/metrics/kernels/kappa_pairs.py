@@ -173,6 +173,16 @@ class KappaPairs:
                                           axis=1)
         return out
 
+    def grouped(self, codes, n):
+        """A UnitPairs over n groups (``codes``: group of each row): each submission's
+        counts over its K x K cells summed per group, scored as kappa."""
+        from ...core.compare import UnitPairs
+        k = self.k
+        base = codes * (k * k) + self.truth.astype(np.int64) * k
+        stats = [np.bincount(base + p, minlength=n * k * k).reshape(n, k * k) for p in self.preds]
+        w = self.w
+        return UnitPairs(stats, lambda sums: kappa_rows(sums, w))
+
     def joint_draws(self, replicates, seed=0, draws="auto", cancel=None):
         """core.joint's hook: (B, C) replicates of every submission on shared row draws."""
         from .kappa_joint import kappa_joint
