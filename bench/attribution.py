@@ -18,10 +18,10 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(__file__))
 from _table import median_time  # noqa: E402
 
-from kmetric_gui.core import kappa_from_confusion, lwlrap, weighted_kappa  # noqa: E402
-from kmetric_gui.core.attribution import (kappa_fix_first, kappa_gain_map,  # noqa: E402
-                                          kappa_greedy_cells)
-from kmetric_gui.core.gains_lwlrap import (lwlrap_class_gains, lwlrap_fix_first,  # noqa: E402
+from kmetric_gui.metrics.kernels import kappa_from_confusion, lwlrap, weighted_kappa  # noqa: E402
+from kmetric_gui.metrics.kernels.kappa_fixes import (kappa_fix_first, kappa_gain_map,
+                                                     kappa_greedy_cells)
+from kmetric_gui.metrics.kernels.lwlrap_gains import (lwlrap_class_gains, lwlrap_fix_first,  # noqa: E402
                                            sample_gains)
 
 

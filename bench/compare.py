@@ -19,10 +19,11 @@ from sklearn.metrics import cohen_kappa_score, label_ranking_average_precision_s
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from kmetric_gui.core import lwlrap  # noqa: E402
-from kmetric_gui.core.blend import lwlrap_blend  # noqa: E402
-from kmetric_gui.core.compare import KappaPairs, UnitPairs  # noqa: E402
-from kmetric_gui.core.units import lwlrap_units  # noqa: E402
+from kmetric_gui.metrics.kernels import lwlrap  # noqa: E402
+from kmetric_gui.metrics.kernels.lwlrap_blend import lwlrap_blend  # noqa: E402
+from kmetric_gui.core.compare import UnitPairs  # noqa: E402
+from kmetric_gui.metrics.kernels.kappa_pairs import KappaPairs
+from kmetric_gui.metrics.kernels.units import lwlrap_units  # noqa: E402
 
 
 def timed(fn, repeat):

@@ -17,7 +17,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 from _table import median_time, print_table  # noqa: E402
 from reference import fbeta_ref  # noqa: E402
 
-from kmetric_gui.core import jaccard_fbeta, lwlrap, weighted_kappa  # noqa: E402
+from kmetric_gui.metrics.kernels import jaccard_fbeta, lwlrap, weighted_kappa  # noqa: E402
 
 
 def lwlrap_loop(truth, scores):

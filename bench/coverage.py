@@ -30,9 +30,9 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from kmetric_gui.core.calibrated import auto_method  # noqa: E402
-from kmetric_gui.core.kappa import kappa_from_confusion, weight_matrix  # noqa: E402
+from kmetric_gui.metrics.kernels.kappa import kappa_from_confusion, weight_matrix  # noqa: E402
 from kmetric_gui.core.resample import Units  # noqa: E402
-from kmetric_gui.core.units import kappa_units  # noqa: E402
+from kmetric_gui.metrics.kernels.units import kappa_units  # noqa: E402
 from kmetric_gui.stats import interval_of  # noqa: E402
 
 METHODS = ("percentile", "bca", "calibrated", "auto")

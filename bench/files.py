@@ -86,7 +86,7 @@ print(cohen_kappa_score(m.diagnosis_t, m.diagnosis_p, weights="quadratic"))
 PARSED = """
 import sys
 from kmetric_gui.cli import main
-from kmetric_gui.io import lean_kappa
+from kmetric_gui.metrics import kappa_reader as lean_kappa
 lean_kappa.layout = lambda *a: None
 sys.exit(main(["score", sys.argv[1], sys.argv[2], "--json"]))
 """

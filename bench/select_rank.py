@@ -26,8 +26,9 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 from _table import print_table  # noqa: E402
 
-from kmetric_gui.core.compare import KappaPairs  # noqa: E402
-from kmetric_gui.core.joint import joint_replicates, kappa_exact  # noqa: E402
+from kmetric_gui.metrics.kernels.kappa_pairs import KappaPairs  # noqa: E402
+from kmetric_gui.core.joint import joint_replicates  # noqa: E402
+from kmetric_gui.metrics.kernels.kappa_joint import kappa_exact
 from kmetric_gui.core.rank import simulate_ranks  # noqa: E402
 from kmetric_gui.core.resample import resample_indices  # noqa: E402
 from kmetric_gui.core.select import select  # noqa: E402

@@ -27,11 +27,11 @@ from sklearn.metrics import cohen_kappa_score
 sys.path.insert(0, os.path.dirname(__file__))
 from _table import median_time, print_table  # noqa: E402
 
-from kmetric_gui.core import jaccard_fbeta, lwlrap, weighted_kappa  # noqa: E402
+from kmetric_gui.metrics.kernels import jaccard_fbeta, lwlrap, weighted_kappa  # noqa: E402
 from kmetric_gui.core import resample  # noqa: E402
 from kmetric_gui.core.resample import bootstrap  # noqa: E402
 from kmetric_gui.core.shakeup import shakeup  # noqa: E402
-from kmetric_gui.core.units import (fbeta_units, kappa_units, lwlrap_class_replicates,  # noqa: E402
+from kmetric_gui.metrics.kernels.units import (fbeta_units, kappa_units, lwlrap_class_replicates,  # noqa: E402
                                     lwlrap_units)
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from scipy.optimize import minimize
 
 sys.path.insert(0, os.path.dirname(__file__))
-from kmetric_gui.core import apply_cuts, optimize_cuts, rounding_cuts, weighted_kappa  # noqa: E402
+from kmetric_gui.metrics.kernels import apply_cuts, optimize_cuts, rounding_cuts, weighted_kappa  # noqa: E402
 
 
 def main():

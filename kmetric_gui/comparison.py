@@ -77,7 +77,7 @@ class Pair:
     b: int
     stats: object             # core.compare.PairStats over all scored units (delta = b - a)
     split_stats: dict = field(default_factory=dict)  # "public"/"private" -> PairStats (no permutations)
-    differ: object = None     # core.differ object of the metric, or None
+    differ: object = None     # kernels.differ object of the metric, or None
     blend: object = None      # core.blend.BlendCurve (alpha weighs A), or None
     same_file: bool = False
 
@@ -134,7 +134,7 @@ class Comparison:
         return units if rows is None else rows[units]
 
     def cell_rows(self, pair, a, b):
-        """Kappa: solution rows where A predicts code a and B code b (empty for other metrics)."""
+        """Solution rows where A predicts code a and B code b (empty for an engine without cells)."""
         if not hasattr(self.engine, "cell_rows"):
             return np.zeros(0, dtype=np.int64)
         return self.unit_rows(self.engine.cell_rows(pair.a, pair.b, a, b))

@@ -4,7 +4,7 @@ numpy sorts 64-bit values with AVX-512 code when the CPU has it. On Zen 4
 that code runs about 5x slower than numpy's AVX2 code (it stores with
 vpcompressq to memory, microcoded on Zen 4; Zen 5 and Intel's chips are
 fast): 0.30 s against 0.06 s for 5M uint64 on the machine we measure on,
-and sorting is most of joining a large kappa pair. NPY_DISABLE_CPU_FEATURES
+and sorting is most of joining a large pair of files. NPY_DISABLE_CPU_FEATURES
 is read once, when numpy is imported, so the entry points (`kmetric`,
 `kmetric-gui`, the bundle's launcher) call ``prefer_avx2_sort`` first.
 

@@ -69,8 +69,8 @@ def report_units(report, split="all", groups=None):
 def grouped_paired(reports, split, groups):
     """A paired engine (core.compare.UnitPairs) over whole groups: each submission's
     statistics summed per group, so bootstrap draws, random swaps and splits move groups.
-    Cells of identical rows (kappa) become per-group counts over the joint rating codes."""
-    from .core.compare import UnitPairs, kappa_rows
+    Cells of identical rows: the metric's own engine sums its cells per group (``grouped``)."""
+    from .core.compare import UnitPairs
     metric = reports[0].definition
     rows = split_rows(reports[0].prepared.usage, split)
     codes, n = group_codes(np.asarray(take(groups, rows)))
@@ -78,9 +78,4 @@ def grouped_paired(reports, split, groups):
     if units[0].stats is not None:
         stats = [grouped_units(u, codes, n).stats for u in units]
         return UnitPairs(stats, units[0].score)
-    engine = metric.paired(reports, split)      # codes of every submission on one rating range
-    k = engine.k
-    base = codes * (k * k) + engine.truth.astype(np.int64) * k
-    stats = [np.bincount(base + p, minlength=n * k * k).reshape(n, k * k) for p in engine.preds]
-    w = engine.w
-    return UnitPairs(stats, lambda sums: kappa_rows(sums, w))
+    return metric.paired(reports, split).grouped(codes, n)

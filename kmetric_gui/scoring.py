@@ -51,8 +51,8 @@ class Options:
     threshold: float = 0.5
     matching: str = "one-to-one"
     clean: bool = False
-    allow_continuous: bool = False     # kappa: accept non-integer predictions (the app)
-    cuts: "tuple | None" = None        # kappa: cut points for continuous predictions
+    allow_continuous: bool = False     # ratings: accept non-integer predictions (the app)
+    cuts: "tuple | None" = None        # ratings: cut points for continuous predictions
     max_inflated: "int | None" = None  # bytes a .gz/.zip may inflate to (None: from memory)
     params: tuple = ()                 # ((name, value), ...): options of other metrics
 
@@ -125,7 +125,7 @@ class ScoreReport:
     splits: dict = field(default_factory=dict)   # "public"/"private" -> result
     prepared: object = None
     options: Options = field(default_factory=Options)
-    cuts: "np.ndarray | None" = None   # kappa: cut points applied to continuous predictions
+    cuts: "np.ndarray | None" = None   # ratings: cut points applied to continuous predictions
 
     @property
     def score(self):
@@ -172,14 +172,14 @@ def load(truth_path: str | os.PathLike[str], submission_path: str | os.PathLike[
 
 
 def load_lean(truth_path, submission_path, options, sol_name, sub_name, progress=None, cancel=None):
-    """A valid pair of plain CSVs (kappa; wide LwLRAP; F-beta) read in pieces, a fraction
+    """A valid pair of plain CSVs read in pieces by its metric's ``lean_load``, a fraction
     of the memory; None for anything else and every invalid file: the full read then
     names every problem. A valid pair has as many rows in each file as ids, except a
-    long F-beta solution (one row per label): ``prep.file_rows`` then has both counts."""
+    long solution (one row per label): ``prep.file_rows`` then has both counts."""
     from .io.allocator import use_default
     from .metrics import REGISTRY
     progress, cancel = progress or _noop, cancel or _noop
-    use_default()       # the lean allocator only for an F-beta pair (io.allocator)
+    use_default()       # the lean allocator only where a metric's reader asks (io.allocator)
 
     def step(f, m):
         _step(progress, cancel, f, m)
@@ -187,7 +187,7 @@ def load_lean(truth_path, submission_path, options, sol_name, sub_name, progress
     wanted = options.metric
     if wanted is None:
         # The fast readers know only the headers: the first rows decide the metric first
-        # (a header alone cannot tell LwLRAP from multi-class probabilities), and a pair
+        # (a header alone cannot tell label scores from class probabilities), and a pair
         # the values leave open goes to the full read, which lists the choices.
         wanted = _sample_choice(truth_path, submission_path, options)
         if wanted is None:

@@ -65,7 +65,7 @@ class Stats:
     """Everything ``analyze`` computed for one report."""
     options: "StatsOptions | None" = None
     intervals: dict = field(default_factory=dict)        # "ci", "public_ci", "private_ci" -> Interval
-    class_intervals: "dict | None" = None               # class name -> Interval (LwLRAP)
+    class_intervals: "dict | None" = None               # class name -> Interval (per-class metrics)
     class_points: "dict | None" = None                  # class name -> score (nan: no positives)
     shakeup: "Shakeup | None" = None
     shakeup_problem: "str | None" = None                # why no shake-up (analyze(strict=False))
@@ -105,7 +105,7 @@ def interval_of(units, level=0.95, replicates=2000, seed=0, method="auto", cance
 def _interval(units, level, replicates, seed, method, cancel):
     reps = bootstrap(units, replicates, seed, cancel)
     if hasattr(units, "replicates") and method in ("auto", "calibrated"):
-        # A rank statistic (AUC) draws its own rows: no additive sums to calibrate with.
+        # A rank statistic draws its own rows: no additive sums to calibrate with.
         iv = percentile_interval(reps, level)
         if method == "calibrated":
             iv = replace(iv, notes=iv.notes + ("calibrated needs additive statistics; this metric's "

@@ -23,7 +23,7 @@ class ArrowRows:
     """A string column read one row at a time from an Arrow array (the table's ids).
 
     A numpy array of Python strings costs about 70 bytes and 0.2 us a row to make
-    (5M kappa ids: 1.2 s of the app's load and 350 MB); the table reads only the
+    (5M ids: 1.2 s of the app's load and 350 MB); the table reads only the
     rows in sight, and filters and sorts with Arrow's kernels on the array itself.
     """
 

@@ -16,7 +16,7 @@ def add_stats_options(s, groups=False):
                    help=f"bootstrap replicates (default 2000, at most {MAX_COUNT:,}); implies --ci 0.95")
     g.add_argument("--ci-method", choices=["auto", "percentile", "bca", "calibrated"],
                    help="interval method (default auto: calibrated below 200 units or with a "
-                        "kappa class of under 10 rows, else percentile; the output says which); "
+                        "class of under 10 rows, else percentile; the output says which); "
                         "bca: bias-corrected and accelerated; calibrated: the double bootstrap")
     g.add_argument("--coverage-check", action="store_true",
                    help="measure the interval method's coverage at this size: 200 datasets drawn "

@@ -1,9 +1,10 @@
 """Scores that are a function of means of per-row statistics.
 
-Log loss, the regression errors and MAP@K are means over rows of one number
-per row (or one per row and column for MCRMSE). Their ``Units`` carry those
-numbers and a count column, so a resample of rows is a resample of sums and
-the score of a replicate is exact: mean = sum / count, RMSE = sqrt(mean).
+Many scores are means over rows of one number per row (a per-row loss, an
+error, a query's precision), or one per row and column. Their ``Units``
+carry those numbers and a count column, so a resample of rows is a resample
+of sums and the score of a replicate is exact: mean = sum / count, or the
+root of it.
 """
 from __future__ import annotations
 
@@ -36,13 +37,13 @@ def mean_units(values, kind="row"):
 
 
 def root_mean_units(values, kind="row"):
-    """Units whose score is sqrt(mean of ``values``) (squared errors -> RMSE)."""
+    """Units whose score is sqrt(mean of ``values``) (squared errors -> their root mean)."""
     return Units(_with_count(values), lambda sums: _root(_mean(sums)[:, 0]), None, kind)
 
 
 def column_root_mean_units(values, kind="row"):
     """Units whose score is the mean over columns of sqrt(column mean):
-    ``values`` (n, C) squared errors -> MCRMSE."""
+    ``values`` (n, C) squared errors -> the mean of the columns' root mean errors."""
     return Units(_with_count(values), lambda sums: _root(_mean(sums)).mean(axis=1), None, kind)
 
 
@@ -51,7 +52,7 @@ def fix_first(stats, fixed, score_fn, top, higher_is_better=True):
 
     stats, fixed: (n, m) each row's statistics now and once its prediction is
     right; score_fn: sums (R, m) -> (R,). Rows are taken by the gain of fixing
-    each alone (exact greedy for a score of one sum, e.g. a mean or RMSE);
+    each alone (exact greedy for a score of one sum, e.g. a mean or its root);
     ``score_after`` is exact along that order, and gains are improvements in
     the metric's direction.
     """

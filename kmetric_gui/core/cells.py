@@ -1,4 +1,4 @@
-"""Kaggle cells of '|'-separated items (numpy-free, loaded without the F-beta code)."""
+"""Kaggle cells of '|'-separated items (numpy-free, loaded without the text-matching code)."""
 
 
 def split_cell(text):

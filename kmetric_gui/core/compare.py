@@ -1,15 +1,14 @@
 """Paired comparison of submissions scored on one truth (STATS.md, "Paired comparison").
 
-Two engines hold the sufficient statistics and draw replicates from them:
+An engine holds the sufficient statistics of several submissions and draws
+replicates from them; ``compare_pair`` and ``score_interval`` take any engine
+with the methods below (``single_bootstrap``, ``pair_bootstrap``,
+``permutation``, ``splits``, the jackknives). A metric whose score is not a
+function of additive sums brings its own engine (metrics/kernels/).
 
-- ``KappaPairs``: kappa depends on the rows only through the joint counts
-  of (truth, A, B), K^3 cells. A bootstrap replicate is one multinomial draw
-  of N over those cells; a permutation moves Binomial(c, 1/2) rows of cell
-  (t, a, b) to (t, b, a); a Public/Private split is a multivariate
-  hypergeometric draw. No per-row work after the counts.
-- ``UnitPairs``: metrics that are a function of additive per-unit sums
-  (LwLRAP: precision sums and positive counts per sample; F-beta: TP, FP and
-  FN per document; see core/units.py). All submissions are scored on the same unit
+- ``UnitPairs``: metrics that are a function of additive per-unit sums (a
+  sample's precision sums and positive counts, a document's TP, FP and FN:
+  see metrics/kernels/units.py). All submissions are scored on the same unit
   draws, so every pair is paired.
 
 The draws, so that a plain loop can reproduce them exactly:
@@ -19,14 +18,10 @@ The draws, so that a plain loop can reproduce them exactly:
                     bootstrap ``default_rng(seed).multinomial(n, cells / n, size=B)``,
                     permutations ``rng.binomial(cells, 0.5, size=(P, D))``, splits
                     ``rng.multivariate_hypergeometric(cells, n_public, size=S)``
-  bootstrap, kappa  ``default_rng(seed).multinomial(N, c / N, size=B)`` over the
-                    non-empty joint cells c in code order ((t*K + a)*K + b)
   permutations      ``rng = default_rng([seed, 1])``; units: per permutation
-                    ``swap_mask(rng, n)``; kappa: ``rng.binomial(c, 0.5, size=(P, m))``
-                    over the non-empty cells with a != b
+                    ``swap_mask(rng, n)``
   splits            ``rng = default_rng([seed, 2])``; units: per split
-                    ``rng.permuted(arange(n) < n_public)`` marks Public; kappa:
-                    ``rng.multivariate_hypergeometric(c, n_public, size=S)``
+                    ``rng.permuted(arange(n) < n_public)`` marks Public
 """
 from dataclasses import dataclass
 
@@ -34,12 +29,10 @@ import numpy as np
 
 from ..errors import InputError
 from .intervals import interval
-from .kappa import weight_matrix
 from .pair_tests import check_counts, flip_probability, p_value  # noqa: F401 (importable here)
 from .resample import distinct_rows
 
 _BLOCK = 1 << 22      # elements per (replicates x units) block
-MAX_CLASSES = 40      # joint (truth, A, B) cells: K^3
 
 
 def swap_mask(rng, n, count=None):
@@ -56,167 +49,16 @@ def _blocks(total, n):
         yield a, min(step, total - a)
 
 
-def kappa_rows(o, w):
-    """Kappa of each row of o: (R, K*K) confusion counts (truth-major); nan when undefined."""
-    k = w.shape[0]
-    o = np.asarray(o, dtype=np.float64).reshape(-1, k, k)
-    ht, hp = o.sum(axis=2), o.sum(axis=1)
-    n = ht.sum(axis=1)
-    num = np.einsum("rij,ij->r", o, w)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        den = np.einsum("ri,ij,rj->r", ht, w, hp) / n
-        out = 1.0 - num / den
-    return np.where(den > 0, out, np.nan)
-
-
-def _codes(values, k, what):
-    v = np.asarray(values)
-    if v.size and (v.min() < 0 or v.max() >= k):
-        raise InputError(f"{what}: rating codes must lie in 0..{k - 1}")
-    return v.astype(np.int8)
-
-
-class KappaPairs:
-    """Kappa of several submissions against one truth, from joint cell counts.
-
-    truth, predictions: integer ratings already shifted to 0..k-1 (``labels``: the
-    rating of each code, for display).
-    """
-
-    def __init__(self, truth, predictions, k, weights="quadratic", labels=None):
-        self.k, self.weighting = int(k), weights
-        self.labels = np.arange(self.k) if labels is None else np.asarray(labels)
-        if self.k > MAX_CLASSES:
-            raise InputError(f"the paired kappa comparison supports up to {MAX_CLASSES} rating "
-                             f"classes; these ratings span {self.k}")
-        self.w = weight_matrix(self.k, weights)
-        # Codes below MAX_CLASSES: one byte per row, joint codes (< K^3) in int32.
-        self.truth = _codes(truth, self.k, "truth")
-        self.preds = [_codes(p, self.k, "predictions") for p in predictions]
-        self.n = self.truth.size
-        self._joint = {}
-
-    def confusion(self, i):
-        code = self.truth.astype(np.int32) * self.k + self.preds[i]
-        return np.bincount(code, minlength=self.k ** 2)
-
-    def scores(self):
-        return kappa_rows(np.stack([self.confusion(i) for i in range(len(self.preds))]), self.w)
-
-    def joint(self, i, j):
-        """(K, K, K) counts of (truth, prediction i, prediction j)."""
-        if (i, j) not in self._joint:
-            k = self.k
-            code = self.truth.astype(np.int32) * k
-            code += self.preds[i]
-            code *= k
-            code += self.preds[j]
-            self._joint[i, j] = np.bincount(code, minlength=k ** 3).reshape(k, k, k)
-        return self._joint[i, j]
-
-    def cell_rows(self, i, j, a, b):
-        """Rows (positions) where prediction i has code a and prediction j code b."""
-        return np.flatnonzero((self.preds[i] == a) & (self.preds[j] == b))
-
-    def _cells(self, i, j):
-        """Non-empty joint cells: counts, and a (m, 2 + 3K) matrix whose product with
-        cell counts gives n, then for A and B: sum(W*O), hist_pred; plus hist_true."""
-        k = self.k
-        flat = self.joint(i, j).ravel()
-        nz = np.flatnonzero(flat)
-        t, a, b = nz // (k * k), (nz // k) % k, nz % k
-        m = np.zeros((nz.size, 3 + 3 * k))
-        m[:, 0] = 1
-        m[:, 1] = self.w[t, a]
-        m[:, 2] = self.w[t, b]
-        rows = np.arange(nz.size)
-        m[rows, 3 + t] = 1
-        m[rows, 3 + k + a] = 1
-        m[rows, 3 + 2 * k + b] = 1
-        return flat[nz], m, a != b
-
-    def _pair_scores(self, sums):
-        """(R, 2) kappa of A and B from products with the ``_cells`` matrix."""
-        k = self.k
-        n, ht = sums[:, 0], sums[:, 3:3 + k]
-        htw = ht @ self.w
-        out = np.empty((sums.shape[0], 2))
-        for c in range(2):
-            hp = sums[:, 3 + (c + 1) * k:3 + (c + 2) * k]
-            with np.errstate(invalid="ignore", divide="ignore"):
-                den = (htw * hp).sum(axis=1) / n
-                out[:, c] = np.where(den > 0, 1.0 - sums[:, 1 + c] / den, np.nan)
-        return out
-
-    def single_bootstrap(self, i, replicates, seed):
-        o = self.confusion(i)
-        nz = np.flatnonzero(o)
-        rng, out = np.random.default_rng(seed), np.empty(replicates)
-        for a, b in _blocks(replicates, self.k ** 2):     # bounded memory for any B
-            full = np.zeros((b, self.k ** 2))
-            full[:, nz] = rng.multinomial(self.n, o[nz] / self.n, size=b)
-            out[a:a + b] = kappa_rows(full, self.w)
-        return out
-
-    def single_jackknife(self, i):
-        o = self.confusion(i).astype(np.float64)
-        nz = np.flatnonzero(o)
-        minus = np.repeat(o[None, :], nz.size, axis=0)
-        minus[np.arange(nz.size), nz] -= 1
-        return kappa_rows(minus, self.w), o[nz]
-
-    def pair_bootstrap(self, i, j, replicates, seed):
-        """(replicates, 2) scores of i and j on the same multinomial draws."""
-        cnt, m, _ = self._cells(i, j)
-        rng, out = np.random.default_rng(seed), np.empty((replicates, 2))
-        for a, b in _blocks(replicates, cnt.size + m.shape[1]):
-            out[a:a + b] = self._pair_scores(rng.multinomial(self.n, cnt / self.n, size=b) @ m)
-        return out
-
-    def pair_jackknife(self, i, j):
-        """Delta (j - i) with one row of each non-empty joint cell left out, and the cell sizes."""
-        cnt, m, _ = self._cells(i, j)
-        s = self._pair_scores(cnt @ m - m)
-        return s[:, 1] - s[:, 0], cnt
-
-    def permutation(self, i, j, permutations, seed):
-        """Delta (j - i) after swapping i's and j's predictions on random rows."""
-        cnt, m, off = self._cells(i, j)
-        k = self.k
-        rng = np.random.default_rng([seed, 1])
-        # A swapped row of cell (t, a, b) becomes (t, b, a): exchange A's and B's columns.
-        swap = m[off].copy()
-        swap[:, [1, 2]] = swap[:, [2, 1]]
-        swap[:, 3 + k:3 + 2 * k], swap[:, 3 + 2 * k:] = m[off, 3 + 2 * k:], m[off, 3 + k:3 + 2 * k]
-        out = np.empty(permutations)
-        for a, b in _blocks(permutations, int(off.sum()) + m.shape[1]):
-            s = rng.binomial(cnt[off], 0.5, size=(b, int(off.sum())))
-            sc = self._pair_scores(cnt @ m + s @ (swap - m[off]))
-            out[a:a + b] = sc[:, 1] - sc[:, 0]
-        return out
-
-    def splits(self, i, j, n_public, splits, seed):
-        """(splits, 4): Public i, Public j, Private i, Private j over random splits."""
-        cnt, m, _ = self._cells(i, j)
-        rng = np.random.default_rng([seed, 2])
-        out = np.empty((splits, 4))
-        for a, b in _blocks(splits, cnt.size + m.shape[1]):
-            pub = rng.multivariate_hypergeometric(cnt, n_public, size=b) @ m
-            out[a:a + b] = np.concatenate([self._pair_scores(pub), self._pair_scores(cnt @ m - pub)],
-                                          axis=1)
-        return out
-
-
 class UnitPairs:
     """Several submissions whose score is a function of per-unit additive sums.
 
     stats: one (n, m) array per submission (the ``stats`` of core.resample.Units);
     score: sums (R, m) -> (R,) scores, nan where undefined. Columns equal in
-    every submission (LwLRAP's positive counts) are gathered once.
+    every submission (e.g. positive counts per sample) are gathered once.
 
-    Integer statistics (F-beta) whose rows repeat are merged first: units with
+    Integer statistics (e.g. TP, FP, FN counts) whose rows repeat are merged first: units with
     the same row in every submission are one cell (core.resample.distinct_rows),
-    and the draws are made over the cells (``cells`` not None), as for kappa.
+    and the draws are made over the cells (``cells`` not None), as for a confusion matrix.
     """
 
     def __init__(self, stats, score):

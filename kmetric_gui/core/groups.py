@@ -5,7 +5,7 @@ are not independent, and resampling single units understates the spread. The
 scores here are functions of additive per-unit statistics, so a group is one
 unit whose statistics are the sums over its members: the same machinery
 (core.resample, core.shakeup, core.calibrated) then draws whole groups.
-Kappa's units are cells of identical rows (``stats`` None): a group's
+Units that are cells of identical rows (``stats`` None): a group's
 statistics are its counts over those cells (``cell_of_unit`` says which cell
 each row is in).
 """

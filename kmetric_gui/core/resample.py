@@ -6,10 +6,10 @@ the replicate's sums. Two draw forms give the same law:
 
 * units one by one (``cells`` is None): N unit indices per replicate, drawn
   uniformly; their statistics are gathered and summed;
-* cells of identical units (kappa's K x K cells of O): one multinomial draw
+* cells of identical units (the K x K cells of a confusion matrix): one multinomial draw
   of N over the cells with p = cells / N per replicate.
 
-Units whose statistics are small integers (F-beta's per-document TP, FP, FN)
+Units whose statistics are small integers (per-document TP, FP, FN counts)
 take few distinct values: ``Units.collapsed`` merges identical rows into
 cells, so a replicate costs one number per distinct row instead of one per
 unit. That is exact, not an approximation: a replicate depends on the units
@@ -51,10 +51,10 @@ class Units:
     cells: "np.ndarray | None" = None
     kind: str = "unit"
     jackknife_fn: "Callable | None" = None
-    # False: always draw units by index (LwLRAP: its per-class intervals reuse those
+    # False: always draw units by index (per-class intervals that reuse those
     # index draws, and float sums that happen to be whole would be merged otherwise).
     mergeable: bool = True
-    # Rows of the rarest class present (kappa), for the automatic interval method.
+    # Rows of the rarest class present (confusion cells), for the automatic interval method.
     minority: "int | None" = None
 
     @property
@@ -196,9 +196,9 @@ def count_blocks(rng, cells, replicates):
 class _Gather:
     """Sums of unit statistics at drawn indices, packed to gather once.
 
-    Non-negative integer statistics (F-beta counts) are packed as bit fields
+    Non-negative integer statistics (TP, FP, FN counts) are packed as bit fields
     of one int64 when the largest possible sum fits; others are paired as the
-    real and imaginary parts of complex numbers (LwLRAP's hits and positives).
+    real and imaginary parts of complex numbers (e.g. precision sums and positives).
     """
 
     def __init__(self, stats, n_draws):
@@ -253,7 +253,7 @@ def bootstrap(units: Units, replicates: int = 2000, seed: int | None = 0,
     cancel: optional callable, checked between blocks (raises Cancelled).
     """
     b = check_replicates(replicates)
-    if hasattr(units, "replicates"):          # rank statistics (AUC) draw their own rows
+    if hasattr(units, "replicates"):          # rank statistics draw their own rows
         return units.replicates(b, seed, cancel)
     rng = rng_of(seed)
     if units.n == 0:
@@ -297,8 +297,8 @@ def resample_groups(rows, groups, values, n, replicates, seed=0, cancel=None):
     """Per-group sums for each replicate, from the same draws as ``bootstrap``.
 
     rows (E,): the unit of each entry; groups (E,): its group (0..G-1);
-    values (E, m): its statistics. Returns sums (B, G, m): for LwLRAP per
-    class, entries are the positive labels, values (precision, 1).
+    values (E, m): its statistics. Returns sums (B, G, m): for per-class label
+    ranking scores, entries are the positive labels, values (precision, 1).
     """
     b = check_replicates(replicates)
     rows = np.asarray(rows, dtype=np.int64)

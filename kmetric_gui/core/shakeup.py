@@ -2,7 +2,7 @@
 
 Kaggle puts a random fraction f of the test units in Public and the rest
 in Private. A simulated split draws round(f N) units without replacement:
-for cells of identical units (kappa's cells of O, or units with integer
+for cells of identical units (a confusion matrix's cells, or units with integer
 statistics merged by ``Units.collapsed``) that is one multivariate
 hypergeometric draw over the cells; for single units, a random subset (the
 smaller side is drawn, the other is the total minus it). Both sides are
@@ -144,7 +144,7 @@ def shakeup(units: Units, fraction: float, splits: int = 2000, seed: int | None 
     s = check_replicates(splits, "splits")
     n = units.n
     k = public_size(n, fraction)
-    if hasattr(units, "split_scores"):        # rank statistics (AUC) split their own rows
+    if hasattr(units, "split_scores"):        # rank statistics split their own rows
         public, private = units.split_scores(k, s, seed, cancel)
         return Shakeup(public, private, float(fraction), k, n, seed, float(actual_gap), units.kind)
     units = units.collapsed

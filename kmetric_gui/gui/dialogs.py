@@ -7,12 +7,13 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog
 from ..paths import resources_dir
 from .crash import guarded
 
-FALLBACK_HELP = """# The metrics
-**Weighted kappa** compares integer ratings: 1 − Σ W·O / Σ W·E over the rating range.
-**LwLRAP** is the mean, over every true label, of the precision at its rank.
-**Jaccard F-beta** matches each ground truth to a prediction with Jaccard ≥ the threshold and
-pools TP / FP / FN over documents.
-"""
+
+def fallback_help():
+    """The registered metrics, when docs/metrics.md is not there."""
+    from ..metrics import REGISTRY
+    lines = [f"- **{m.label}** (`--metric {m.name}`), "
+             f"{'higher' if m.higher_is_better else 'lower'} is better" for m in REGISTRY.values()]
+    return "# The metrics\n" + "\n".join(lines) + "\n"
 
 
 def show_error(parent, title, message, details=""):
@@ -50,7 +51,7 @@ def help_markdown():
                  resources_dir() / "docs" / "metrics.md"):
         if path.exists():
             return path.read_text(encoding="utf-8")
-    return FALLBACK_HELP
+    return fallback_help()
 
 
 def _dialog(parent, title, widget, size=(720, 560)):
@@ -88,8 +89,10 @@ def show_shortcuts(parent):
 
 def show_about(parent):
     from .. import __version__
+    from ..metrics import REGISTRY
+    names = ", ".join(m.label for m in REGISTRY.values())
     QMessageBox.about(parent, "About kmetric", f"<b>kmetric_gui {__version__}</b><br>"
-                      "Kaggle metric analyzer: weighted kappa, LwLRAP, Jaccard F-beta.<br>"
+                      f"Kaggle metric analyzer: {names}.<br>"
                       "MIT licence.")
 
 

@@ -1,6 +1,6 @@
 """Can this system draw text? Without fonts (or without a fontconfig configuration) Qt
 draws every character as the same empty box and says nothing."""
-SAMPLE = "Kappa 0.123"
+SAMPLE = "Score 0.123"
 
 
 def text_problem():

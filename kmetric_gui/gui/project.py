@@ -319,7 +319,7 @@ def outside_folder(project_path, paths):
 
 
 def view_state(win):
-    """Current inner tab, kappa class names, splitter sizes and the selected table rows."""
+    """Current inner tab, the view's class names, splitter sizes and the selected table rows."""
     out = {"splitters": {"main": win.splitter.sizes(), "top": win.top_split.sizes()}}
     view = win.tabs.currentWidget()
     if view is not None:

@@ -1,11 +1,11 @@
 """Which allocator the next read and score use: Arrow's default, or the lean pair.
 
-F-beta's coding makes many short-lived arrays of a few MB. mimalloc keeps
+Coding text cells makes many short-lived arrays of a few MB. mimalloc keeps
 the pages of freed blocks for reuse, and glibc raises its mmap threshold
 after each large free, so those arrays pile up as resident memory nothing
 uses (1M documents: 629 MB peak, 402 MB with Arrow on the system allocator
-and the threshold fixed at 128 KiB). Kappa and LwLRAP read 4 MB pieces again
-and again: there the fixed threshold maps every piece afresh (kappa, 5M rows:
+and the threshold fixed at 128 KiB). The readers of numeric pairs read 4 MB pieces
+again and again: there the fixed threshold maps every piece afresh (ratings, 5M rows:
 1.75 -> 2.87 s). So the lean pair is chosen per pair, at the start of each
 load, and the defaults come back for the next pair of another kind (the app
 keeps one process for many loads). A switch between two loads running at
@@ -23,7 +23,7 @@ LEAN_THRESHOLD = 1 << 17     # 128 KiB, fixed: large blocks go back to the syste
 # so "back to default" is its top, where a long-running process ends up anyway.
 # Setting the mmap threshold also stops glibc moving the trim threshold (it doubles
 # the mmap threshold as that grows): left at 128 KiB, every free at the top of the
-# heap gave memory back to be faulted in again (kappa 5M after F-beta: 0.3-0.7 s of
+# heap gave memory back to be faulted in again (5M ratings after text cells: 0.3-0.7 s of
 # system time). 16 MiB: 0.12-0.20 s and 280-295 MB peak; 64 MiB kept 310 MB.
 DEFAULT_THRESHOLD = 32 << 20
 DEFAULT_TRIM = 16 << 20         # what glibc's own rule gives after freeing 8 MB pieces

@@ -1,6 +1,6 @@
 """Pieces of text whose lines all have one width, cut into columns without a parser.
 
-A typical Kaggle kappa file is an id of fixed width and a one-digit rating on
+A typical Kaggle rating file is an id of fixed width and a one-digit rating on
 every line ("9f1b3565bbfa,2"). When every line of a piece has the first
 line's width, a delimiter at the same place, a digit for the rating and the
 same line end, the piece is a (rows, width) grid of bytes: the ids are a

@@ -1,5 +1,5 @@
 """Ids of fixed width packed into uint64 keys, piece by piece, one way for both files
-(the lean kappa reader, io/lean_kappa.py)."""
+(a metric's lean reader, e.g. of integer ratings)."""
 import threading
 
 import numpy as np

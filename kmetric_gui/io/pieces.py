@@ -1,6 +1,6 @@
 """Plain CSV text read in pieces of whole lines, each parsed by Arrow's threaded reader.
 
-Shared by the lean readers (lean_kappa, lean_lwlrap). Reading the text
+Shared by the metrics' lean readers (metrics/*_reader.py). Reading the text
 ourselves bounds the memory: Arrow's whole-file reader holds about twice the
 text beside the table, its streaming reader reads far ahead. Two buffers take
 turns, so the next piece is parsed while the caller works on this one (Arrow

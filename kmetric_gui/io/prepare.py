@@ -24,15 +24,15 @@ class Prepared:
     id_column: str
     target_columns: list      # submission columns holding the prediction
     id_source: object         # (n,) pyarrow string array of solution ids, or ids.KeyIds
-    truth: object             # qwk: int array; lwlrap: (n, C) 0/1; fbeta: list of lists
-    pred: object              # qwk: int array; lwlrap: (n, C) float; fbeta: list of lists
+    truth: object             # the metric's shape: int array, (n, C) 0/1, lists of strings...
+    pred: object              # the metric's shape: int array, (n, C) float, lists...
     usage: "np.ndarray | None" = None   # (n,) codes: 0 public, 1 private, 2 ignored
-    classes: list = field(default_factory=list)   # lwlrap class names
+    classes: list = field(default_factory=list)   # class names of (n, C) columns
     layout: str = ""          # human description of both files' layouts
     # False: scored once and dropped (`kmetric score`), so a metric may free the
-    # columns' text once coded (F-beta); reading truth/pred afterwards raises.
+    # columns' text once coded (text cells); reading truth/pred afterwards raises.
     keep_columns: bool = True
-    # io.Problem objects that do not stop scoring (the app's continuous kappa predictions):
+    # io.Problem objects that do not stop scoring (the app's continuous predictions of ratings):
     # shown with the validation report, rows selectable.
     notes: list = field(default_factory=list)
 

@@ -118,7 +118,7 @@ class Metric:
         return None
 
     def class_units(self, report):
-        """(class names, ``core.units.ClassUnits``) for per-class intervals, or None."""
+        """(class names, ``kernels.units.ClassUnits``) for per-class intervals, or None."""
         return None
 
     # -- comparison of submissions (STATS.md, "Paired comparison") ----------------
@@ -129,7 +129,7 @@ class Metric:
         return UnitPairs([u.stats for u in units], units[0].score)
 
     def differ(self, report_a, report_b, engine, i, j):
-        """Where two submissions differ (a core.differ object), or None."""
+        """Where two submissions differ (a kernels.differ object), or None."""
         return None
 
     def blend(self, report_a, report_b, alphas=None):

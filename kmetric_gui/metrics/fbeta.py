@@ -3,7 +3,7 @@
 import numpy as np
 
 from ..core.cells import split_cell  # the one splitter (core API, files, edits)
-from .. import core as _core  # names load on first use: a faster start
+from . import kernels as _kernels  # names load on first use: a faster start
 from ..tables import Column
 from .base import FieldSpec, Metric, Plan, per_row, split_positions, take
 from .fbeta_cells import Cells, EditedCells, code_cells
@@ -39,7 +39,7 @@ class Fbeta(Metric):
         return None
 
     def lean_load(self, truth_path, submission_path, options, sol_name, sub_name, step):
-        from ..io import lean_fbeta
+        from . import fbeta_reader as lean_fbeta
         return lean_fbeta.load_fbeta(truth_path, submission_path, options, sol_name, sub_name,
                                      step, metric=self)
 
@@ -101,27 +101,27 @@ class Fbeta(Metric):
 
     def score(self, plan, rows, options, cancel):
         if plan.pred is None:
-            return _core.coded_fbeta(plan.truth.take(rows), beta=options.beta,
+            return _kernels.coded_fbeta(plan.truth.take(rows), beta=options.beta,
                                      threshold=options.threshold, matching=options.matching)
-        return _core.jaccard_fbeta(_take(plan.truth, rows), _take(plan.pred, rows),
+        return _kernels.jaccard_fbeta(_take(plan.truth, rows), _take(plan.pred, rows),
                              beta=options.beta, threshold=options.threshold,
                              matching=options.matching, clean=options.clean)
 
     def units(self, result):
-        return _core.fbeta_units(result)
+        return _kernels.fbeta_units(result)
 
     def fixes(self, report, rows, top):
-        return _core.fbeta_fix_first(report.result, top)
+        return _kernels.fbeta_fix_first(report.result, top)
 
     def gains(self, report, rows):
-        return _core.fbeta_doc_gains(report.result)     # per document: FPs, FNs, both removed
+        return _kernels.fbeta_doc_gains(report.result)     # per document: FPs, FNs, both removed
 
     def honest(self, report, rows, **kw):
-        from ..optimisers import fbeta_honest     # the Jaccard threshold
+        from .fbeta_honest import fbeta_honest     # the Jaccard threshold
         return fbeta_honest(report, rows, **kw)
 
     def differ(self, report_a, report_b, engine, i, j):
-        from ..core.differ import fbeta_differ
+        from .kernels.differ import fbeta_differ
         return fbeta_differ(report_a.result.per_document, report_b.result.per_document,
                             report_a.options.beta)
 
@@ -133,7 +133,7 @@ class Fbeta(Metric):
         """An F-beta edit changes one document's matching only: the edited documents
         are matched again alone and their TP/FP/FN replace theirs in the totals."""
         from dataclasses import replace
-        from ..core.fbeta import update_documents
+        from .kernels.fbeta import update_documents
         from ..fields import LazyPrepared
         units = sorted({int(u) for _, u, _ in cells})
         if len(units) > 1000 or any(part is not None for _, _, part in cells):
@@ -227,7 +227,7 @@ def _document_counts(version, units, options):
     truths = [version.value(FieldSpec("truth"), u) for u in units]
     preds = [version.value(FieldSpec("pred"), u) for u in units]
     try:
-        return _core.jaccard_fbeta(truths, preds, beta=options.beta, threshold=options.threshold,
+        return _kernels.jaccard_fbeta(truths, preds, beta=options.beta, threshold=options.threshold,
                                    matching=options.matching, clean=options.clean).per_document
     except (InputError, TypeError):
         return None

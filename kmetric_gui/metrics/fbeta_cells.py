@@ -4,7 +4,7 @@
 '|'-separated column in solution row order (an index into the submission's
 rows), split into a list of items only when one document is read (the app's
 table, an edit, a drawing). ``code_cells`` turns both columns into the core's
-numbers (``core.fbeta.Coded``) without a Python string per item: cells are
+numbers (``kernels.fbeta.Coded``) without a Python string per item: cells are
 split and blank items dropped on the raw UTF-8 bytes, distinct items and
 tokens are hashed by Arrow, and only items or strings holding non-ASCII text
 go through Python (its ``strip``, ``lower`` and ``split`` are Unicode-aware).
@@ -271,7 +271,7 @@ def _items(cells, release=False):
 
 
 def code_cells(truth, pred, clean=False, release=False):
-    """Both columns as ``core.fbeta.Coded`` (string ids in alphabetical order);
+    """Both columns as ``kernels.fbeta.Coded`` (string ids in alphabetical order);
     ``release``: both Cells hand their text over (see ``Cells.release``)."""
     from .fbeta_codes import code
     return code(truth, pred, clean, release)

@@ -1,4 +1,4 @@
-"""Both F-beta columns coded as numbers for the core (``core.fbeta.Coded``), in little memory.
+"""Both F-beta columns coded as numbers for the core (``kernels.fbeta.Coded``), in little memory.
 
 Every item gets the alphabetical rank of its (cleaned) string among the
 distinct strings, and each distinct string its sorted token ids. Two ways
@@ -27,10 +27,10 @@ SLICE = 1 << 14          # items (sorted path) or strings tokenized at a time
 
 
 def code(truth, pred, clean=False, release=False):
-    """``core.fbeta.Coded`` of two ``Cells`` (string ids in alphabetical order);
+    """``kernels.fbeta.Coded`` of two ``Cells`` (string ids in alphabetical order);
     ``release``: each column freed as its items are cut out (``Cells.release``)."""
-    from ..core.fbeta.coded import Coded, file_order
-    from ..core.fbeta.table import _segments, _sorted_within
+    from .kernels.fbeta.coded import Coded, file_order
+    from .kernels.fbeta.table import _segments, _sorted_within
     t_arrays, t_counts = _items(truth, release)
     p_arrays, p_counts = _items(pred, release)
     t_counts, p_counts = _narrow(t_counts), _narrow(p_counts)

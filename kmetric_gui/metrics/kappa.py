@@ -2,9 +2,9 @@
 become ratings through cut points."""
 import numpy as np
 
-from ..core import KappaAccumulator, apply_cuts, is_continuous, rounding_cuts
+from .kernels import KappaAccumulator, apply_cuts, is_continuous, rounding_cuts
 from ..errors import Cancelled, InputError
-from .. import core as _core  # names load on first use: a faster start
+from . import kernels as _kernels  # names load on first use: a faster start
 from ..tables import Column
 from .base import FieldSpec, Metric, Plan, parse_number, parse_rating, split_rows, take
 from .schema import Option
@@ -58,12 +58,12 @@ class Kappa(Metric):
         return Fit(self.detect(sub_targets))      # the same words as the fast reader's
 
     def lean_load(self, truth_path, submission_path, options, sol_name, sub_name, step):
-        from ..io import lean_kappa
+        from . import kappa_reader as lean_kappa
         return lean_kappa.load_kappa(truth_path, submission_path, options, sol_name, sub_name,
                                      step.progress, step.cancel, metric=self)
 
     def build(self, ctx):
-        from ..core.kappa import MAX_CLASSES
+        from .kernels.kappa import MAX_CLASSES
         from ..io.columns import (Lazy, check_range, check_span, fraction_note, join_ids, numbers,
                                   string_ids, target_column)
         from ..io.prepare import Prepared
@@ -135,7 +135,7 @@ class Kappa(Metric):
         return acc.result()
 
     def units(self, result):
-        return _core.kappa_units(result)
+        return _kernels.kappa_units(result)
 
     def unit_cells(self, report, split="all"):
         """Each scored row's index among the non-empty cells of O (kappa_units' order)."""
@@ -153,11 +153,11 @@ class Kappa(Metric):
 
     def fixes(self, report, rows, top):
         plan = self.plan(report.prepared, report.options)
-        return _core.kappa_fix_first(take(plan.truth, rows), take(plan.pred, rows), top=top,
+        return _kernels.kappa_fix_first(take(plan.truth, rows), take(plan.pred, rows), top=top,
                                result=report.result)
 
     def gains(self, report, rows):
-        return _core.kappa_gain_map(report.result)      # K x K: truth rows, prediction columns
+        return _kernels.kappa_gain_map(report.result)      # K x K: truth rows, prediction columns
 
     def fix_details(self, report, units, sol_rows):
         plan = self.plan(report.prepared, report.options)
@@ -165,11 +165,11 @@ class Kappa(Metric):
                 zip(plan.truth[sol_rows].tolist(), plan.pred[sol_rows].tolist())]
 
     def honest(self, report, rows, **kw):
-        from ..optimisers import kappa_honest     # cut points: continuous predictions only
+        from .kappa_honest import kappa_honest     # cut points: continuous predictions only
         return kappa_honest(report, rows, **kw)
 
     def paired(self, reports, split="all"):
-        from ..core.compare import KappaPairs
+        from .kernels.kappa_pairs import KappaPairs
         plans = [self.plan(r.prepared, r.options) for r in reports]
         lo = min(p.params["min_rating"] for p in plans)
         hi = max(p.params["max_rating"] for p in plans)
@@ -179,11 +179,11 @@ class Kappa(Metric):
                           reports[0].options.weights, labels=np.arange(lo, hi + 1))
 
     def differ(self, report_a, report_b, engine, i, j):
-        from ..core.differ import kappa_differ
+        from .kernels.differ import kappa_differ
         return kappa_differ(engine.joint(i, j), engine.weighting, engine.labels)
 
     def blend(self, report_a, report_b, alphas=None):
-        from ..core.blend import kappa_blend
+        from .kernels.kappa_blend import kappa_blend
         pa, pb = report_a.prepared, report_b.prepared
         if not (is_continuous(pa.pred) and is_continuous(pb.pred)):
             return None
@@ -195,7 +195,7 @@ class Kappa(Metric):
     def rescore_cells(self, report, cells, old, new):
         """A kappa edit moves one count between two cells of O (per split): K x K work."""
         from dataclasses import replace
-        from ..core import kappa_from_confusion
+        from .kernels import kappa_from_confusion
         from ..fields import LazyPrepared
         if len(cells) > 1000:
             return None

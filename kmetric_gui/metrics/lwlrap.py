@@ -1,8 +1,8 @@
 """LwLRAP: one score column per class; truth as 0/1 columns or comma-joined labels."""
 import numpy as np
 
-from ..core import lwlrap
-from .. import core as _core  # names load on first use: a faster start
+from .kernels import lwlrap
+from . import kernels as _kernels  # names load on first use: a faster start
 from ..tables import Column
 from .base import FieldSpec, Metric, parse_number, per_row, split_positions, split_rows, take
 from .schema import Option
@@ -66,7 +66,7 @@ class Lwlrap(Metric):
                    "sums to 1 (multi-class probabilities)", clear=False)
 
     def lean_load(self, truth_path, submission_path, options, sol_name, sub_name, step):
-        from ..io import lean_lwlrap
+        from . import lwlrap_reader as lean_lwlrap
         return lean_lwlrap.load_lwlrap(truth_path, submission_path, options, sol_name, sub_name,
                                        step, metric=self)
 
@@ -133,24 +133,24 @@ class Lwlrap(Metric):
         return lwlrap(take(plan.truth, rows), take(plan.pred, rows), ties=options.ties)
 
     def units(self, result):
-        return _core.lwlrap_units(result)
+        return _kernels.lwlrap_units(result)
 
     def differ(self, report_a, report_b, engine, i, j):
-        from ..core.differ import lwlrap_differ
+        from .kernels.differ import lwlrap_differ
         ra, rb = report_a.result, report_b.result
         return lwlrap_differ(ra.per_class, rb.per_class, ra.class_weights)
 
     def blend(self, report_a, report_b, alphas=None):
-        from ..core.blend import lwlrap_blend
+        from .kernels.lwlrap_blend import lwlrap_blend
         rows = split_rows(report_a.prepared.usage)
         return lwlrap_blend(take(report_a.prepared.truth, rows), take(report_a.prepared.pred, rows),
                             take(report_b.prepared.pred, rows), alphas, ties=report_a.options.ties)
 
     def rescore_cells(self, report, cells, old, new):
         """An LwLRAP edit changes one sample's ranks only: its positives are ranked again
-        and spliced into each split's result (core.lwlrap.update_samples)."""
+        and spliced into each split's result (kernels.lwlrap.update_samples)."""
         from dataclasses import replace
-        from ..core.lwlrap import update_samples
+        from .kernels.lwlrap import update_samples
         from ..fields import LazyPrepared
         units = sorted({int(u) for _, u, _ in cells})
         if len(units) > 1000 or report.options.ties != report.result.ties:
@@ -177,18 +177,18 @@ class Lwlrap(Metric):
                        prepared=LazyPrepared(new))
 
     def class_units(self, report):
-        from ..core.units import ClassUnits
+        from .kernels.units import ClassUnits
         return report.prepared.classes, ClassUnits(report.result)
 
     def fixes(self, report, rows, top):
-        return _core.lwlrap_fix_first(report.result, top)
+        return _kernels.lwlrap_fix_first(report.result, top)
 
     def gains(self, report, rows):
         """(per-class share and gain of a perfect class ranking, per-sample gains)."""
         p = self.plan(report.prepared, report.options)
-        return (_core.lwlrap_class_gains(take(p.truth, rows), take(p.pred, rows),
+        return (_kernels.lwlrap_class_gains(take(p.truth, rows), take(p.pred, rows),
                                    ties=report.options.ties, result=report.result),
-                _core.sample_gains(report.result))
+                _kernels.sample_gains(report.result))
 
     def fix_details(self, report, units, sol_rows):
         r = report.result

@@ -39,7 +39,7 @@ class MapK(FamilyMetric):
         return fit_reason(self, sample, f"text in '{found[0]}' (items)")
 
     def build(self, ctx):
-        from ..core.mapk import check_k, split_items
+        from .kernels.mapk import check_k, split_items
         from ..io.prepare import Prepared
         from ._layouts import Sides, at_rows, single_target
         s = Sides(ctx)
@@ -61,7 +61,7 @@ class MapK(FamilyMetric):
                         layout=f"id '{ctx.id_col}' + space-separated items in '{name}'")
 
     def kernel(self, truth, pred, options):
-        from ..core.mapk import mapk
+        from .kernels.mapk import mapk
         return mapk(truth, pred, k=opt(options, self, "k"))
 
     def fixed_stats(self, result, stats):

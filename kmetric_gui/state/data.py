@@ -68,7 +68,7 @@ class DataVersion:
                     # int64 for integer fields: an edited rating must never overflow a narrow type
                     arr = src.astype(np.int64) if src.dtype.kind in "iub" else src.copy()
                 elif hasattr(src, "editable"):
-                    arr = src.editable()     # F-beta's cells: no list of every document
+                    arr = src.editable()     # coded text cells: no list of every document
                 else:
                     arr = list(src)
                 changes[name] = arr

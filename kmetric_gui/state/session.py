@@ -163,7 +163,7 @@ class Session:
 
     def set_problems(self, problems, notes=False):
         """Problems of the files or of a score (``notes``: observations on data that
-        was scored, e.g. the app's continuous kappa predictions)."""
+        was scored, e.g. the app's continuous predictions of ratings)."""
         self.problems = list(problems)
         self.problems_are_notes = bool(notes)
         self.problems_changed.emit(self.problems)

@@ -178,7 +178,7 @@ def test_shakeup_reports_dropped_splits(tmp_path):
 
 def test_kappa_compare_draws_in_bounded_memory(monkeypatch):
     from kmetric_gui.core import compare
-    from kmetric_gui.core.compare import KappaPairs
+    from kmetric_gui.metrics.kernels.kappa_pairs import KappaPairs
     monkeypatch.setattr(compare, "_BLOCK", 1 << 16)     # small blocks, so the bound is clear
     rng = np.random.default_rng(0)
     k, n = 10, 5000

@@ -3,9 +3,10 @@ import numpy as np
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
-from kmetric_gui.core import weighted_kappa
-from kmetric_gui.core.attribution import (check_top, kappa_fix_first, kappa_gain_map,
-                                          kappa_greedy_cells, nth_in_groups)
+from kmetric_gui.metrics.kernels import weighted_kappa
+from kmetric_gui.core.attribution import check_top, nth_in_groups
+from kmetric_gui.metrics.kernels.kappa_fixes import (kappa_fix_first, kappa_gain_map,
+                                                     kappa_greedy_cells)
 from kmetric_gui.errors import InputError
 from reference import kappa_ref
 
@@ -144,7 +145,7 @@ def test_top_must_be_a_positive_integer(bad):
 
 
 def test_long_greedy_lists_equal_a_one_step_at_a_time_loop_on_the_counts():
-    from kmetric_gui.core import kappa_from_confusion
+    from kmetric_gui.metrics.kernels import kappa_from_confusion
     rng = np.random.default_rng(12)
     for k, n in ((4, 2000), (6, 1000)):
         t = rng.integers(0, k, n)

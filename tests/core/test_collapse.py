@@ -18,12 +18,12 @@ import numpy as np
 import pytest
 from reference import fbeta_ref
 
-from kmetric_gui.core import jaccard_fbeta
+from kmetric_gui.metrics.kernels import jaccard_fbeta
 from kmetric_gui.core import resample as rs
 from kmetric_gui.core.compare import UnitPairs, compare_pair
 from kmetric_gui.core.intervals import bca_interval
 from kmetric_gui.core.shakeup import public_size, shakeup
-from kmetric_gui.core.units import fbeta_units
+from kmetric_gui.metrics.kernels.units import fbeta_units
 from kmetric_gui.errors import Cancelled
 from kmetric_gui.stats import interval_of
 
@@ -286,8 +286,8 @@ def test_lwlrap_units_are_never_merged_even_when_their_sums_are_whole():
     """LwLRAP's per-class intervals reuse the bootstrap's index draws: its sample units
     stay per sample even when every precision sum is a whole number (a perfect ranking
     here: each sample's sum equals its positives) — found in review."""
-    from kmetric_gui.core import lwlrap
-    from kmetric_gui.core.units import lwlrap_units
+    from kmetric_gui.metrics.kernels import lwlrap
+    from kmetric_gui.metrics.kernels.units import lwlrap_units
     rng = np.random.default_rng(2)
     truth = (rng.random((2000, 4)) < 0.4).astype(int)
     truth[truth.sum(1) == 0, 0] = 1

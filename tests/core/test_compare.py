@@ -4,11 +4,13 @@ import numpy as np
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
-from kmetric_gui.core import jaccard_fbeta, lwlrap
-from kmetric_gui.core.blend import kappa_blend, lwlrap_blend
-from kmetric_gui.core.compare import KappaPairs, UnitPairs, compare_pair, score_interval
-from kmetric_gui.core.differ import fbeta_differ, kappa_differ, lwlrap_differ
-from kmetric_gui.core.units import fbeta_units, lwlrap_units
+from kmetric_gui.metrics.kernels import jaccard_fbeta, lwlrap
+from kmetric_gui.metrics.kernels.kappa_blend import kappa_blend
+from kmetric_gui.metrics.kernels.lwlrap_blend import lwlrap_blend
+from kmetric_gui.core.compare import UnitPairs, compare_pair, score_interval
+from kmetric_gui.metrics.kernels.kappa_pairs import KappaPairs
+from kmetric_gui.metrics.kernels.differ import fbeta_differ, kappa_differ, lwlrap_differ
+from kmetric_gui.metrics.kernels.units import fbeta_units, lwlrap_units
 from kmetric_gui.errors import InputError
 from reference import fbeta_ref, kappa_ref, lwlrap_ref
 
@@ -256,7 +258,7 @@ def test_undefined_replicates_are_counted():
 @pytest.mark.parametrize("ties", ["worst", "original"])
 @pytest.mark.parametrize("digits", [None, 1, 2])
 def test_lwlrap_blend_equals_the_reference_on_each_blend(ties, digits, path, monkeypatch):
-    import kmetric_gui.core.blend as blend
+    import kmetric_gui.metrics.kernels.lwlrap_blend as blend
     monkeypatch.setattr(blend, "DENSE_FROM", path)
     t, a, b = lwlrap_data(n=25, c=6, seed=digits or 0, digits=digits)
     a[::4, 1], b[::4, 1] = a[::4, 2], b[::4, 2]          # ties that hold at every alpha

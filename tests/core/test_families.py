@@ -6,7 +6,7 @@ import pytest
 from sklearn import metrics as skm
 
 from kmetric_gui.core.classification import accuracy, f1
-from kmetric_gui.core.mapk import mapk
+from kmetric_gui.metrics.kernels.mapk import mapk
 from kmetric_gui.core.probabilistic import log_loss
 from kmetric_gui.core.regression import mae, mcrmse, rmse, rmsle
 from kmetric_gui.core.resample import bootstrap, resample_indices

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from kmetric_gui.core import document_matrices, jaccard, jaccard_fbeta, shared_tokens
+from kmetric_gui.metrics.kernels import document_matrices, jaccard, jaccard_fbeta, shared_tokens
 from kmetric_gui.errors import InputError
 from reference import close, fbeta_ref
 
@@ -21,7 +21,7 @@ PATHS = {
 
 @contextmanager
 def jaccard_path(name):
-    mod = sys.modules["kmetric_gui.core.fbeta.table"]     # the Jaccard back-ends
+    mod = sys.modules["kmetric_gui.metrics.kernels.fbeta.table"]     # the Jaccard back-ends
     saved = {k: getattr(mod, k) for k in PATHS[name]}
     try:
         for k, v in PATHS[name].items():
@@ -148,7 +148,7 @@ def test_non_string_items_rejected():
 @settings(max_examples=60, deadline=None)
 @given(docs, st.sampled_from(["one-to-one", "many-to-one"]))
 def test_int_ids_path_agrees_with_char_ids(d, matching):
-    mod = sys.modules["kmetric_gui.core.fbeta.text"]      # where ids are handed out
+    mod = sys.modules["kmetric_gui.metrics.kernels.fbeta.text"]      # where ids are handed out
     truths, preds = [a for a, _ in d], [b for _, b in d]
     chars = jaccard_fbeta(truths, preds, matching=matching, clean=True)
     old = mod._CHAR_IDS
@@ -227,7 +227,7 @@ def test_dense_table_stays_small():
     # Many spellings of three words: S is large, V tiny. The S x S table would
     # be S^2 floats; the padded path must take over, with the same counts.
     import itertools
-    from kmetric_gui.core.fbeta.table import _Prepared
+    from kmetric_gui.metrics.kernels.fbeta.table import _Prepared
     strs = [" ".join(p) for n in (4, 5, 6) for p in itertools.product("aAbBc", repeat=n)][:6000]
     prep = _Prepared([strs[:3000]], [strs[3000:]], False)
     assert len(prep.strings) == 6000 and prep.vocab_size <= 4
@@ -240,7 +240,7 @@ def test_dense_table_stays_small():
 def test_dense_table_skipped_for_a_few_very_long_strings(monkeypatch):
     # S x S x V within the limit but the S x V token matrix over its share:
     # (scaled down: the real limits need strings of millions of words).
-    import kmetric_gui.core.fbeta.table as mod
+    import kmetric_gui.metrics.kernels.fbeta.table as mod
     monkeypatch.setattr(mod, "_DENSE_MATMUL", 1 << 14)
     long_a = " ".join(f"w{i}" for i in range(600))
     long_b = " ".join(f"w{i}" for i in range(300, 900))

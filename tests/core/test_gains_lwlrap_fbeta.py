@@ -3,10 +3,10 @@ import numpy as np
 import pytest
 from sklearn.metrics import label_ranking_average_precision_score
 
-from kmetric_gui.core import jaccard_fbeta, lwlrap
-from kmetric_gui.core.gains_fbeta import (beta_curve, curve_bands, curve_scores,
+from kmetric_gui.metrics.kernels import jaccard_fbeta, lwlrap
+from kmetric_gui.metrics.kernels.fbeta_gains import (beta_curve, curve_bands, curve_scores,
                                           fbeta_doc_gains, fbeta_fix_first, threshold_counts)
-from kmetric_gui.core.gains_lwlrap import lwlrap_class_gains, lwlrap_fix_first, sample_gains
+from kmetric_gui.metrics.kernels.lwlrap_gains import lwlrap_class_gains, lwlrap_fix_first, sample_gains
 from reference import _jac, fbeta_ref, lwlrap_ref
 
 
@@ -203,7 +203,7 @@ def test_threshold_curve_and_beta_curve_equal_rescoring():
 def test_curve_bands_are_percentiles_of_the_stats_bootstrap_draws():
     from kmetric_gui.core.intervals import percentile_interval
     from kmetric_gui.core.resample import bootstrap, resample_indices
-    from kmetric_gui.core.units import fbeta_units
+    from kmetric_gui.metrics.kernels.units import fbeta_units
     rng = np.random.default_rng(9)
     truths, preds = _fb_case(rng)
     while len(truths) < 4:
@@ -225,7 +225,7 @@ def test_curve_bands_are_percentiles_of_the_stats_bootstrap_draws():
 
 
 def test_beta_bands_are_percentiles_of_the_loop_on_the_same_draws():
-    from kmetric_gui.core.gains_fbeta import beta_bands
+    from kmetric_gui.metrics.kernels.fbeta_gains import beta_bands
     from kmetric_gui.core.resample import resample_indices
     rng = np.random.default_rng(11)
     truths, preds = _fb_case(rng)

@@ -3,11 +3,13 @@ import numpy as np
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
-from kmetric_gui.core import apply_cuts, optimize_cuts, weighted_kappa
-from kmetric_gui.core.gains_fbeta import threshold_counts
-from kmetric_gui.core.honest import (NOISE_SE, bootstrap_cuts, fold_ids, holdout_verdict,
-                                     kappa_paired_replicates, kfold_cuts, public_private,
-                                     threshold_holdout, verdict)
+from kmetric_gui.metrics.kernels import apply_cuts, optimize_cuts, weighted_kappa
+from kmetric_gui.metrics.kernels.fbeta_gains import threshold_counts
+from kmetric_gui.core.honest import NOISE_SE, fold_ids, verdict
+from kmetric_gui.metrics.kernels.fbeta_holdout import threshold_holdout
+from kmetric_gui.metrics.kernels.kappa_holdout import (bootstrap_cuts, holdout_verdict,
+                                                       kappa_paired_replicates, kfold_cuts,
+                                                       public_private)
 from kmetric_gui.core.resample import resample_counts, resample_indices
 from reference import fbeta_ref
 

@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
-from kmetric_gui.core.gains_fbeta import curve_replicates, threshold_counts
+from kmetric_gui.metrics.kernels.fbeta_gains import curve_replicates, threshold_counts
 from kmetric_gui.core.groups import group_draws, group_folds
-from kmetric_gui.core.honest import kappa_paired_replicates, kfold_cuts, threshold_holdout
+from kmetric_gui.metrics.kernels.fbeta_holdout import threshold_holdout
+from kmetric_gui.metrics.kernels.kappa_holdout import kappa_paired_replicates, kfold_cuts
 from reference import fbeta_ref
 
 
@@ -59,7 +60,7 @@ def test_folds_keep_groups_whole_and_kfold_fits_them():
     for g in range(100):
         assert np.unique(fid[codes == g]).size == 1
     kf = kfold_cuts(t, x, folds=5, seed=0, groups=codes)
-    from kmetric_gui.core import apply_cuts, optimize_cuts
+    from kmetric_gui.metrics.kernels import apply_cuts, optimize_cuts
     for f, h in enumerate(kf.folds):
         fit = optimize_cuts(t[fid != f], x[fid != f], min_rating=0, max_rating=4,
                             start=np.array([0.5, 1.5, 2.5, 3.5]))

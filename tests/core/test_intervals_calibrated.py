@@ -11,9 +11,9 @@ from sklearn.metrics import cohen_kappa_score, confusion_matrix
 
 from kmetric_gui.core import calibrated
 from kmetric_gui.core.calibrated import auto_method, calibrated_interval
-from kmetric_gui.core.kappa import kappa_from_confusion
+from kmetric_gui.metrics.kernels.kappa import kappa_from_confusion
 from kmetric_gui.core.resample import Units, bootstrap
-from kmetric_gui.core.units import fbeta_units, kappa_units
+from kmetric_gui.metrics.kernels.units import fbeta_units, kappa_units
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "resources" / "demo"

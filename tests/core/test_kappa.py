@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from sklearn.metrics import cohen_kappa_score
 
-from kmetric_gui.core import (KappaAccumulator, kappa_from_confusion,
+from kmetric_gui.metrics.kernels import (KappaAccumulator, kappa_from_confusion,
                               weight_matrix, weighted_kappa)
 from kmetric_gui.errors import InputError
 from reference import close, kappa_ref

@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from sklearn.metrics import label_ranking_average_precision_score as sk_lrap
 
-from kmetric_gui.core import lwlrap, sample_ranking
+from kmetric_gui.metrics.kernels import lwlrap, sample_ranking
 from kmetric_gui.errors import InputError
 from reference import close, lwlrap_ref
 
@@ -69,7 +69,7 @@ def test_unknown_ties_option():
 
 def test_blocked_comparison_equals_unblocked(monkeypatch):
     import sys
-    mod = sys.modules["kmetric_gui.core.lwlrap"]
+    mod = sys.modules["kmetric_gui.metrics.kernels.lwlrap"]
     rng = np.random.default_rng(3)
     t = rng.random((300, 7)) < 0.4
     s = rng.integers(0, 4, (300, 7)) / 4.0   # many ties
@@ -103,7 +103,7 @@ def _per_positive_loop(t, s, ties):
 def test_chunked_core_equals_loop(monkeypatch, block, ties):
     """Blocks smaller than a row, a row and a bit, many rows: the same numbers."""
     import sys
-    mod = sys.modules["kmetric_gui.core.lwlrap"]
+    mod = sys.modules["kmetric_gui.metrics.kernels.lwlrap"]
     rng = np.random.default_rng(11)
     t = (rng.random((90, 6)) < 0.35).astype(np.int8)
     t[:, 2] = 0                                   # a class without positives
@@ -127,7 +127,7 @@ def test_chunked_core_equals_loop(monkeypatch, block, ties):
 ])
 def test_fault_in_a_late_block_named_as_before(monkeypatch, t_bad, s_bad, msg):
     import sys
-    monkeypatch.setattr(sys.modules["kmetric_gui.core.lwlrap"], "_BLOCK", 20)
+    monkeypatch.setattr(sys.modules["kmetric_gui.metrics.kernels.lwlrap"], "_BLOCK", 20)
     t = np.zeros((80, 5), np.int8)
     s = np.zeros((80, 5))
     if t_bad:
@@ -143,7 +143,7 @@ def test_byte_truth_is_not_copied():
     """An int8 0/1 truth (as read from a file) is viewed as bools, not copied."""
     import sys
     t = np.array([[1, 0], [0, 1]], np.int8)
-    b, _ = sys.modules["kmetric_gui.core.lwlrap"]._check_inputs(t, np.zeros((2, 2)))
+    b, _ = sys.modules["kmetric_gui.metrics.kernels.lwlrap"]._check_inputs(t, np.zeros((2, 2)))
     assert b.dtype == bool and np.shares_memory(b, t)
 
 

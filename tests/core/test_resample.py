@@ -12,10 +12,10 @@ from reference import fbeta_ref, lwlrap_ref
 from scipy import stats as sps
 from sklearn.metrics import cohen_kappa_score
 
-from kmetric_gui.core import jaccard_fbeta, kappa_from_confusion, lwlrap, weighted_kappa
+from kmetric_gui.metrics.kernels import jaccard_fbeta, kappa_from_confusion, lwlrap, weighted_kappa
 from kmetric_gui.core import resample as rs
 from kmetric_gui.core.intervals import bca_interval, percentile_interval
-from kmetric_gui.core.units import (fbeta_units, kappa_units, lwlrap_class_jackknife,
+from kmetric_gui.metrics.kernels.units import (fbeta_units, kappa_units, lwlrap_class_jackknife,
                                     lwlrap_class_replicates, lwlrap_units)
 from kmetric_gui.errors import InputError
 from kmetric_gui.stats import interval_of

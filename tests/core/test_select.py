@@ -10,13 +10,14 @@ import numpy as np
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
-from kmetric_gui.core import lwlrap
-from kmetric_gui.core.compare import KappaPairs, UnitPairs
+from kmetric_gui.metrics.kernels import lwlrap
+from kmetric_gui.core.compare import UnitPairs
+from kmetric_gui.metrics.kernels.kappa_pairs import KappaPairs
 from kmetric_gui.core.joint import joint_replicates
 from kmetric_gui.core.power import min_detectable_delta, units_needed
 from kmetric_gui.core.resample import resample_indices
 from kmetric_gui.core.select import contains_best, p_best, pair_shortfalls, select
-from kmetric_gui.core.units import lwlrap_units
+from kmetric_gui.metrics.kernels.units import lwlrap_units
 from kmetric_gui.errors import InputError
 
 
@@ -213,8 +214,8 @@ def test_power_matches_a_simulated_test():
 
 def test_kappa_influence_is_the_derivative_of_scikit_learns_kappa():
     """Adding a row of cell (t, p) with a small weight moves kappa by weight / N x L[t, p]."""
-    from kmetric_gui.core.joint import kappa_influence
-    from kmetric_gui.core.kappa import weight_matrix
+    from kmetric_gui.metrics.kernels.kappa_joint import kappa_influence
+    from kmetric_gui.metrics.kernels.kappa import weight_matrix
     t, preds, k = kappa_case(n=300, c=2, seed=8)
     points, table = kappa_influence(t, np.stack(preds, axis=1).astype(np.int8), k,
                                     weight_matrix(k, "quadratic"))

@@ -4,11 +4,11 @@ import pytest
 from reference import fbeta_ref, lwlrap_ref
 from sklearn.metrics import cohen_kappa_score
 
-from kmetric_gui.core import jaccard_fbeta, lwlrap, weighted_kappa
+from kmetric_gui.metrics.kernels import jaccard_fbeta, lwlrap, weighted_kappa
 from kmetric_gui.core.resample import rng_of
 from kmetric_gui.core.shakeup import (Shakeup, public_size, shakeup, split_blocks,
                                       subset_blocks)
-from kmetric_gui.core.units import fbeta_units, kappa_units, lwlrap_units
+from kmetric_gui.metrics.kernels.units import fbeta_units, kappa_units, lwlrap_units
 from kmetric_gui.errors import InputError
 
 

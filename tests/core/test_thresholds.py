@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from kmetric_gui.core import apply_cuts, optimize_cuts, rounding_cuts, weighted_kappa
+from kmetric_gui.metrics.kernels import apply_cuts, optimize_cuts, rounding_cuts, weighted_kappa
 from kmetric_gui.errors import InputError
 
 

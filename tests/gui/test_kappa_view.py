@@ -3,7 +3,7 @@ import pytest
 from PySide6.QtCore import QPointF
 
 from conftest import prep, wait_scored
-from kmetric_gui.core import apply_cuts, kappa_from_confusion, weighted_kappa
+from kmetric_gui.metrics.kernels import apply_cuts, kappa_from_confusion, weighted_kappa
 from kmetric_gui.gui.main_window import demo_paths
 from kmetric_gui.gui.views.kappa_presets import PRESETS, agreement_band
 from kmetric_gui.gui.views.kappa_view import MATRICES, matrix_of

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from conftest import open_view, wait_scored
-from kmetric_gui.core import document_matrices, sample_ranking
+from kmetric_gui.metrics.kernels import document_matrices, sample_ranking
 from kmetric_gui.gui.main_window import demo_paths
 from kmetric_gui.scoring import Options, score_files
 

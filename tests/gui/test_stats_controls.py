@@ -226,7 +226,7 @@ def test_held_out_check_keeps_groups_whole(qtbot, window, tmp_path):
     with the solution's groups (random halves of whole groups), and it says so."""
     from kmetric_gui.fixes import scored_rows
     from kmetric_gui.grouping import read_groups
-    from kmetric_gui.optimisers import kappa_honest
+    from kmetric_gui.metrics.kappa_honest import kappa_honest
     rng = np.random.default_rng(3)
     n = 240
     t = np.repeat(rng.integers(0, 4, n // 2), 2)

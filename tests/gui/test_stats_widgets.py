@@ -5,9 +5,9 @@ import numpy as np
 import pyqtgraph as pg
 import pytest
 
-from kmetric_gui.core import weighted_kappa
+from kmetric_gui.metrics.kernels import weighted_kappa
 from kmetric_gui.core.shakeup import Shakeup, shakeup
-from kmetric_gui.core.units import kappa_units
+from kmetric_gui.metrics.kernels.units import kappa_units
 from kmetric_gui.gui.widgets.shakeup_panel import ShakeupPanel, histogram
 from kmetric_gui.gui.widgets.whiskers import add_whiskers
 

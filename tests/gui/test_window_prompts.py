@@ -101,3 +101,14 @@ def test_ask_returns_the_button_clicked(qtbot, window, monkeypatch):
     monkeypatch.setattr(dialogs, "question_box", clicking)
     assert dialogs.ask(window, "t", "x", QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel,
                        QMessageBox.Save) == QMessageBox.Discard
+
+
+def test_help_without_docs_lists_every_registered_metric(monkeypatch, tmp_path):
+    from kmetric_gui.gui import dialogs
+    from kmetric_gui.metrics import REGISTRY
+    monkeypatch.setattr(dialogs, "resources_dir", lambda: tmp_path / "resources")   # no docs
+    text = dialogs.help_markdown()
+    assert text.startswith("# The metrics\n")
+    for m in REGISTRY.values():
+        assert f"**{m.label}** (`--metric {m.name}`)" in text
+    assert len(text.strip().splitlines()) == 1 + len(REGISTRY)

@@ -11,7 +11,7 @@ import pyarrow as pa
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from kmetric_gui.core import coded_fbeta, jaccard_fbeta, split_cell
+from kmetric_gui.metrics.kernels import coded_fbeta, jaccard_fbeta, split_cell
 from kmetric_gui.metrics.fbeta_cells import Cells, code_cells
 from kmetric_gui.scoring import Options, score_files
 from reference import fbeta_ref
@@ -110,7 +110,7 @@ def test_small_blocks_and_slices_code_the_same(monkeypatch, sparse):
 
 
 def test_width_classes_are_ceil_log2():
-    from kmetric_gui.core.fbeta.match import _width_class
+    from kmetric_gui.metrics.kernels.fbeta.match import _width_class
     for widths in (np.arange(1, 300), np.array([1, 2, 3, 4, 5, 65536, 65537, 70000, 2 ** 20 + 1])):
         want = [(int(w) - 1).bit_length() for w in widths]
         assert _width_class(widths).tolist() == want
@@ -177,7 +177,7 @@ def test_fbeta_cli_path_imports_no_pandas(tmp_path, long):
 def test_long_strings_binary_search_against_loop(monkeypatch, bitset):
     # Strings of 1 to 60 tokens (repeats too): the search among a string's own
     # sorted tokens takes several halvings; the bitset path must agree.
-    table = sys.modules["kmetric_gui.core.fbeta.table"]
+    table = sys.modules["kmetric_gui.metrics.kernels.fbeta.table"]
     monkeypatch.setattr(table, "_DENSE_MATMUL", 0)
     if not bitset:
         monkeypatch.setattr(table, "_BITSET_MAX", 0)

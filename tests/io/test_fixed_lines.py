@@ -1,5 +1,5 @@
 """Fixed-width lines cut without a parser (io/fixed_lines.py) against Arrow's CSV reader
-and a plain csv + dict join, and the two files read side by side (io/lean_kappa.py)."""
+and a plain csv + dict join, and the two files read side by side (metrics/kappa_reader.py)."""
 import io
 from dataclasses import replace
 import threading
@@ -11,7 +11,8 @@ import pyarrow.csv as pacsv
 import pytest
 
 from kmetric_gui.errors import Cancelled
-from kmetric_gui.io import fixed_lines, lean_kappa as lean, pieces
+from kmetric_gui.io import fixed_lines, pieces
+from kmetric_gui.metrics import kappa_reader as lean
 from kmetric_gui.io.ids import KeyIds
 from kmetric_gui.scoring import Options, load
 from tests.samedata import assert_same

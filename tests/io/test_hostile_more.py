@@ -7,8 +7,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from kmetric_gui.core import jaccard_fbeta
-from kmetric_gui.core.fbeta.match import MAX_DOCUMENT_PAIRS, DocumentTooLarge
+from kmetric_gui.metrics.kernels import jaccard_fbeta
+from kmetric_gui.metrics.kernels.fbeta.match import MAX_DOCUMENT_PAIRS, DocumentTooLarge
 from kmetric_gui.errors import InputError
 from kmetric_gui.io.read import MAX_ROW_GROUPS, read_header, read_table
 from kmetric_gui.io.width import MAX_COLUMNS, header_columns
@@ -212,7 +212,7 @@ def test_devices_and_pipes_are_not_regular_files(tmp_path, make, name):
 
 
 def test_huge_and_tiny_beta_give_the_limits_not_nan():
-    from kmetric_gui.core.fbeta import fbeta_from_counts
+    from kmetric_gui.metrics.kernels.fbeta import fbeta_from_counts
     # tp 1, fp 1, fn 3: precision 1/2, recall 1/4.
     for beta, want in ((1e200, 0.25), (1e300, 0.25), (1e-200, 0.5), (1e-300, 0.5)):
         score, p, r, why = fbeta_from_counts(1, 1, 3, beta)

@@ -65,7 +65,8 @@ def test_cli_path_imports_no_pandas(tmp_path):
             f"score_files({str(sol)!r}, {str(sol)!r}); "
             "(tmp := open(sys.argv[1], 'w')).write(str(sorted(m for m in sys.modules "
             "if m.split('.')[0] in ('pandas', 'scipy', 'sklearn') or m in ('pyarrow.compute', "
-            "'kmetric_gui.core.fbeta', 'kmetric_gui.core.attribution', 'kmetric_gui.core.gains_fbeta'))))")
+            "'kmetric_gui.metrics.kernels.fbeta', 'kmetric_gui.core.attribution', "
+            "'kmetric_gui.metrics.kernels.fbeta_gains'))))")
     out = tmp_path / "mods.txt"
     env = dict(__import__("os").environ, PYTHONPATH=str(root))
     r = subprocess.run([sys.executable, "-c", code, str(out)], cwd=root, env=env,

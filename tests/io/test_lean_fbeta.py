@@ -1,4 +1,4 @@
-"""F-beta pairs read in pieces (io/lean_fbeta.py) and coded in little memory
+"""F-beta pairs read in pieces (metrics/fbeta_reader.py) and coded in little memory
 (metrics/fbeta_codes.py) against the full read and the reference loop.
 
 The lean path must give the same Prepared (cells, ids, order, Usage, layout)
@@ -8,12 +8,12 @@ so leave every result and every message as they were.
 import numpy as np
 import pytest
 
-import kmetric_gui.io.lean_fbeta as lean
+import kmetric_gui.metrics.fbeta_reader as lean
 import kmetric_gui.io.pieces as pieces
 import kmetric_gui.metrics.fbeta_codes as codes
 from filemaker import write
 from samedata import full_only, lean_only
-from kmetric_gui.core import coded_fbeta, jaccard_fbeta, split_cell
+from kmetric_gui.metrics.kernels import coded_fbeta, jaccard_fbeta, split_cell
 from kmetric_gui.errors import Cancelled, InputError
 from kmetric_gui.metrics.fbeta_cells import Cells, code_cells
 from kmetric_gui.scoring import Options, load, score_files, score_prepared
@@ -204,14 +204,14 @@ def test_identity_index_is_dropped():
 
 
 def test_pairs_count_in_int64_from_int32_counts():
-    from kmetric_gui.core.fbeta.match import _pairs
+    from kmetric_gui.metrics.kernels.fbeta.match import _pairs
     nt = np.array([50000, 3, 0], np.int32)
     npd = np.array([50000, 2, 7], np.int32)
     assert _pairs(nt, npd) == 50000 * 50000 + 6          # past 2^31: int32 dot would wrap
 
 
 def test_segment_sums_into_a_column():
-    from kmetric_gui.core.fbeta.table import _segment_sums, _segments
+    from kmetric_gui.metrics.kernels.fbeta.table import _segment_sums, _segments
     rng = np.random.default_rng(0)
     counts = rng.integers(0, 4, 70000).astype(np.int32)   # more runs than one slice
     flags = rng.random(int(counts.sum())) < 0.5

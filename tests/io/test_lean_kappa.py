@@ -1,4 +1,4 @@
-"""The lean kappa reader (io/lean_kappa.py) against a plain csv + dict join and the full read.
+"""The lean kappa reader (metrics/kappa_reader.py) against a plain csv + dict join and the full read.
 
 Every pair it accepts must give what the full read gives (ids, truth, the
 aligned predictions, Usage, the score); every pair it declines must give
@@ -12,7 +12,7 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 
 from kmetric_gui.errors import Cancelled, InputError
-from kmetric_gui.io import lean_kappa as lean
+from kmetric_gui.metrics import kappa_reader as lean
 from kmetric_gui.io import pieces
 from kmetric_gui.io.ids import KeyIds, _HEX, _keys, row_keys
 from kmetric_gui.scoring import Options, load, score_prepared

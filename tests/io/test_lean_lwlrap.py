@@ -1,4 +1,4 @@
-"""LwLRAP pairs read in pieces (io/lean_lwlrap.py) against the full read.
+"""LwLRAP pairs read in pieces (metrics/lwlrap_reader.py) against the full read.
 
 The lean path must give the same Prepared (matrices bit for bit, ids, Usage,
 layout) as the full read on valid files, take the full path on everything
@@ -7,7 +7,7 @@ else, and so leave every result and every message as they were.
 import numpy as np
 import pytest
 
-import kmetric_gui.io.lean_lwlrap as lean
+import kmetric_gui.metrics.lwlrap_reader as lean
 import kmetric_gui.io.pieces as pieces
 from filemaker import write
 from samedata import full_only, lean_only

@@ -3,8 +3,9 @@ import numpy as np
 import pytest
 
 from filemaker import write
-from kmetric_gui.core.gains_fbeta import curve_scores, threshold_counts
-from kmetric_gui.core.honest import fit_and_hold_out, threshold_holdout
+from kmetric_gui.metrics.kernels.fbeta_gains import curve_scores, threshold_counts
+from kmetric_gui.metrics.kernels.fbeta_holdout import threshold_holdout
+from kmetric_gui.metrics.kernels.kappa_holdout import fit_and_hold_out
 from kmetric_gui.optimisers import honest
 from kmetric_gui.scoring import Options, score_files
 from reference import fbeta_ref

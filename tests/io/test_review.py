@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from kmetric_gui.core import jaccard_fbeta, split_cell
+from kmetric_gui.metrics.kernels import jaccard_fbeta, split_cell
 from kmetric_gui.errors import InputError
 from kmetric_gui.metrics import fbeta as fbeta_metric
 from kmetric_gui.scoring import Options, score_files
@@ -51,7 +51,7 @@ def test_submission_usage_column_is_ignored_with_a_note(tmp_path):
 
 
 def test_optimize_cuts_options_reach_the_core():
-    from kmetric_gui.core import optimize_cuts
+    from kmetric_gui.metrics.kernels import optimize_cuts
     with pytest.raises(InputError, match="outside the declared range 1..2"):
         optimize_cuts(np.array([0, 1, 2]), np.array([0.0, 1.0, 2.0]), min_rating=1, max_rating=2)
     assert Options().max_inflated is None

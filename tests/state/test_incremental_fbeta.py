@@ -154,7 +154,7 @@ def test_a_full_rescore_of_edited_fbeta_data_stays_on_the_coded_path(qtbot, tmp_
     Arrow and numpy. It took the path of Python lists, whose long C calls (sorting
     every distinct string) hold the GIL: the app's event loop froze 1.7 s at 1M
     documents although the score ran on a worker."""
-    from kmetric_gui.core.fbeta import table
+    from kmetric_gui.metrics.kernels.fbeta import table
     from kmetric_gui.metrics.fbeta import Fbeta
     monkeypatch.setattr(Fbeta, "rescore_cells", lambda self, *a: None)    # the full path
     listed = []

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QSizePoli
                                QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget)
 
 from ...errors import InputError
-from ...core.differ import FbetaDiffer, KappaDiffer, LwlrapDiffer
+from ...metrics.kernels.differ import FbetaDiffer, KappaDiffer, LwlrapDiffer
 from ..widgets.heatmap import Heatmap
 from ...core.words import plural
 

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QFrame, QGroup
                                QHBoxLayout, QHeaderView, QLabel, QScrollArea, QSizePolicy,
                                QSlider, QSplitter, QTableView, QVBoxLayout, QWidget)
 
-from ...core import document_matrices, shared_tokens
+from ...metrics.kernels import document_matrices, shared_tokens
 from ..models.table import Column, ColumnsModel, fit_columns
 from ..widgets.export import ExportButton, columns_csv
 from ..widgets.heatmap import Heatmap

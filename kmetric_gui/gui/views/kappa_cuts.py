@@ -9,7 +9,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from ...core import apply_cuts, optimize_cuts
+from ...metrics.kernels import apply_cuts, optimize_cuts
 
 
 class CutsTab(QWidget):

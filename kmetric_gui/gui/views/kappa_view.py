@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QLabel,
                                QLineEdit, QSpinBox, QTableWidget, QTableWidgetItem,
                                QTabWidget, QVBoxLayout, QWidget)
 
-from ...core import apply_cuts, kappa_from_confusion
+from ...metrics.kernels import apply_cuts, kappa_from_confusion
 from .kappa_cuts import CutsTab
 from ..widgets.export import ExportButton
 from ..widgets.heatmap import Heatmap

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QHeaderView, QLabel, QSplitter,
                                QTableView, QTabWidget, QVBoxLayout, QWidget)
 
-from ...core import sample_ranking
+from ...metrics.kernels import sample_ranking
 from ..models.table import Column, ColumnsModel, fit_columns, sorted_rows
 from ..widgets.export import ExportButton, columns_csv
 from ..widgets.heatmap import Heatmap

@@ -8,7 +8,7 @@ from ..crash import guarded
 
 
 class MiddleElidedLabel(QLabel):
-    """A file name cut in the middle ("qwk_su…sion.csv") to fit: the start and the
+    """A file name cut in the middle ("train_su…sion.csv") to fit: the start and the
     extension are what tell files apart. The full text stays in ``full_text()``."""
 
     def __init__(self, text="", parent=None):

@@ -40,7 +40,7 @@ class Heatmap(QWidget):
         self._layout, self._margins, self._tip = None, None, None
         # A bare ViewBox in a layout, not a PlotWidget: the texts, axes and menu are ours, and a
         # PlotItem (its axes, buttons and context menu) costs ~8 ms a heatmap to build, the
-        # kappa view has seven of them.
+        # confusion-matrix view has seven of them.
         self.plot = pg.GraphicsLayoutWidget()
         self.plot.setFocusPolicy(Qt.NoFocus)          # the heatmap itself takes focus and keys
         self.grid = self.plot.ci.layout

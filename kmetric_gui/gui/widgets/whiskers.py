@@ -1,4 +1,4 @@
-"""Interval whiskers on a bar plot (e.g. LwLRAP per-class bars with their CIs)."""
+"""Interval whiskers on a bar plot (e.g. per-class score bars with their CIs)."""
 import numpy as np
 import pyqtgraph as pg
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError
-from .additive import mean_units
+from ...errors import InputError
+from ...core.additive import mean_units
 
 
 @dataclass(frozen=True)

@@ -14,16 +14,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .attribution import as_fixlist, check_top, empty_fixes, greedy_types, nth_in_groups
+from ...core.attribution import as_fixlist, check_top, empty_fixes, greedy_types, nth_in_groups
 from .fbeta import MATCHINGS, _check_numbers
 from .fbeta.match import _match
 from .fbeta.table import _Prepared, _segment_sums
-from ._checks import check_option
-from .intervals import percentile_interval
-from .resample import check_replicates
+from ...core._checks import check_option
+from ...core.intervals import percentile_interval
+from ...core.resample import check_replicates
 
 if TYPE_CHECKING:
-    from .attribution import FixList
+    from ...core.attribution import FixList
     from .fbeta import FbetaResult
 
 
@@ -110,7 +110,7 @@ def threshold_counts(truths, predictions, thresholds, *, matching="one-to-one", 
     out = np.zeros((len(ths), prep.n_docs, 3), dtype=np.int64)
     for i, th in enumerate(ths):
         if cancel is not None and cancel():
-            from ..errors import Cancelled
+            from ...errors import Cancelled
             raise Cancelled("threshold curve")
         chosen, used = _match(prep, th, matching)
         tp = _segment_sums(chosen >= 0, prep.t_start, prep.nt)
@@ -149,7 +149,7 @@ def curve_replicates(counts, beta=0.5, *, replicates=200, seed=0, groups=None):
     counts = np.asarray(counts)
     reps = np.empty((check_replicates(replicates), counts.shape[0]))
     d = counts.shape[1]
-    from .groups import row_draws      # whole groups when ``groups`` (code per document)
+    from ...core.groups import row_draws      # whole groups when ``groups`` (code per document)
     for r, rows in row_draws(d, replicates, seed, groups):
         reps[r] = curve_scores(counts, beta, np.bincount(rows, minlength=d)[None, :])[0]
     return reps
@@ -159,7 +159,7 @@ def beta_bands(per_document, betas, *, replicates=200, level=0.95, seed=0, group
     """Percentile band (low, high) of the score at each beta over document resamples."""
     per = np.asarray(per_document, dtype=np.float64).reshape(-1, 3)
     sums = np.empty((check_replicates(replicates), 3))
-    from .groups import row_draws
+    from ...core.groups import row_draws
     for r, rows in row_draws(per.shape[0], replicates, seed, groups):
         sums[r] = np.bincount(rows, minlength=per.shape[0]) @ per
     reps = beta_curve(sums[:, 0], sums[:, 1], sums[:, 2], betas)     # (B, len(betas))

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError
-from ._checks import as_numeric, check_finite, check_option
+from ...errors import InputError
+from ...core._checks import as_numeric, check_finite, check_option
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike

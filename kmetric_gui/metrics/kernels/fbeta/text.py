@@ -9,8 +9,8 @@ from operator import itemgetter
 
 import numpy as np
 
-from ...errors import InputError
-from ..cells import split_cell
+from ....errors import InputError
+from ....core.cells import split_cell
 
 _CHAR_IDS = 0x110000     # ids up to this travel as one-character strings
 _CLEAN_RE = re.compile(r"[^A-Za-z0-9]+")

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...errors import InputError
-from .._checks import check_option
+from ....errors import InputError
+from ....core._checks import check_option
 from .coded import Coded
 from .match import _match
 from .table import _Prepared, _segment_sums

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .resample import Units, resample_groups
+from ...core.resample import Units, resample_groups
 
 if TYPE_CHECKING:
     from .fbeta import FbetaResult

@@ -1,7 +1,7 @@
 """Matching truths to predictions in every document at once, in dense blocks."""
 import numpy as np
 
-from ...errors import InputError
+from ....errors import InputError
 
 _BLOCK_CELLS = 12288     # cells per matching block: arrays small enough for malloc's heap
 # Every truth of a document is compared with every prediction of it: past this

@@ -19,12 +19,12 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import Cancelled, InputError
-from .fixed_lines import Lines, layout
-from .ids import _POOL, _STEP, KeyIds, _argsort, sort_in_place
-from .keyer import Keyer
-from . import pieces
-from .pieces import Off, plain, tables
-from .read import read_header
+from ..io.fixed_lines import Lines, layout
+from ..io.ids import _POOL, _STEP, KeyIds, _argsort, sort_in_place
+from ..io.keyer import Keyer
+from ..io import pieces
+from ..io.pieces import Off, plain, tables
+from ..io.read import read_header
 
 _VALUE_LIMIT = 1 << 30      # ratings beyond this take the full path
 _USAGE = (b"public", b"private", b"ignored")
@@ -219,9 +219,9 @@ def _read_both(paths, delims, heads, cols, progress, cancel):
 
 def _load(truth_path, submission_path, options, sol_name, sub_name, progress, cancel,
           metric=None):
-    from ..core.kappa import MAX_CLASSES
-    from .memory import check_memory
-    from .prepare import Prepared
+    from .kernels.kappa import MAX_CLASSES
+    from ..io.memory import check_memory
+    from ..io.prepare import Prepared
     paths = (truth_path, submission_path)
     delims = (plain(truth_path, "solution", options), plain(submission_path, "submission", options))
     heads = (read_header(truth_path, "solution", options.max_inflated),

@@ -27,10 +27,10 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from ..errors import InputError
-from .allocator import use_lean
-from .pieces import Off, id_column, plain, tables
-from .pieces import convert as text_convert
-from .read import _release, read_header
+from ..io.allocator import use_lean
+from ..io.pieces import Off, id_column, plain, tables
+from ..io.pieces import convert as text_convert
+from ..io.read import _release, read_header
 
 PROBE = 1 << 16     # bytes of the first rows parsed with Arrow's inference
 
@@ -46,7 +46,7 @@ def load_fbeta(truth_path, submission_path, options, sol_name, sub_name, step, m
         sol, sub = _read(truth_path, submission_path, options, step, metric)
     except (Off, InputError, pa.ArrowException, OSError, ValueError, MemoryError):
         return None             # the full path reads again and names every problem
-    from .prepare import prepare
+    from ..io.prepare import prepare
     step(0.55, "validating and joining ids")
     try:
         prep = prepare(sol, sub, sol_name, sub_name, options)
@@ -103,7 +103,7 @@ def _table(path, delim, head, step, span):
 
 
 def _read(truth_path, submission_path, options, step, metric=None):
-    from .memory import check_memory
+    from ..io.memory import check_memory
     sol_delim = plain(truth_path, "solution", options)
     sub_delim = plain(submission_path, "submission", options)
     sol_head = read_header(truth_path, "solution", options.max_inflated)

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError
-from ._checks import check_finite
+from ...errors import InputError
+from ...core._checks import check_finite
 from .kappa import as_ratings, kappa_from_confusion, weight_matrix
 
 if TYPE_CHECKING:
@@ -125,7 +125,7 @@ def optimize_cuts(truth: ArrayLike, x: ArrayLike, *, weights: str = "quadratic",
         improved = False
         for i in range(k - 1):
             if cancel is not None and cancel():
-                from ..errors import Cancelled
+                from ...errors import Cancelled
                 raise Cancelled("cut point search")
             a = cur[i - 1] if i > 0 else 0
             b = cur[i + 1] if i < k - 2 else values.size - 1

@@ -5,7 +5,7 @@ from itertools import chain, count
 
 import numpy as np
 
-from ...errors import InputError
+from ....errors import InputError
 from .text import _as_lists, _check_strings, _first_ids, _token_keys, clean_text
 
 _DENSE_MATMUL = 1 << 27  # strings^2 x vocabulary below which one matrix product scores all

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .attribution import FixList, check_top, empty_fixes
+from ...core.attribution import FixList, check_top, empty_fixes
 from .lwlrap import TIES, _check_inputs, lwlrap
-from ._checks import check_option
+from ...core._checks import check_option
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike

@@ -27,9 +27,9 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import InputError
-from .pieces import Off, id_column, plain, tables
-from .pieces import convert as text_convert
-from .read import _release, read_header
+from ..io.pieces import Off, id_column, plain, tables
+from ..io.pieces import convert as text_convert
+from ..io.read import _release, read_header
 
 def load_lwlrap(truth_path, submission_path, options, sol_name, sub_name, step, metric=None):
     """io.Prepared for a valid wide LwLRAP pair of plain CSV files, or None.
@@ -42,7 +42,7 @@ def load_lwlrap(truth_path, submission_path, options, sol_name, sub_name, step, 
         tables = _read(truth_path, submission_path, options, step, metric)
     except (Off, InputError, pa.ArrowException, OSError, ValueError, MemoryError):
         return None             # the full path reads again and names every problem
-    from .prepare import prepare
+    from ..io.prepare import prepare
     step(0.55, "validating and joining ids")
     try:
         prep = prepare(*tables, sol_name, sub_name, options)
@@ -90,7 +90,7 @@ def _no_negative_zero(table, classes):
 
 
 def _read(truth_path, submission_path, options, step, metric=None):
-    from .memory import check_memory
+    from ..io.memory import check_memory
     sol_delim = plain(truth_path, "solution", options)
     sub_delim = plain(submission_path, "submission", options)
     sol_head = read_header(truth_path, "solution", options.max_inflated)
