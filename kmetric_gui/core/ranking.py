@@ -15,8 +15,8 @@ class has no AUC: it is skipped and named, as Kaggle's column-wise AUC
 metrics do; when every column is skipped the score is undefined.
 
 AUC is not a sum over rows, so its bootstrap is a weighted rank statistic:
-rows are sorted once, a replicate's row multiplicities (the same draws as
-``resample.bootstrap``) give the weighted U from cumulative counts in O(n).
+rows are sorted once, a replicate's row multiplicities (``ranking_boot``)
+give the weighted U from cumulative counts in O(n).
 """
 from __future__ import annotations
 
