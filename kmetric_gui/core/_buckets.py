@@ -47,7 +47,7 @@ def table_u(y, s):
         return None
     a_pos = n1 <= n0
     a, q = (s1, s0) if a_pos else (s0, s1)
-    if not (np.isfinite(q.min()) and np.isfinite(q.max())):
+    if not np.isfinite(np.add.reduce(q)):        # NaN or +-inf (or a sum that overflows):
         return None                              # the caller's sort names the value
     a.sort()
     lo, hi = float(a[0]), float(a[-1])
