@@ -7,9 +7,9 @@ of A, turn that search into a table look-up: each step (subtract, multiply,
 clip, truncate) is monotone and A and Q go through the same steps, so an A
 value in a lower bucket than q is below q, one in a higher bucket above it,
 and equal values share a bucket. The table holds, per bucket, where its A
-values start and end in sorted A (packed in one int64: one random read per
-q); only the few A values in q's own bucket are compared, one step at a time
-over all q together. Queries whose bucket holds more than MAX_SCAN A values
+values start in sorted A and how many there are (packed in one int64: one
+random read per q); only the few A values in q's own bucket are compared,
+one step at a time over all q together. Queries whose bucket holds more than MAX_SCAN A values
 (ties, clusters) are sorted and searched (``searchsorted`` on sorted keys).
 Counts are integers: exact, ties one half.
 """
@@ -56,7 +56,7 @@ def table_u(y, s):
         above, tied = int(np.count_nonzero(q > lo)), int(np.count_nonzero(q == lo))
         below, ties = a.size * above, a.size * tied
         return _u2(a_pos, n1, n0, below, ties), n1, n0, ties
-    m = PER_ROW * a.size
+    m = int(PER_ROW * a.size)
     scale = m / span
     if not (np.isfinite(lo) and np.isfinite(hi) and np.isfinite(span) and np.isfinite(scale)):
         return None
