@@ -20,6 +20,7 @@ import numpy as np
 MIN_ROWS = 1 << 16      # below this two sorts are cheap: the table would not pay
 PER_ROW = 2             # buckets per row of A: fewer A values to compare per query
 MAX_SCAN = 4            # a bucket with more A values is searched, not scanned
+MAX_BUCKETS = 1 << 25   # caps the two int64 tables at 256 MB each (A beyond 16M rows shares more)
 _LOW = (1 << 32) - 1
 
 
@@ -56,7 +57,7 @@ def table_u(y, s):
         above, tied = int(np.count_nonzero(q > lo)), int(np.count_nonzero(q == lo))
         below, ties = a.size * above, a.size * tied
         return _u2(a_pos, n1, n0, below, ties), n1, n0, ties
-    m = int(PER_ROW * a.size)
+    m = max(1, min(int(PER_ROW * a.size), MAX_BUCKETS))
     scale = m / span
     if not (np.isfinite(lo) and np.isfinite(hi) and np.isfinite(span) and np.isfinite(scale)):
         return None

@@ -68,10 +68,12 @@ def test_table_equals_plain_count_and_sklearn(monkeypatch, name, y, s):
 
 
 @pytest.mark.parametrize("scan", [0, 1, 2, 1000])
-@pytest.mark.parametrize("per_row", [1, 2, 8])
-def test_scan_and_table_size_change_no_count(monkeypatch, scan, per_row):
+@pytest.mark.parametrize("per_row,cap", [(1, None), (2, None), (8, None), (2, 1000), (2, 1)])
+def test_scan_and_table_size_change_no_count(monkeypatch, scan, per_row, cap):
     monkeypatch.setattr(_buckets, "MAX_SCAN", scan)
     monkeypatch.setattr(_buckets, "PER_ROW", per_row)
+    if cap:                                                # capped: many A values a bucket
+        monkeypatch.setattr(_buckets, "MAX_BUCKETS", cap)
     n = 80_000
     y = RNG.random(n) < 0.4
     s = np.round(RNG.normal(0.3 * y, 1.0), 3) + RNG.choice([0, 1e-9], n)
