@@ -3,10 +3,11 @@
 AUC = P(score of a positive > score of a negative) + 0.5 P(equal): tied
 scores count one half, which is exactly what scikit-learn's trapezoidal
 ``roc_auc_score`` gives. Scoring counts, for every positive, the negatives
-below it: from integer codes for short decimals, from buckets by value for
-spread scores (``_buckets``: only rows sharing a bucket with the other class
-are sorted), else by sorting each class (``searchsorted`` on sorted keys). The
-counts are integers, so the score is exact up to the one final division.
+below it: from integer codes for short decimals, else (many rows) by sorting
+the smaller class only and finding each other row's place through a table of
+buckets by value (``_buckets``), else by sorting each class (``searchsorted``
+on sorted keys). The counts are integers, so the score is exact up to the one
+final division.
 
 Layouts: binary (truth (n,) 0/1, scores (n,)); multi-class (truth (n,) class
 codes 0..C-1, scores (n, C)): one-vs-rest, macro mean; multi-label (truth
@@ -15,8 +16,8 @@ class has no AUC: it is skipped and named, as Kaggle's column-wise AUC
 metrics do; when every column is skipped the score is undefined.
 
 AUC is not a sum over rows, so its bootstrap is a weighted rank statistic:
-rows are sorted once, a replicate's row multiplicities (the same draws as
-``resample.bootstrap``) give the weighted U from cumulative counts in O(n).
+rows are sorted once, a replicate's row multiplicities (``ranking_boot``)
+give the weighted U from cumulative counts in O(n).
 """
 from __future__ import annotations
 
@@ -162,13 +163,8 @@ def binary_u(y, s, col=None):
     found = decimal_codes(s)
     if found is not None:
         return counted_u(y, *found)
-    found = _buckets.split(y, s)
-    if found is None:
-        return sorted_u(y, s, col)
-    outside, rows = found             # only rows in buckets holding both classes are sorted
-    u2, _, _, ties = sorted_u(y[rows], s[rows], col)
-    n1 = int(np.count_nonzero(y))
-    return outside + u2, n1, y.size - n1, ties
+    found = _buckets.table_u(y, s)    # one sort (the smaller class) and table look-ups
+    return sorted_u(y, s, col) if found is None else found
 
 
 def sorted_u(y, s, col=None):

@@ -2,10 +2,19 @@
 weighted U from cumulative counts (the same row draws for every compared submission)."""
 from __future__ import annotations
 
+import os
+import threading
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
 from .ranking import _truth_columns
 from .resample import check_cancel, check_replicates, index_blocks, rng_of
+
+BLOCK = 1 << 16             # rows per draw block above this size (see _draws)
+THREADS = 2                 # workers counting drawn rows (numpy releases the GIL there)
+PARALLEL_DRAWS = 1 << 24    # below this many draws in all, threads cost more than they save
 
 # --- bootstrap: one sort, cumulative weighted counts -------------------------
 
@@ -48,9 +57,11 @@ class _Cells:
 
     def auc(self, counts):
         """(R,) AUC of cell counts (R, cells), whole numbers in any numeric dtype."""
-        counts = np.asarray(counts, dtype=np.float64)      # sums of products stay exact below 2**53
-        w0, w1 = counts[:, :self.negatives], counts[:, self.negatives:]
-        c0 = np.zeros((counts.shape[0], self.negatives + 1))
+        w = np.asarray(counts)
+        if w.dtype != np.int64:                    # int64 sums: exact for any n below 3e9
+            w = w.astype(np.int64)
+        w0, w1 = w[:, :self.negatives], w[:, self.negatives:]
+        c0 = np.zeros((w.shape[0], self.negatives + 1), dtype=np.int64)
         np.cumsum(w0, axis=1, out=c0[:, 1:])
         u2 = 2 * np.einsum("ij,ij->i", w1, c0[:, self.below])
         if self.tied_pos.size:
@@ -61,6 +72,14 @@ class _Cells:
         out[~((n1 > 0) & (n0 > 0))] = np.nan
         return out
 
+    def block_counts(self, blocks, buf):
+        """(1, cells) counts of one replicate's block draws; buf: (n,) uint32 scratch."""
+        at = 0
+        for start, rows in blocks:              # each gather reads one block's slice (in L2)
+            np.take(self.cell[start:start + BLOCK], rows, out=buf[at:at + rows.size], mode="clip")
+            at += rows.size
+        return np.bincount(buf, minlength=self.cells)[None, :]
+
     def counts(self, idx):
         """(r, cells) counts of the drawn row indices idx (r, w)."""
         r = idx.shape[0]
@@ -70,14 +89,18 @@ class _Cells:
         return np.bincount(flat.ravel(), minlength=r * self.cells).reshape(r, self.cells)
 
 
-def auc_bootstrap(truth, submissions, replicates=1000, seed=0, cancel=None):
+def auc_bootstrap(truth, submissions, replicates=1000, seed=0, cancel=None, threads=None):
     """Replicate AUCs (B, S) of S submissions on the same row draws.
 
     submissions: a sequence of score arrays, each laid out as ``roc_auc``
-    takes them. The draws are those of ``resample.bootstrap`` for n units
-    (``resample.resample_indices(n, B, seed)``), so a plain loop over those
-    indices gives the same numbers. A replicate where a column the full data
-    scores has a single class is undefined (nan); skipped columns stay skipped.
+    takes them. The draws depend on (n, B, seed) alone and ``auc_draws``
+    gives them, so a plain loop over those rows gives the same numbers. A
+    replicate where a column the full data scores has a single class is
+    undefined (nan); skipped columns stay skipped.
+
+    Draws come from one generator in order (this thread); counting the drawn
+    rows runs on ``threads`` workers (default: up to THREADS on big jobs), so
+    the numbers never depend on the thread count.
     """
     b = check_replicates(replicates)
     cols = []          # per submission: the _Cells of its scored columns
@@ -91,16 +114,87 @@ def auc_bootstrap(truth, submissions, replicates=1000, seed=0, cancel=None):
     if n == 0 or not any(cols):
         return out
     flat = [c for group in cols for c in group]
-    whole = np.empty((1, n), dtype=np.uint32 if n < 2 ** 32 else np.int64)
-    for r0, r, u0, idx in index_blocks(rng_of(seed), n, b):
-        check_cancel(cancel)
-        if idx.shape[1] < n:                 # a replicate of n > CHUNK rows comes in slices
-            whole[0, u0:u0 + idx.shape[1]] = idx[0]
-            if u0 + idx.shape[1] < n:
-                continue
-            idx = whole
-        aucs = iter([c.auc(c.counts(idx)) for c in flat])
+    local = threading.local()
+
+    def count(r0, r, draws):
+        if isinstance(draws, np.ndarray):
+            aucs = iter([c.auc(c.counts(draws)) for c in flat])
+        else:
+            buf = getattr(local, "buf", None)
+            if buf is None:
+                buf = local.buf = np.empty(n, dtype=np.uint32)
+            aucs = iter([c.auc(c.block_counts(draws, buf)) for c in flat])
         for k, group in enumerate(cols):
             if group:
                 out[r0:r0 + r, k] = np.mean([next(aucs) for _ in group], axis=0)
+
+    workers = _workers(threads, float(b) * n)
+    pool = ThreadPoolExecutor(workers) if workers > 1 else None
+    pending = deque()
+    try:
+        for r0, r, draws in _draws(rng_of(seed), n, b):
+            check_cancel(cancel)
+            if pool is None:
+                count(r0, r, draws)
+                continue
+            pending.append(pool.submit(count, r0, r, draws))
+            while len(pending) > 2 * workers:      # bounds the draws held in memory
+                pending.popleft().result()
+        while pending:
+            pending.popleft().result()
+    finally:
+        if pool is not None:
+            for f in pending:
+                f.cancel()
+            pool.shutdown(wait=True)
     return out
+
+
+def _draws(rng, n, b):
+    """Yield (first replicate, count, draws) of B bootstrap replicates of n rows.
+
+    n <= BLOCK: ``resample.index_blocks``' row indices (r, n), several replicates
+    at a time. Larger n, one replicate at a time as blocks of BLOCK rows: how many
+    of the n draws land in each block is multinomial (block size / n), within a
+    block they are uniform (uint16, half the random bits of uint32). Together that
+    is the law of n uniform draws with replacement; counting them gathers from one
+    block's slice of a cell table at a time instead of the whole table.
+    """
+    if n <= BLOCK:
+        for r0, r, u0, idx in index_blocks(rng, n, b):
+            if idx.shape[1] == n:
+                yield r0, r, idx
+                continue
+            if u0 == 0:                   # a replicate in slices (n > resample.CHUNK)
+                whole = np.empty((1, n), dtype=idx.dtype)
+            whole[0, u0:u0 + idx.shape[1]] = idx[0]
+            if u0 + idx.shape[1] == n:
+                yield r0, 1, whole
+        return
+    k = -(-n // BLOCK)
+    sizes = np.full(k, BLOCK, dtype=np.int64)
+    sizes[-1] = n - BLOCK * (k - 1)
+    p = sizes / n
+    starts = np.arange(k, dtype=np.int64) * BLOCK
+    for r0 in range(b):
+        hits = rng.multinomial(n, p)
+        yield r0, 1, [(int(a), rng.integers(0, int(m), int(h), dtype=np.uint16))
+                      for a, m, h in zip(starts, sizes, hits)]
+
+
+def auc_draws(n, replicates, seed=0):
+    """(B, n) row indices ``auc_bootstrap`` draws (for checks against plain loops; small n)."""
+    b = check_replicates(replicates)
+    out = np.empty((b, n), dtype=np.int64)
+    for r0, r, draws in _draws(rng_of(seed), n, b):
+        if isinstance(draws, np.ndarray):
+            out[r0:r0 + r] = draws
+        else:
+            out[r0] = np.concatenate([a + rows.astype(np.int64) for a, rows in draws])
+    return out
+
+
+def _workers(threads, draws):
+    if threads is None:
+        threads = THREADS if draws >= PARALLEL_DRAWS else 1
+    return max(1, min(int(threads), os.cpu_count() or 1))
