@@ -14,20 +14,23 @@ def occurrences(rows, first=None):
     draw order), in rounds: each round keeps every value's earliest position. The
     scatter writes in order, so the earliest (written last, reversed) wins; were
     that order ever to change, each round would still keep one position a value,
-    so ids stay unique."""
+    so ids stay unique. The first round runs on contiguous arrays (most of the work)."""
     rows = np.asarray(rows)
     n = len(rows)
     if first is None or len(first) <= (rows.max() if n else 0):
         first = np.empty(int(rows.max()) + 1 if n else 0, dtype=np.int64)
     k = np.zeros(n, dtype=np.int32)
-    pos = np.arange(n, dtype=np.int64)
-    level = 0
+    if not n:
+        return k
+    rev = np.arange(n - 1, -1, -1, dtype=np.int64)
+    first[np.ascontiguousarray(rows[::-1])] = rev
+    pos = np.flatnonzero(first[rows] != rev[::-1])       # repeats: not a value's earliest
+    level = 1
     while pos.size:
         r = rows[pos]
         first[r[::-1]] = pos[::-1]
         earliest = first[r] == pos
-        if level:
-            k[pos[earliest]] = level
+        k[pos[earliest]] = level
         pos = pos[~earliest]
         level += 1
     return k
@@ -61,12 +64,19 @@ class _Ids:
 
     def take(self, rows, k):
         import pyarrow as pa
+        import pyarrow.compute as pc
         n = len(self.base)
-        idx = np.asarray(rows, dtype=np.int64)
-        if k is not None:
+        if k is None:
+            idx = np.asarray(rows, dtype=np.int64)
+            table = self.base
+        else:
             self._level(int(k.max()))
-            idx = idx + k.astype(np.int64) * n
-        taken = self.all.take(pa.array(idx))
+            idx = k.astype(np.int64)
+            idx *= n
+            idx += rows
+            table = self.all
+        # the positions are in range by construction
+        taken = pc.take(table, pa.array(idx), boundscheck=False)
         if self.arrow_backed:
             return type(self.array)(taken, dtype=self.array.dtype)
         return taken.to_numpy(zero_copy_only=False)
