@@ -49,6 +49,7 @@ class _Ids:
         self.arrow_backed = type(self.array).__name__ == "ArrowStringArray"
         self.levels = [self.base]
         self.all = self.base
+        self.views = None            # the table as Arrow string views (see _views)
 
     def _level(self, top):
         import pyarrow as pa
@@ -61,6 +62,7 @@ class _Ids:
             self.all = None
         if self.all is None:
             self.all = pa.concat_arrays(self.levels)
+            self.views = _views(self.all)
 
     def take(self, rows, k):
         import pyarrow as pa
@@ -75,11 +77,34 @@ class _Ids:
             idx *= n
             idx += rows
             table = self.all
-        # the positions are in range by construction
-        taken = pc.take(table, pa.array(idx), boundscheck=False)
+        if table is self.all and self.views is not None:
+            views, data = self.views
+            picked = views[idx]          # one 16-byte copy a row
+            taken = pa.Array.from_buffers(pa.string_view(), len(idx), [None, pa.py_buffer(picked)] + data)
+            taken = taken.cast(self.base.type)
+        else:                            # the positions are in range by construction
+            taken = pc.take(table, pa.array(idx), boundscheck=False)
         if self.arrow_backed:
             return type(self.array)(taken, dtype=self.array.dtype)
         return taken.to_numpy(zero_copy_only=False)
+
+
+def _views(table):
+    """(16-byte views as numpy, Arrow data buffers) of the text, or None (nulls, or an
+    Arrow without string views). A string view holds up to 12 bytes itself and points
+    into the data buffers past that, so gathering views with numpy and casting back
+    gathers the strings: about half the time of Arrow's take on offsets and bytes,
+    which misses the cache twice a row once the '#k' levels outgrow it."""
+    import pyarrow as pa
+    if table.null_count:
+        return None
+    try:
+        sv = table.cast(pa.string_view())
+    except (pa.ArrowException, AttributeError):
+        return None
+    bufs = sv.buffers()
+    views = np.frombuffer(bufs[1], dtype=np.dtype("V16"))[sv.offset:sv.offset + len(sv)]
+    return views, list(bufs[2:])
 
 
 class Columns:
