@@ -13,9 +13,8 @@ import multiprocessing
 import os
 import sys
 
-# what the server imports before it forks workers (a missing one is skipped)
-PRELOAD = ["kmetric_gui.metricfile.worker", "kmetric_gui.metricfile.frames", "pandas",
-           "pyarrow.compute", "kmetric_gui.metricfile.server_exit"]
+# what the server imports before it forks workers (metricfile/server.py)
+PRELOAD = ["kmetric_gui.metricfile.server"]
 
 
 def context():
