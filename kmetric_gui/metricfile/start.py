@@ -18,20 +18,20 @@ PRELOAD = ["kmetric_gui.metricfile.server"]
 
 
 def context():
+    """The multiprocessing context of metric workers, the server running if forkserver."""
     if (getattr(sys, "frozen", False) or os.environ.get("KMETRIC_METRIC_START") == "spawn"
             or "forkserver" not in multiprocessing.get_all_start_methods()):
         return multiprocessing.get_context("spawn")
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(PRELOAD)
+    from multiprocessing import forkserver
+    try:
+        forkserver.ensure_running()          # at once when it runs; restarted if it ended
+    except (OSError, EOFError, ValueError):
+        return multiprocessing.get_context("spawn")   # no server here (a sandbox): spawn
     return ctx
 
 
 def warm_up():
     """Start the server now (no-op where workers are spawned or it runs already)."""
-    ctx = context()
-    if ctx.get_start_method() == "forkserver":
-        from multiprocessing import forkserver
-        try:
-            forkserver.ensure_running()
-        except OSError:
-            pass                     # the pool tries again, and says what failed
+    context()

@@ -136,3 +136,13 @@ def test_server_ends_with_its_caller(tmp_path):
     server = int(ppid_file.read_text())
     assert server != os.getpid()
     assert _wait_gone(server)
+
+
+@pytest.mark.skipif(not FORKSERVER, reason="forkserver")
+def test_spawn_when_the_server_cannot_start(monkeypatch):
+    from multiprocessing import forkserver
+
+    def fail():
+        raise OSError("no sockets here")
+    monkeypatch.setattr(forkserver, "ensure_running", fail)
+    assert start.context().get_start_method() == "spawn"
