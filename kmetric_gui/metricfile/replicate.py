@@ -3,8 +3,9 @@
 A bootstrap re-scores thousands of resamples: ``iloc`` on both frames and ids
 made unique row by row cost several times the metric's own call. Here each
 column is a numpy (or Arrow) array taken once; a resample is one ``take`` per
-column, and its ids one Arrow ``take`` from the ids with '#1', '#2', ...
-appended (each level made once, when first needed). Runs in the worker only.
+column, and its ids one gather from the ids with '#1', '#2', ... appended (each
+level made once, when first needed; gathered as Arrow string views, see
+``_views``). Runs in the worker only.
 """
 import numpy as np
 
