@@ -18,6 +18,10 @@ from ..cpu import prefer_avx2_sort
 
 prefer_avx2_sort()                  # before anything imports numpy (kmetric_gui/cpu.py)
 
+from .metricfile_start import start_early  # noqa: E402
+
+start_early(sys.argv)               # a metric file's workers import pandas meanwhile
+
 from . import check_metric, compare, rank, report, score, select  # noqa: E402
 
 if TYPE_CHECKING:

@@ -45,12 +45,16 @@ def _row_list(label, name, col, what, ids, rows):
     return f"{label} {name}, column '{col}': {what}: {shown}{more}"
 
 
-def _ids(df, label, name, col, problems, check_repeats=True):
-    """The id column as an Arrow string array (hashing in C); empty and repeated ids listed."""
+def _arrow(df, col):
     import pyarrow as pa
-    import pyarrow.compute as pc
     arr = pa.array(df[col], from_pandas=True)
-    arr = arr.cast(pa.string()) if arr.type != pa.string() else arr
+    return arr.cast(pa.string()) if arr.type != pa.string() else arr
+
+
+def _ids(df, label, name, col, problems, check_repeats=True, arr=None):
+    """The id column as an Arrow string array (hashing in C); empty and repeated ids listed."""
+    import pyarrow.compute as pc
+    arr = _arrow(df, col) if arr is None else arr
     if arr.null_count:
         blank = np.flatnonzero(arr.is_null().to_numpy(zero_copy_only=False))
         problems.append(f"{label} {name}, column '{col}': empty id in row "
@@ -61,18 +65,57 @@ def _ids(df, label, name, col, problems, check_repeats=True):
     return arr
 
 
+def _matched(sol_ids, sub_ids):
+    """The submission's row of each solution row when both hold the same ids, each
+    once (the usual case: one hash pass, no repeat check of its own), else None.
+    index_in gives a value's first position, so n distinct positions out of n rows
+    mean no id repeats on either side and none is missing or extra."""
+    import pyarrow.compute as pc
+    n = len(sol_ids)
+    if sol_ids.null_count or sub_ids.null_count or len(sub_ids) != n:
+        return None
+    if sol_ids.equals(sub_ids):                  # already in the solution's order
+        return np.arange(n) if pc.count_distinct(sol_ids).as_py() == n else None
+    found = pc.index_in(sol_ids, value_set=sub_ids)
+    if found.null_count:
+        return None
+    order = found.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+    return order if n == 0 or np.bincount(order, minlength=n).max() == 1 else None
+
+
 def _usage(sol, name, problems):
     if USAGE not in sol.columns:
         return None
-    text = sol[USAGE].astype(str).str.strip().str.lower().to_numpy(dtype=object)
-    codes = np.full(len(text), -1, dtype=np.int8)
-    for word, code in CODES.items():
-        codes[text == word] = code
+    codes = np.full(len(sol), -1, dtype=np.int8)
+    col = sol[USAGE]
+    exact = _exact_usage(col)                    # Public/Private/Ignored as written: no text work
+    if exact is not None:
+        ok = ~np.isnan(exact)
+        codes[ok] = exact[ok]
+    rest = np.flatnonzero(codes < 0)
+    if rest.size:
+        text = col.iloc[rest].astype(str).str.strip().str.lower().to_numpy(dtype=object)
+        for word, code in CODES.items():
+            codes[rest[text == word]] = code
     bad = np.flatnonzero(codes < 0)
     if bad.size:
         rows = ", ".join(f"row {r + 2} ('{sol[USAGE].iloc[r]}')" for r in bad[:SHOWN])
         problems.append(f"solution {name}, column '{USAGE}': expected Public, Private or Ignored: {rows}")
     return codes
+
+
+def _exact_usage(col):
+    """Each row's code where its text is exactly a word of CODES capitalised, nan elsewhere."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    try:
+        arr = pa.array(col, from_pandas=True)
+    except (pa.ArrowException, TypeError, ValueError):
+        return None
+    if not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
+        return None
+    words = pa.array([w.capitalize() for w in CODES], type=arr.type)   # in code order
+    return pc.index_in(arr, value_set=words).to_numpy(zero_copy_only=False).astype(np.float64)
 
 
 def read_aligned(paths, id_col=None):
@@ -93,12 +136,24 @@ def read_aligned(paths, id_col=None):
                         + ", ".join(map(str, sub.columns[:10])) + ")")
     if problems:
         raise InputError(problems[0], problems)
-    sol_ids = _ids(sol, "solution", sol_name, key, problems)
+    sol_arr, sub_arr = _arrow(sol, key), _arrow(sub, key)
+    order = _matched(sol_arr, sub_arr)
+    sol_ids = _ids(sol, "solution", sol_name, key, problems, check_repeats=order is None, arr=sol_arr)
     # the submission's repeats show below, once its ids are matched (one hash pass fewer)
-    sub_ids = _ids(sub, "submission", sub_name, key, problems, check_repeats=False)
+    sub_ids = _ids(sub, "submission", sub_name, key, problems, check_repeats=False, arr=sub_arr)
     usage = _usage(sol, sol_name, problems)
     if problems:
         raise InputError(problems[0], problems)
+    if order is None:
+        order = _order(sol_ids, sub_ids, sub, sub_name, key, problems)
+    if not (len(order) and (order[1:] > order[:-1]).all()):     # a permutation: identity when rising
+        sub = sub.iloc[order].reset_index(drop=True)
+    sol = sol.drop(columns=[USAGE]) if USAGE in sol.columns else sol
+    return sol, sub, usage, key
+
+
+def _order(sol_ids, sub_ids, sub, sub_name, key, problems):
+    """The submission's row of each solution row; every id problem listed."""
     import pyarrow.compute as pc
     order = pc.index_in(sol_ids, value_set=sub_ids).to_numpy(zero_copy_only=False)
     missing = np.flatnonzero(np.isnan(order)) if order.dtype.kind == "f" else np.array([], dtype=np.int64)
@@ -116,6 +171,4 @@ def read_aligned(paths, id_col=None):
                                       sub_ids.to_pylist(), extra))
     if problems:
         raise InputError(problems[0], problems)
-    sub = sub.iloc[order.astype(np.int64)].reset_index(drop=True)
-    sol = sol.drop(columns=[USAGE]) if USAGE in sol.columns else sol
-    return sol, sub, usage, key
+    return order.astype(np.int64)

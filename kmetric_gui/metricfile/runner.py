@@ -4,7 +4,6 @@ limits, a temporary working folder, killed on timeout or cancel.
 The pool is a ``concurrent.futures`` executor of local processes; tasks are
 module functions of ``worker`` taking plain data, so any executor would do.
 """
-import multiprocessing
 import os
 import shutil
 import tempfile
@@ -14,7 +13,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 
 from ..errors import Cancelled, InputError
-from . import worker
+from . import start, worker
 from .source import where
 
 DEFAULT_TIMEOUT = 1800.0      # Kaggle's 30 minutes for Public and Private together
@@ -52,9 +51,8 @@ class MetricWorker:
         if self._pool is None and self.executor_name.startswith("dask:"):
             self._pool = self._dask(self.executor_name[5:])
         if self._pool is None:
-            ctx = multiprocessing.get_context("spawn")   # a clean interpreter, never our state
-            self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=ctx, initializer=worker.init,
+            self._pool = ProcessPoolExecutor(      # a clean interpreter's fork, never our state
+                self.workers, mp_context=start.context(), initializer=worker.init,
                 initargs=(self.dir, self.limits.memory_bytes, self.out_path, self.nice))
         return self._pool
 
