@@ -2,6 +2,7 @@ import sys
 
 import numpy as np
 import pyarrow as pa
+import pytest
 from hypothesis import given, settings, strategies as st
 
 import kmetric_gui.io  # noqa: F401
@@ -113,3 +114,24 @@ def test_same_order_ids_join_as_the_identity_and_repeats_are_still_found():
     # empty ids (nulls) never take the shortcut
     from kmetric_gui.io.ids import _same_order
     assert not _same_order(pa.array(["x", None]), pa.array(["x", None]))
+
+
+@pytest.mark.parametrize("width", [4, 8, 12, 16])
+def test_hex_keys_from_strided_unaligned_rows_equal_a_plain_loop(width):
+    """The pair look-up reads the text in place: rows that start at an odd byte and
+    lines longer than the id (fixed-width files) give the same keys as a loop."""
+    from kmetric_gui.io.ids import row_keys
+    rng = np.random.default_rng(width)
+    for digits in (b"0123456789abcdef", b"0123456789ABCDEF"):
+        ids = ["".join(rng.choice(list(digits.decode()), width)) for _ in range(300)]
+        lines = b"".join(b"x" + i.encode() + b",7\n" for i in ids)   # id at byte 1 of a line
+        rows = np.frombuffer(lines, np.uint8).reshape(len(ids), width + 4)[:, 1:1 + width]
+        out = np.empty(len(ids), np.uint64)
+        assert row_keys(rows, digits, out) is out
+        want = [sum(int(c, 16) << (4 * p) for p, c in enumerate(i)) for i in ids]
+        assert out.tolist() == want
+        for p in range(width):               # one foreign byte anywhere: no keys
+            bad = bytearray(lines)
+            bad[5 * (width + 4) + 1 + p] = ord("g")
+            rows = np.frombuffer(bytes(bad), np.uint8).reshape(len(ids), width + 4)[:, 1:1 + width]
+            assert row_keys(rows, digits, out) is None
