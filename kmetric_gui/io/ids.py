@@ -258,9 +258,16 @@ def _argsort(keys):
     order by one lexsort over the tied rows only (random ids tie rarely:
     no fallback, no cliff at any size). The order is unpacked in place.
     """
+    return _argsort_distinct(keys, False)[0]
+
+
+def _argsort_distinct(keys, want_distinct=True):
+    """(_argsort's order, whether no key repeats) -- the second None unless wanted. Read
+    off the sorted values before they are unpacked: equal neighbours of the cut keys
+    (found anyway when keys are cut), then the full keys of those rows only."""
     n = keys.size
     if n < 2:
-        return np.arange(n, dtype=np.int64)
+        return np.arange(n, dtype=np.int64), True
     ib = int(n - 1).bit_length()
     lo = keys.min()
     shift = max(0, int(keys.max() - lo).bit_length() - (64 - ib))
@@ -272,19 +279,25 @@ def _argsort(keys):
         packed[a:a + _STEP] |= np.arange(a, min(a + _STEP, n), dtype=np.uint64)
     sort_in_place(packed)
     ties = []
-    if shift:
+    if shift or want_distinct:
         for a in range(0, n - 1, _STEP):
             high = packed[a:a + _STEP + 1] >> np.uint64(ib)
             ties.append(np.flatnonzero(high[1:] == high[:-1]) + a)
     packed &= np.uint64((1 << ib) - 1)
     order = packed.view(np.int64)
     tie = np.concatenate(ties) if ties else np.zeros(0, np.int64)
-    if tie.size:
-        rows = np.union1d(tie, tie + 1)         # every row of a tie group
+    if tie.size and shift:
+        # every row of a tie group (np.union1d would import numpy.ma: 30 ms)
+        rows = np.concatenate((tie, tie + 1))
+        rows.sort()
+        rows = rows[np.concatenate(([True], rows[1:] != rows[:-1]))]
         part = order[rows]
         k = keys[part]
         order[rows] = part[np.lexsort((part, k, (k - lo) >> np.uint64(shift)))]
-    return order
+    distinct = None
+    if want_distinct:
+        distinct = not tie.size or not np.any(keys[order[tie]] == keys[order[tie + 1]])
+    return order, distinct
 
 
 def _sort(keys):
@@ -311,6 +324,22 @@ def _scan(sol_k, sol_o, sub_k, sub_o):
         same = same and np.array_equal(parts[0], parts[1])
     sol_dup, sub_dup = (np.sort(np.concatenate(d)) if d else np.zeros(0, np.int64) for d in dups)
     return sol_dup, sub_dup, same
+
+
+def _paired(sol_k, sol_o, sub_k, sub_o):
+    """The join when the k-th smallest ids of both sides are equal for every k (solution
+    ids distinct), else None. Pairs whose keys are equal make the join valid: the
+    submission's ids are then distinct too. One gather, checked in pieces, where
+    _scan takes two (and finds the problems)."""
+    n = sol_o.size
+    if n != sub_o.size:
+        return None
+    sub_index = np.empty(n, dtype=np.int64)
+    sub_index[sol_o] = sub_o
+    for a in range(0, n, _STEP):
+        if not np.array_equal(sub_k[sub_index[a:a + _STEP]], sol_k[a:a + _STEP]):
+            return None
+    return sub_index
 
 
 _UNIQUE = []      # [(buffers' addresses, buffers)]: the last ids found each once (kept alive)
@@ -353,16 +382,16 @@ def align(sol_ids, sub_ids):
         return Alignment(np.arange(len(sol_ids), dtype=np.int64), empty, empty, empty, empty)
     sol_k, sub_k = id_keys(sol_ids, sub_ids)
     # numpy's sort releases the GIL: sort both files' keys on two cores.
-    sol_o, sub_o = _POOL.map(_argsort, (sol_k, sub_k))
-    sol_dup, sub_dup, same = _scan(sol_k, sol_o, sub_k, sub_o)
+    other = _POOL.submit(_argsort, sub_k)
+    sol_o, sol_once = _argsort_distinct(sol_k)
+    sub_o = other.result()
     n = sol_o.size
-    if not sol_dup.size and not sub_dup.size and same:
-        # The valid case: the same ids on both sides, each once.
-        del sol_k, sub_k
-        sub_index = np.empty(n, dtype=np.int64)
-        sub_index[sol_o] = sub_o
-        empty = np.zeros(0, dtype=np.int64)
-        return Alignment(sub_index, empty, empty, empty, empty)
+    empty = np.zeros(0, dtype=np.int64)
+    joined = _paired(sol_k, sol_o, sub_k, sub_o) if sol_once else None
+    if joined is not None:
+        return Alignment(joined, empty, empty, empty, empty)
+    # Some id repeats, is missing or is extra: _scan finds the repeats.
+    sol_dup, sub_dup, _ = _scan(sol_k, sol_o, sub_k, sub_o)
     sol_sorted, sub_sorted = sol_k[sol_o], sub_k[sub_o]
     # Sorted queries against sorted keys: a cache-friendly merge.
     pos = np.searchsorted(sub_sorted, sol_sorted)
