@@ -262,9 +262,8 @@ def _argsort(keys):
 
 
 def _argsort_distinct(keys, want_distinct=True):
-    """(_argsort's order, whether no key repeats) -- the second None unless wanted. Read
-    off the sorted values before they are unpacked: equal neighbours of the cut keys
-    (found anyway when keys are cut), then the full keys of those rows only."""
+    """(_argsort's order, whether no key repeats: None unless wanted), the latter from
+    the sorted values' equal cut keys, then the full keys of those rows only."""
     n = keys.size
     if n < 2:
         return np.arange(n, dtype=np.int64), True
@@ -309,21 +308,14 @@ def _sort(keys):
 
 
 def _scan(sol_k, sol_o, sub_k, sub_o):
-    """(sol duplicates, sub duplicates, same sorted keys?) in chunks: no sorted copies.
-
-    One gather per side and chunk serves both checks.
-    """
-    dups, same = ([], []), sol_o.size == sub_o.size
+    """(sol duplicates, sub duplicates) in chunks: no sorted copies."""
+    dups = ([], [])
     for a in range(0, max(sol_o.size, sub_o.size), _STEP):
         start = max(a - 1, 0)
-        parts = []
         for j, (k, o) in enumerate(((sol_k, sol_o), (sub_k, sub_o))):
             s = k[o[start:a + _STEP]]
             dups[j].append(o[np.flatnonzero(s[1:] == s[:-1]) + start + 1])
-            parts.append(s)
-        same = same and np.array_equal(parts[0], parts[1])
-    sol_dup, sub_dup = (np.sort(np.concatenate(d)) if d else np.zeros(0, np.int64) for d in dups)
-    return sol_dup, sub_dup, same
+    return tuple(np.sort(np.concatenate(d)) if d else np.zeros(0, np.int64) for d in dups)
 
 
 def _paired(sol_k, sol_o, sub_k, sub_o):
@@ -374,8 +366,8 @@ def _same_order(sol_ids, sub_ids):
 def align(sol_ids, sub_ids):
     """Match rows by id: duplicates, missing and extra ids, and the join.
 
-    Memory: both files' keys and their orders (4 x 8 bytes a row), the
-    sorted keys only when the ids differ (the invalid case).
+    Memory: both files' keys and their orders (4 x 8 bytes a row) and the join;
+    the sorted keys only when the ids differ (the invalid case).
     """
     if _same_order(sol_ids, sub_ids):
         empty = np.zeros(0, dtype=np.int64)
@@ -391,7 +383,7 @@ def align(sol_ids, sub_ids):
     if joined is not None:
         return Alignment(joined, empty, empty, empty, empty)
     # Some id repeats, is missing or is extra: _scan finds the repeats.
-    sol_dup, sub_dup, _ = _scan(sol_k, sol_o, sub_k, sub_o)
+    sol_dup, sub_dup = _scan(sol_k, sol_o, sub_k, sub_o)
     sol_sorted, sub_sorted = sol_k[sol_o], sub_k[sub_o]
     # Sorted queries against sorted keys: a cache-friendly merge.
     pos = np.searchsorted(sub_sorted, sol_sorted)
