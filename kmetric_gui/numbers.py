@@ -255,6 +255,9 @@ def column_numbers(arr, integer=False):
         if fast is not None:
             return ColumnValues(arr, fast, np.zeros(0, np.int64))
     if isinstance(arr, pa.ChunkedArray):
+        if not integer and arr.num_chunks > 1 and not arr.null_count and \
+                (pa.types.is_integer(arr.type) or arr.type == pa.float64()):
+            return _float_chunks(arr)
         arr = arr.chunk(0) if arr.num_chunks == 1 else arr.combine_chunks()
     t = arr.type
     if pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_null(t):
@@ -289,6 +292,20 @@ def column_numbers(arr, integer=False):
             vals[bad] = 0.0
         return ColumnValues(arr, vals, bad)
     return _whole(arr, vals, bad)
+
+
+def _float_chunks(arr):
+    """A numeric chunked column without nulls as float64, each chunk cast straight into
+    the result: no combined copy (an integer column of 5M rows: 40 MB less)."""
+    vals = np.empty(len(arr), np.float64)
+    at = 0
+    for c in arr.chunks:
+        v = plain_array(c)
+        vals[at:at + v.size] = v
+        at += v.size
+    bad = np.flatnonzero(~np.isfinite(vals))
+    vals[bad] = 0.0
+    return ColumnValues(arr, vals, bad)
 
 
 def _int_chunks(arr):

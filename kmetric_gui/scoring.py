@@ -280,7 +280,9 @@ def report_options(rep):
     return out
 
 
-def report_json(rep: ScoreReport) -> dict[str, Any]:
+def report_json(rep: ScoreReport, costly: bool = True) -> dict[str, Any]:
+    """The JSON object of a score. ``costly=False``: without the fields a metric computes
+    only for the JSON (``json_costly``: AUC's DeLong), for output that does not show them."""
     r = rep.result
     out = {"metric": rep.metric, "score": _num(r.score),
            "higher_is_better": bool(rep.definition.higher_is_better), "n_rows": rep.n_rows}
@@ -293,6 +295,8 @@ def report_json(rep: ScoreReport) -> dict[str, Any]:
             if s.undefined_reason:
                 out[f"{name}_undefined_reason"] = s.undefined_reason
     out.update(rep.definition.json_fields(rep))
+    if costly and hasattr(rep.definition, "json_costly"):
+        out.update(rep.definition.json_costly(rep))
     out["chosen"] = rep.reason
     out["layout"] = rep.layout
     out["options"] = report_options(rep)

@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         prep = load(args.truth, args.submission, options)
         prep.keep_columns = False       # scored once: the text need not outlive the coding
         rep = score_prepared(prep, options)
-        d = report_json(rep)
+        d = report_json(rep, costly=args.json)     # the human lines show no DeLong
         lines = human_lines(rep, d)
         groups = groups_of(rep, args) if ci or shake or args.top_fixes else None
         if ci or shake:

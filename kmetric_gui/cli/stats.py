@@ -86,8 +86,6 @@ def level_problem(level, reps, problems, flag="--bootstrap"):
 
 def stats_options(args):
     """(StatsOptions or None, ShakeupOptions or None, problems) from the parsed flags."""
-    from ..core.coverage import SIMULATIONS
-    from ..stats import ShakeupOptions, StatsOptions
     problems = []
     seed = 0
     if args.seed is not None:
@@ -108,6 +106,10 @@ def stats_options(args):
         level_problem(level if level is not None else 0.95, reps, problems)
     if problems:
         return None, None, problems
+    if not (want_ci or args.shakeup):     # kmetric_gui.stats only when asked (30 ms to import)
+        return None, None, []
+    from ..core.coverage import SIMULATIONS
+    from ..stats import ShakeupOptions, StatsOptions
     ci = (StatsOptions(level if level is not None else 0.95, reps, seed, args.ci_method or "auto",
                        SIMULATIONS if args.coverage_check else 0)
           if want_ci else None)

@@ -102,6 +102,8 @@ def log_loss(truth, probabilities, *, eps: float = DEFAULT_EPS) -> LogLossResult
     if n == 0:
         z = np.zeros(0)
         return LogLossResult(float("nan"), "no rows to score", 0, z, z, eps)
+    if p.ndim == 2 and p.shape[1] >= 2:
+        return _multi_class(truth, p, eps)
     _check_probabilities(p)
     if p.ndim == 1:
         t = as_numeric(truth, "truth")
@@ -114,15 +116,55 @@ def log_loss(truth, probabilities, *, eps: float = DEFAULT_EPS) -> LogLossResult
         raw = np.where(t.astype(bool), p, 1.0 - p)
         pt = np.clip(raw, eps, 1.0 - eps)
     else:
-        c = p.shape[1]
-        if c < 2:
-            raise InputError(f"multi-class probabilities need at least 2 columns; got {c}")
-        codes = _truth_codes(truth, c)
-        if codes.shape[0] != n:
-            raise InputError(f"truth has {codes.shape[0]} rows, probabilities {n}")
-        raw = p[np.arange(n), codes]
-        sums = np.clip(p, eps, 1.0 - eps).sum(axis=1)
-        pt = np.clip(raw, eps, 1.0 - eps) / sums
+        raise InputError(f"multi-class probabilities need at least 2 columns; got {p.shape[1]}")
     losses = -np.log(pt)
     clipped = int(np.count_nonzero((raw < eps) | (raw > 1.0 - eps)))
+    return LogLossResult(float(losses.mean()), None, n, losses, pt, eps, clipped)
+
+
+BLOCK = 1 << 16     # values a block of rows: 512 kB, read from memory once, the rest in cache
+
+
+def _row_sums(p, eps, clip):
+    """(min, max, each row's sum) of (n, C) probabilities in one pass over blocks of rows;
+    ``clip``: the sums of the values clipped to [eps, 1 - eps]."""
+    n, c = p.shape
+    step = max(1, BLOCK // c)
+    sums = np.empty(n)
+    buf = np.empty((min(step, n), c)) if clip else None
+    lo, hi = np.inf, -np.inf
+    for a in range(0, n, step):
+        blk = p[a:a + step]
+        if clip:
+            blk = np.clip(blk, eps, 1.0 - eps, out=buf[:blk.shape[0]])
+        else:
+            lo, hi = np.minimum(lo, blk.min()), np.maximum(hi, blk.max())   # NaN stays NaN
+        np.einsum("ij->i", blk, out=sums[a:a + blk.shape[0]])
+    return lo, hi, sums
+
+
+def _multi_class(truth, p, eps):
+    """Kaggle's clip, renormalise, -log of the true class, for (n, C) probabilities.
+
+    One pass over the matrix gives its range and the row sums; only when a value lies
+    outside [eps, 1 - eps] (a clip changes it) are the clipped sums made (a second
+    pass). Then one gather and one log a row: no n x C temporary."""
+    n, c = p.shape
+    lo, hi, sums = _row_sums(p, eps, clip=False)
+    if not (lo >= 0 and hi <= 1):
+        _check_probabilities(p)
+    codes = _truth_codes(truth, c)
+    if codes.shape[0] != n:
+        raise InputError(f"truth has {codes.shape[0]} rows, probabilities {n}")
+    flat = np.arange(n, dtype=np.intp) * c + codes
+    raw = np.take(p, flat) if p.flags.c_contiguous else p[np.arange(n), codes]
+    if lo >= eps and hi <= 1.0 - eps:      # nothing to clip (a zero or a one needs it)
+        pt, clipped = raw / sums, 0
+    else:
+        sums = _row_sums(p, eps, clip=True)[2]
+        pt = np.clip(raw, eps, 1.0 - eps)
+        pt /= sums
+        clipped = int(np.count_nonzero((raw < eps) | (raw > 1.0 - eps)))
+    losses = np.log(pt)
+    np.negative(losses, out=losses)
     return LogLossResult(float(losses.mean()), None, n, losses, pt, eps, clipped)

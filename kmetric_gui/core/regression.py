@@ -9,10 +9,11 @@ intervals, shake-up and comparisons are sums over rows. A 2-D input to
 Finiteness is checked from the sum: a NaN or infinite value anywhere makes
 the sum non-finite, and only then are the rows searched to name it.
 
-RMSE's score is one fused pass over blocks of the inputs (difference, then
-its dot product, in a small reused buffer): no array of n residuals is made
-for the score, and no float64 copy of float32 or integer inputs. The
-residuals themselves (``errors``) are made on first use, for statistics.
+RMSE's, MAE's and MCRMSE's scores are one fused pass over blocks of the inputs
+(difference, then its dot product or absolute sum, in a small reused buffer):
+no array of n residuals is made for the score, and no float64 copy of float32
+or integer inputs. The residuals themselves (``errors``) are made on first
+use, for statistics.
 """
 from __future__ import annotations
 
@@ -43,7 +44,8 @@ class RegressionResult:
         error (mae); prediction - truth where signed."""
         r = self.residual
         if isinstance(r, tuple):
-            return np.subtract(r[1], r[0], dtype=np.float64)
+            d = np.subtract(r[1], r[0], dtype=np.float64)
+            return np.abs(d, out=d) if self.kind == "mae" else d
         return r
 
     @property
@@ -97,6 +99,32 @@ def squared_distance(t, p):
     return total
 
 
+def absolute_distance(t, p):
+    """Sum of |p - t| in float64, one pass over blocks (as squared_distance)."""
+    ft, fp = t.ravel(), p.ravel()
+    n = ft.size
+    buf = np.empty(min(n, BLOCK))
+    total = 0.0
+    for a in range(0, n, BLOCK):
+        d = buf[:min(BLOCK, n - a)]
+        np.subtract(fp[a:a + d.size], ft[a:a + d.size], out=d, dtype=np.float64)
+        total += float(np.add.reduce(np.abs(d, out=d)))
+    return total
+
+
+def column_squares(t, p):
+    """(C,) each column's sum of (p - t)**2 for (n, C) inputs, over blocks of rows."""
+    n, c = t.shape
+    step = max(1, BLOCK // max(c, 1))
+    buf = np.empty((min(n, step), c))
+    total = np.zeros(c)
+    for a in range(0, n, step):
+        d = buf[:min(step, n - a)]
+        np.subtract(p[a:a + d.shape[0]], t[a:a + d.shape[0]], out=d, dtype=np.float64)
+        total += np.einsum("ij,ij->j", d, d)
+    return total
+
+
 def _name_non_finite(t, p):
     for arr, name in ((t, "truth"), (p, "predictions")):
         bad = ~np.isfinite(arr)
@@ -129,14 +157,13 @@ def rmse(y_true, y_pred) -> RegressionResult:
 
 def mae(y_true, y_pred) -> RegressionResult:
     """Mean absolute error (pooled over all values of a 2-D input)."""
-    t, p = _pair(y_true, y_pred, "mae")
+    t, p = _pair(y_true, y_pred, "mae", as_float=False)
     if t.size == 0:
-        return _empty("mae", t)
-    a = np.abs(p - t)
-    s = float(a.sum())
+        return _empty("mae", t.astype(np.float64))
+    s = absolute_distance(t, p)
     if not np.isfinite(s):
         _name_non_finite(t, p)
-    return RegressionResult(s / a.size, None, "mae", t.shape[0], a)
+    return RegressionResult(s / t.size, None, "mae", t.shape[0], (t, p))
 
 
 def rmsle(y_true, y_pred) -> RegressionResult:
@@ -171,13 +198,12 @@ def mcrmse(y_true, y_pred) -> RegressionResult:
     >>> float(mcrmse([[0.0, 0.0], [0.0, 0.0]], [[1.0, 2.0], [1.0, 2.0]]).score)
     1.5
     """
-    t, p = _pair(y_true, y_pred, "mcrmse")
+    t, p = _pair(y_true, y_pred, "mcrmse", as_float=False)
     if t.ndim == 1:
         t, p = t[:, None], p[:, None]
     if t.shape[0] == 0:
-        return _empty("mcrmse", t)
-    d = p - t
-    col = np.sqrt(np.einsum("ij,ij->j", d, d) / d.shape[0])
+        return _empty("mcrmse", t.astype(np.float64))
+    col = np.sqrt(column_squares(t, p) / t.shape[0])
     if not np.isfinite(col).all():
         _name_non_finite(t, p)
-    return RegressionResult(float(col.mean()), None, "mcrmse", t.shape[0], d, col)
+    return RegressionResult(float(col.mean()), None, "mcrmse", t.shape[0], (t, p), col)

@@ -120,7 +120,7 @@ def numbers(table, name, fname, ids, col, integer):
     Every value problem is collected naming the file, column, row and id;
     None when there is one.
     """
-    cv = column_numbers(column_array(table, name), integer=integer)
+    cv = column_numbers(table.column(name), integer=integer)   # chunks: read without a combined copy
     what = "ratings" if integer else "numbers"
     if cv.bad.size:
         listed = ", ".join(f"{_row(r, ids)}: {shown(cv.raw(r))} ({cv.reason(r)})"

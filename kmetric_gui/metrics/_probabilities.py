@@ -28,7 +28,7 @@ def build_probabilities(metric, ctx, probabilities, multilabel):
             s.check_probabilities(pred, name)
         s.stop_if_any()
         return Prepared(metric.name, ctx.reason, ctx.id_col, [name], s.sol_ids_arr,
-                        truth.astype(np.int8), s.align(pred).astype(np.float64), ctx.usage,
+                        truth.astype(np.int8), s.align(pred).astype(np.float64, copy=False), ctx.usage,
                         classes=[name], layout=f"binary: id '{ctx.id_col}' + 0/1 truth and "
                         f"{'probabilities' if probabilities else 'scores'} in '{name}'")
     classes = subs
@@ -64,5 +64,5 @@ def build_probabilities(metric, ctx, probabilities, multilabel):
             s.check_probabilities(pred[:, j], c)
     s.stop_if_any()
     return Prepared(metric.name, ctx.reason, ctx.id_col, list(classes), s.sol_ids_arr, truth,
-                    s.align(pred).astype(np.float64), ctx.usage, classes=list(classes),
+                    s.align(pred).astype(np.float64, copy=False), ctx.usage, classes=list(classes),
                     layout=layout)

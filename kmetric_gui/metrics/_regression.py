@@ -67,7 +67,7 @@ class RegressionMetric(FamilyMetric):
                 s.check_non_negative(p, name, ctx.sub_name, s.sub_ids, why)
         s.stop_if_any()
         return Prepared(self.name, ctx.reason, ctx.id_col, names, s.sol_ids_arr,
-                        truth.astype(np.float64), s.align(pred).astype(np.float64), ctx.usage,
+                        truth.astype(np.float64), s.align(pred).astype(np.float64, copy=False), ctx.usage,
                         layout=layout)
 
     def fixed_stats(self, result, stats):

@@ -15,7 +15,8 @@ A metric declares:
   output hooks             json_fields, json_options, summary_lines, human_lines,
                            report_tables, submission_rows, table_columns, parse
   optional                 fixes, gains, fix_details, blend, differ, paired,
-                           rescore_cells, honest, lean_load, class_units, edit_note
+                           rescore_cells, honest, lean_load, class_units, edit_note,
+                           json_costly (JSON fields a pass costs: left out of human output)
   demo                     demo_label, demo_paths (resources/demo/<name>_*.csv)
 Its view is registered in gui/views (``register_view``) or named by kind
 (``view``); without one the app shows the generic view. metrics.additive.AdditiveMetric fills most of this for

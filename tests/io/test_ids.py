@@ -2,6 +2,7 @@ import sys
 
 import numpy as np
 import pyarrow as pa
+import pytest
 from hypothesis import given, settings, strategies as st
 
 import kmetric_gui.io  # noqa: F401
@@ -114,3 +115,66 @@ def test_same_order_ids_join_as_the_identity_and_repeats_are_still_found():
     # empty ids (nulls) never take the shortcut
     from kmetric_gui.io.ids import _same_order
     assert not _same_order(pa.array(["x", None]), pa.array(["x", None]))
+
+
+@pytest.mark.parametrize("width", [4, 8, 12, 16])
+def test_hex_keys_from_strided_unaligned_rows_equal_a_plain_loop(width):
+    """The pair look-up reads the text in place: rows that start at an odd byte and
+    lines longer than the id (fixed-width files) give the same keys as a loop."""
+    from kmetric_gui.io.ids import row_keys
+    rng = np.random.default_rng(width)
+    for digits in (b"0123456789abcdef", b"0123456789ABCDEF"):
+        ids = ["".join(rng.choice(list(digits.decode()), width)) for _ in range(300)]
+        lines = b"".join(b"x" + i.encode() + b",7\n" for i in ids)   # id at byte 1 of a line
+        rows = np.frombuffer(lines, np.uint8).reshape(len(ids), width + 4)[:, 1:1 + width]
+        out = np.empty(len(ids), np.uint64)
+        assert row_keys(rows, digits, out) is out
+        want = [sum(int(c, 16) << (4 * p) for p, c in enumerate(i)) for i in ids]
+        assert out.tolist() == want
+        for p in range(width):               # one foreign byte anywhere: no keys
+            bad = bytearray(lines)
+            bad[5 * (width + 4) + 1 + p] = ord("g")
+            rows = np.frombuffer(bytes(bad), np.uint8).reshape(len(ids), width + 4)[:, 1:1 + width]
+            assert row_keys(rows, digits, out) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 2 ** 64 - 1), min_size=0, max_size=300), st.integers(0, 63),
+       st.integers(0, 5))
+def test_argsort_says_whether_a_key_repeats(values, shift, repeats):
+    keys = np.array(values + values[:repeats], dtype=np.uint64) >> np.uint64(shift)
+    order, distinct = ids_mod._argsort_distinct(keys.copy())
+    assert np.array_equal(order, np.argsort(keys, kind="stable"))
+    assert distinct == (np.unique(keys).size == keys.size)
+
+
+def test_wide_keys_sharing_their_high_bits_are_distinct_unless_equal():
+    # 48-bit keys of 2M rows are cut by 5 bits: neighbours tie in the high bits only
+    rng = np.random.default_rng(4)
+    keys = rng.choice(2 ** 48, 1 << 21, replace=False).astype(np.uint64)
+    keys[:1000] = keys[1000:2000] ^ np.uint64(1)          # ties in the cut keys, not repeats
+    order, distinct = ids_mod._argsort_distinct(keys)
+    assert distinct and np.array_equal(order, np.argsort(keys, kind="stable"))
+    keys[5] = keys[77]
+    assert not ids_mod._argsort_distinct(keys)[1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 30).flatmap(lambda n: st.tuples(
+    st.lists(st.sampled_from(["0a0b0c0d0e0f", "000000000001", "ffffffffffff", "00000000000f",
+                              "123456789abc"]), min_size=n, max_size=n),
+    st.lists(st.sampled_from(["0a0b0c0d0e0f", "000000000001", "ffffffffffff", "00000000000f",
+                              "123456789abc"]), min_size=n, max_size=n))))
+def test_equal_length_files_with_repeats_join_like_a_dict(pair):
+    # equal lengths try the one-gather check first; repeats, missing and extra ids then
+    # take the full scan and are listed as before
+    sol, sub = pair
+    al = align(pa.array(sol, pa.string()), pa.array(sub, pa.string()))
+    first = {}
+    for i, s in enumerate(sub):
+        first.setdefault(s, i)
+    assert al.sub_index.tolist() == [first.get(s, -1) for s in sol]
+    assert al.sol_duplicates.tolist() == [i for i, s in enumerate(sol) if s in sol[:i]]
+    assert al.sub_duplicates.tolist() == [i for i, s in enumerate(sub) if s in sub[:i]]
+    assert al.missing.tolist() == [i for i, s in enumerate(sol) if s not in first]
+    assert al.extra.tolist() == [i for i, s in enumerate(sub) if s not in set(sol)]

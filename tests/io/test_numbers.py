@@ -110,3 +110,22 @@ def test_missing_numbers_are_called_empty():
     assert cv.bad.tolist() == [1] and cv.reason(1) == "empty"
     cv = column_numbers(pa.array([1.5, None]))
     assert cv.bad.tolist() == [1] and cv.reason(1) == "empty"
+
+
+def test_chunked_numeric_columns_read_like_their_combined_copy():
+    import pyarrow as pa
+    from kmetric_gui.numbers import column_numbers
+    rng = np.random.default_rng(3)
+    floats = [rng.normal(size=k) for k in (5, 0, 7, 3)]
+    floats[2][4], floats[3][0] = np.nan, -np.inf
+    ints = [rng.integers(-2 ** 62, 2 ** 62, k) for k in (4, 6, 1)]
+    for parts, typ in ((floats, pa.float64()), (ints, pa.int64()),
+                       ([f.astype(np.float32) for f in floats], pa.float32())):
+        col = pa.chunked_array([pa.array(p, type=typ) for p in parts], type=typ)
+        got, want = column_numbers(col), column_numbers(col.combine_chunks())
+        assert got.values.dtype == want.values.dtype
+        np.testing.assert_array_equal(got.values, want.values)
+        np.testing.assert_array_equal(got.bad, want.bad)
+        assert [got.reason(r) for r in got.bad] == [want.reason(r) for r in want.bad]
+        assert [str(got.raw(r)) for r in got.bad] == [str(want.raw(r)) for r in want.bad]
+    assert column_numbers(pa.chunked_array([floats[0], floats[2]])).bad.tolist() == [9]
