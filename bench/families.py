@@ -42,12 +42,12 @@ import time
 import numpy as np
 from sklearn import metrics as skm
 
-from kmetric_gui.core.classification import accuracy, f1
-from kmetric_gui.core.probabilistic import log_loss
-from kmetric_gui.core.ranking import roc_auc
-from kmetric_gui.core.ranking_boot import _draws as auc_draw_blocks
-from kmetric_gui.core.ranking_boot import auc_bootstrap
-from kmetric_gui.core.regression import rmse
+from kmetric_gui.metrics.kernels.classification import accuracy, f1
+from kmetric_gui.metrics.kernels.probabilistic import log_loss
+from kmetric_gui.metrics.kernels.ranking import roc_auc
+from kmetric_gui.metrics.kernels.ranking_boot import _draws as auc_draw_blocks
+from kmetric_gui.metrics.kernels.ranking_boot import auc_bootstrap
+from kmetric_gui.metrics.kernels.regression import rmse
 from kmetric_gui.core.resample import bootstrap, resample_indices, rng_of
 
 READ_ALONE = """

@@ -282,7 +282,8 @@ def report_options(rep):
 
 def report_json(rep: ScoreReport, costly: bool = True) -> dict[str, Any]:
     """The JSON object of a score. ``costly=False``: without the fields a metric computes
-    only for the JSON (``json_costly``: AUC's DeLong), for output that does not show them."""
+    only for the JSON (``json_costly``, e.g. a second interval by another method), for
+    output that does not show them."""
     r = rep.result
     out = {"metric": rep.metric, "score": _num(r.score),
            "higher_is_better": bool(rep.definition.higher_is_better), "n_rows": rep.n_rows}

@@ -11,7 +11,7 @@ read instead (Beran's prepivoting; Davison & Hinkley 1997, section 5.6).
 
 The outer replicates are the very ones ``resample.bootstrap`` draws (same
 seed), so the calibrated and the percentile interval read the same numbers.
-Inner draws: cells of identical units (kappa's K x K cells, merged integer
+Inner draws: cells of identical units (a confusion matrix's K x K cells, merged integer
 statistics) are one multinomial draw over the outer replicate's counts;
 single units are drawn by index from the outer replicate's units when
 B1 x B2 x n is small, else the inner sums are drawn from their normal limit
@@ -31,7 +31,7 @@ INNER = 400                 # inner replicates per outer replicate (few: noisy s
 OUTER = 500                 # outer replicates used to calibrate (the first of the B drawn)
 EXACT_WORK = 10_000_000     # single units: index draws while B1 x B2 x n stays under this
 AUTO_UNITS = 200            # auto: calibrated below this many units ...
-AUTO_MINORITY = 10          # ... or when a class has fewer rows than this (kappa)
+AUTO_MINORITY = 10          # ... or when a class has fewer rows than this (a confusion matrix's class)
 
 
 def _mid_share(inner, point):

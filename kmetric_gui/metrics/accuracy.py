@@ -24,7 +24,7 @@ class Accuracy(FamilyMetric):
         return build_labels(self, ctx)
 
     def kernel(self, truth, pred, options):
-        from ..core.classification import accuracy
+        from .kernels.classification import accuracy
         return accuracy(truth, pred)
 
     def row_stats(self, result):

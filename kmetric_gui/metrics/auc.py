@@ -1,6 +1,6 @@
 """ROC AUC: binary, multi-class (one-vs-rest, macro mean) or multi-label (mean over
 columns). Ties count one half, as scikit-learn. Statistics come from the rank
-statistic (core/ranking_stats.py), with DeLong's interval beside the bootstrap."""
+statistic (metrics/kernels/ranking_stats.py), with DeLong's interval beside the bootstrap."""
 import numpy as np
 
 from ._family import FamilyMetric
@@ -35,17 +35,17 @@ class Auc(FamilyMetric):
         return build_probabilities(self, ctx, probabilities=False, multilabel=True)
 
     def kernel(self, truth, pred, options):
-        from ..core.ranking import roc_auc
+        from .kernels.ranking import roc_auc
         return roc_auc(truth, pred)
 
     def units(self, result):
-        from ..core.ranking_stats import RankUnits
+        from .kernels.ranking_stats import RankUnits
         return RankUnits(*result.data)
 
     def paired(self, reports, split="all"):
         rows = split_rows(reports[0].prepared.usage, split)
         truth = take(reports[0].prepared.truth, rows)
-        from ..core.ranking_stats import AucPairs
+        from .kernels.ranking_stats import AucPairs
         return AucPairs(truth, [take(r.prepared.pred, rows) for r in reports])
 
     def fixes(self, report, rows, top):
@@ -65,7 +65,7 @@ class Auc(FamilyMetric):
     def json_costly(self, report):
         """DeLong's interval: a sort of each class again (a third of `kmetric score`'s time
         on 5M rows), so only where the JSON is shown, not for the human lines."""
-        from ..core.ranking import delong
+        from .kernels.ranking import delong
         r = report.result
         truth, pred = r.data
         if not (r.per_column.size == 1 and np.ndim(pred) == 1 and np.isfinite(r.score)):

@@ -35,13 +35,13 @@ class F1(FamilyMetric):
         return build_labels(self, ctx)
 
     def kernel(self, truth, pred, options):
-        from ..core.classification import f1
+        from .kernels.classification import f1
         return f1(truth, pred, average=opt(options, self, "average"),
                   pos_label=opt(options, self, "pos_label"))
 
     def row_stats(self, result):
         """Per row, TP/FP/FN of every class (3K columns)."""
-        from ..core.classification import f1_from_counts
+        from .kernels.classification import f1_from_counts
         t, p = result.truth_codes, result.pred_codes
         k = result.labels.size
         n = t.size

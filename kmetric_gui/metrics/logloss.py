@@ -37,7 +37,7 @@ class LogLoss(FamilyMetric):
         return build_probabilities(self, ctx, probabilities=True, multilabel=False)
 
     def kernel(self, truth, pred, options):
-        from ..core.probabilistic import log_loss
+        from .kernels.probabilistic import log_loss
         return log_loss(truth, pred, eps=opt(options, self, "eps"))
 
     def fixed_stats(self, result, stats):

@@ -7,7 +7,7 @@ class Mae(RegressionMetric):
     label = "MAE"
 
     def kernel(self, truth, pred, options):
-        from ..core.regression import mae
+        from .kernels.regression import mae
         return mae(truth, pred)
 
 

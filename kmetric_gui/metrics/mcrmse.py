@@ -8,7 +8,7 @@ class Mcrmse(RegressionMetric):
     multi = True
 
     def kernel(self, truth, pred, options):
-        from ..core.regression import mcrmse
+        from .kernels.regression import mcrmse
         return mcrmse(truth, pred)
 
 

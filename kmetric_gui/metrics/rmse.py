@@ -7,7 +7,7 @@ class Rmse(RegressionMetric):
     label = "RMSE"
 
     def kernel(self, truth, pred, options):
-        from ..core.regression import rmse
+        from .kernels.regression import rmse
         return rmse(truth, pred)
 
 

@@ -8,7 +8,7 @@ class Rmsle(RegressionMetric):
     non_negative = True
 
     def kernel(self, truth, pred, options):
-        from ..core.regression import rmsle
+        from .kernels.regression import rmsle
         return rmsle(truth, pred)
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from kmetric_gui.cli import main
-from kmetric_gui.core import ranking
+from kmetric_gui.metrics.kernels import ranking
 
 ROOT = Path(__file__).resolve().parents[2]
 

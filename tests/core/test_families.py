@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 from sklearn import metrics as skm
 
-from kmetric_gui.core.classification import accuracy, f1
+from kmetric_gui.metrics.kernels.classification import accuracy, f1
 from kmetric_gui.metrics.kernels.mapk import mapk
-from kmetric_gui.core.probabilistic import log_loss
-from kmetric_gui.core.regression import mae, mcrmse, rmse, rmsle
+from kmetric_gui.metrics.kernels.probabilistic import log_loss
+from kmetric_gui.metrics.kernels.regression import mae, mcrmse, rmse, rmsle
 from kmetric_gui.core.resample import bootstrap, resample_indices
 from kmetric_gui.errors import InputError
 

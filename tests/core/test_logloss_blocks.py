@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from sklearn import metrics as skm
 
-from kmetric_gui.core import probabilistic
-from kmetric_gui.core.probabilistic import log_loss
+from kmetric_gui.metrics.kernels import probabilistic
+from kmetric_gui.metrics.kernels.probabilistic import log_loss
 from kmetric_gui.errors import InputError
 
 

@@ -6,8 +6,8 @@ import pytest
 from scipy import stats
 from sklearn.metrics import roc_auc_score
 
-from kmetric_gui.core.ranking import delong, placements, roc_auc
-from kmetric_gui.core.ranking_boot import auc_bootstrap
+from kmetric_gui.metrics.kernels.ranking import delong, placements, roc_auc
+from kmetric_gui.metrics.kernels.ranking_boot import auc_bootstrap
 from kmetric_gui.core.resample import resample_indices
 from kmetric_gui.errors import InputError
 
@@ -162,7 +162,7 @@ def test_placements_average_to_auc_and_delong_close_to_bootstrap():
 
 
 def test_rank_units_splits_and_pairs_equal_plain_subsets():
-    from kmetric_gui.core.ranking_stats import AucPairs, RankUnits
+    from kmetric_gui.metrics.kernels.ranking_stats import AucPairs, RankUnits
     from kmetric_gui.core.shakeup import shakeup
     n = 70
     y = RNG.random(n) < 0.4

@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from kmetric_gui.core import ranking_boot, resample
-from kmetric_gui.core.ranking_boot import auc_bootstrap
+from kmetric_gui.core import resample
+from kmetric_gui.metrics.kernels import ranking_boot
+from kmetric_gui.metrics.kernels.ranking_boot import auc_bootstrap
 from kmetric_gui.core.resample import resample_indices
 from kmetric_gui.errors import Cancelled
 

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from kmetric_gui.core import _buckets, ranking
-from kmetric_gui.core.ranking import decimal_codes, roc_auc
-from kmetric_gui.core.ranking_boot import _Cells, auc_bootstrap
+from kmetric_gui.metrics.kernels import _buckets, ranking
+from kmetric_gui.metrics.kernels.ranking import decimal_codes, roc_auc
+from kmetric_gui.metrics.kernels.ranking_boot import _Cells, auc_bootstrap
 from kmetric_gui.core.resample import resample_indices
 
 RNG = np.random.default_rng(2026)

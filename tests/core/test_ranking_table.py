@@ -1,11 +1,11 @@
-"""Binary AUC through one sort of the smaller class and a bucket table (core/_buckets.py):
+"""Binary AUC through one sort of the smaller class and a bucket table (metrics/kernels/_buckets.py):
 exact against scikit-learn and a plain count on layouts chosen to break it."""
 import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from kmetric_gui.core import _buckets, ranking
-from kmetric_gui.core.ranking import roc_auc
+from kmetric_gui.metrics.kernels import _buckets, ranking
+from kmetric_gui.metrics.kernels.ranking import roc_auc
 from kmetric_gui.errors import InputError
 
 RNG = np.random.default_rng(2626)

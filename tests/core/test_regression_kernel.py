@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import root_mean_squared_error
 
-from kmetric_gui.core import regression
+from kmetric_gui.metrics.kernels import regression
 from kmetric_gui.errors import InputError
 
 RNG = np.random.default_rng(7)

@@ -7,7 +7,7 @@ from sklearn.metrics import confusion_matrix, roc_curve
 
 from kmetric_gui.core.anatomy import (calibration, largest_first, one_vs_rest, operating_points,
                                       query_costs, residuals, roc_points, thin_curve)
-from kmetric_gui.core.classification import labels_and_confusion
+from kmetric_gui.metrics.kernels.classification import labels_and_confusion
 from kmetric_gui.metrics.kernels.mapk import mapk
 
 

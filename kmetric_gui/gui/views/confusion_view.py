@@ -1,7 +1,7 @@
 """The anatomy of label metrics (accuracy, F1): the confusion matrix with drill-down and
 each class's counts, precision, recall and F1.
 
-The matrix is counted on the worker (core.classification.labels_and_confusion over the
+The matrix is counted on the worker (metrics.kernels.classification.labels_and_confusion over the
 scored rows); a click on a cell lists that (truth, prediction) cell's rows in the
 table, a click on a class its errors. The drill-downs are filters on the data as it
 stands, so they follow edits.
@@ -17,7 +17,7 @@ from .family_base import FamilyView, RowsTable, fmt, scored, scored_mask, share
 
 def confusion_data(prep):
     """(labels, K x K counts, per-class rows of texts) over the scored rows."""
-    from ...core.classification import labels_and_confusion
+    from ...metrics.kernels.classification import labels_and_confusion
     rows = scored(prep)
     labels, m = labels_and_confusion(take(prep.truth, rows), take(prep.pred, rows))
     tp = np.diag(m).astype(np.float64)

@@ -19,9 +19,9 @@ from functools import cached_property
 
 import numpy as np
 
-from ..errors import InputError
-from ._checks import check_option
-from .resample import Units
+from ...errors import InputError
+from ...core._checks import check_option
+from ...core.resample import Units
 
 AVERAGES = ("binary", "macro", "micro", "weighted")
 _DENSE_SPAN = 1 << 20         # integer labels within this range are coded by a lookup table

@@ -27,9 +27,9 @@ from statistics import NormalDist
 
 import numpy as np
 
-from ..errors import InputError
+from ...errors import InputError
 from . import _buckets
-from ._checks import as_numeric
+from ...core._checks import as_numeric
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from .ranking import _truth_columns
-from .resample import check_cancel, check_replicates, index_blocks, rng_of
+from ...core.resample import check_cancel, check_replicates, index_blocks, rng_of
 
 BLOCK = 1 << 16             # rows per draw block above this size (see _draws)
 THREADS = 2                 # workers counting drawn rows (numpy releases the GIL there)

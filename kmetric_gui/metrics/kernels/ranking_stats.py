@@ -15,7 +15,7 @@ import numpy as np
 
 from .ranking import _truth_columns, placements, roc_auc
 from .ranking_boot import _Cells, auc_bootstrap
-from .resample import check_cancel, rng_of
+from ...core.resample import check_cancel, rng_of
 
 
 def _kept(t):

@@ -22,9 +22,9 @@ from functools import cached_property
 
 import numpy as np
 
-from ..errors import InputError
-from ._checks import as_numeric, position
-from .additive import column_root_mean_units, mean_units, root_mean_units
+from ...errors import InputError
+from ...core._checks import as_numeric, position
+from ...core.additive import column_root_mean_units, mean_units, root_mean_units
 
 
 @dataclass(frozen=True)

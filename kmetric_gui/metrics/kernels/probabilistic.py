@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError
-from ._checks import as_numeric, position
-from .additive import mean_units
+from ...errors import InputError
+from ...core._checks import as_numeric, position
+from ...core.additive import mean_units
 
 DEFAULT_EPS = 1e-15
 
