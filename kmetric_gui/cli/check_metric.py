@@ -15,24 +15,17 @@ def run(args):
     from ..errors import InputError
     from ..metricfile.runner import Limits, MetricFailed, MetricWorker
     from ..metricfile.source import load_source
-    from .metricfile import _limits
+    from .metricfile import refusal, start
     args.metric_memory_gb, args.executor = None, "local"
-    problems = []
-    timeout, _ = _limits(args, problems)
-    if problems:
-        for line in problems:
-            print(f"kmetric: {line}", file=sys.stderr)
+    limits = start(args, notice=False)
+    if limits is None:
         return 2
     try:
         source = load_source(args.metric_file)
-        with MetricWorker(source, (), None, Limits(timeout or Limits().timeout)) as w:
+        with MetricWorker(source, (), None, Limits(limits[0] or Limits().timeout)) as w:
             attempted, failed, report = w.doctests()
-    except InputError as e:
-        print(f"kmetric: {e}", file=sys.stderr)
-        return 2
-    except MetricFailed as e:
-        print(f"kmetric: {e}", file=sys.stderr)
-        return 2
+    except (InputError, MetricFailed) as e:
+        return refusal(e)
     if not attempted:
         print(f"{source.name}: no doctests to run")
         return 0

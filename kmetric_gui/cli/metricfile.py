@@ -55,6 +55,32 @@ def _tell_once(metric_file):
         print("kmetric: note: " + NOTICE.format(name=source.name), file=sys.stderr)
 
 
+def say(lines):
+    """Problems on stderr, one line each; the exit code 2."""
+    for line in lines:
+        print(f"kmetric: {line}", file=sys.stderr)
+    return 2
+
+
+def start(args, more=(), notice=True):
+    """(timeout, memory) after the once-per-file notice, or None once the flags'
+    problems (the limits', then ``more``) are printed."""
+    problems = []
+    limits = _limits(args, problems)
+    problems += list(more)
+    if problems:
+        say(problems)
+        return None
+    if notice:
+        _tell_once(args.metric_file)
+    return limits
+
+
+def refusal(e):
+    """A refused input (every problem) or a failed metric (its one line): exit 2."""
+    return say(getattr(e, "problems", None) or [str(e)])
+
+
 def _fmt(x):
     return "undefined" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.6f}"
 
@@ -81,19 +107,16 @@ def human_lines(fs):
 def run_score(args, ci, shake):
     from ..errors import Cancelled, InputError
     from ..metricfile.kaggle import MetricFailed, bootstrap, open_worker, score_file
-    problems = []
-    timeout, memory = _limits(args, problems)
-    budget = None
+    more, budget = [], None
     if getattr(args, "fix_budget", None) is not None:
-        budget = _number(args.fix_budget, "--fix-budget", problems)
+        budget = _number(args.fix_budget, "--fix-budget", more)
         if budget is not None and budget <= 0:
-            problems.append(f"--fix-budget must be above 0; got {args.fix_budget}")
-    if problems:
-        for line in problems:
-            print(f"kmetric: {line}", file=sys.stderr)
+            more.append(f"--fix-budget must be above 0; got {args.fix_budget}")
+    limits = start(args, more)
+    if limits is None:
         return 2
     import os
-    _tell_once(args.metric_file)
+    timeout, memory = limits
     top = getattr(args, "top_fixes", None)
     workers = max(1, min(os.cpu_count() or 1, 8)) if ci or shake or top else 1
     try:
@@ -111,13 +134,8 @@ def run_score(args, ci, shake):
                 fixes_into(w, fs, usage, top, budget, d, lines)
             printed = w.printed()
         _parity(args, fs, d, lines)
-    except InputError as e:
-        for line in e.problems:
-            print(f"kmetric: {line}", file=sys.stderr)
-        return 2
-    except MetricFailed as e:
-        print(f"kmetric: {e}", file=sys.stderr)
-        return 2
+    except (InputError, MetricFailed) as e:
+        return refusal(e)
     except Cancelled:
         print("kmetric: interrupted", file=sys.stderr)
         return 130
@@ -174,13 +192,10 @@ def run_compare(args, copts):
     from ..errors import InputError
     from ..metricfile.compare import compare_with_file
     from ..metricfile.runner import MetricFailed
-    problems = []
-    timeout, memory = _limits(args, problems)
-    if problems:
-        for line in problems:
-            print(f"kmetric: {line}", file=sys.stderr)
+    limits = start(args)
+    if limits is None:
         return 2
-    _tell_once(args.metric_file)
+    timeout, memory = limits
     try:
         d = compare_with_file(args.metric_file, args.truth, args.submissions, args.metric_arg,
                               args.higher_is_better, args.id_column, timeout, memory, copts.level,
@@ -189,13 +204,8 @@ def run_compare(args, copts):
                               copts.permutations if args.permutations else min(copts.permutations, 1000),
                               copts.splits if args.splits else min(copts.splits, 500),
                               copts.public_fraction, copts.alphas, _progress_for)
-    except InputError as e:
-        for line in e.problems:
-            print(f"kmetric: {line}", file=sys.stderr)
-        return 2
-    except MetricFailed as e:
-        print(f"kmetric: {e}", file=sys.stderr)
-        return 2
+    except (InputError, MetricFailed) as e:
+        return refusal(e)
     if args.json:
         print(json.dumps(d))
         return 0

@@ -8,7 +8,6 @@ it), tables/*.csv and index.html. The built-in metrics' plots and anatomy need
 their sufficient statistics, which a metric file does not give: none are drawn.
 """
 import json
-import sys
 from pathlib import Path
 
 from ..saving import csv_text, save_atomic
@@ -98,27 +97,18 @@ def html(d, tables):
 
 def run(args, ci, folder):
     """Write the folder; the exit code (2 with one line a problem)."""
-    from ..cli.metricfile import _limits, _tell_once
+    from ..cli.metricfile import refusal, start
     from ..errors import InputError
     from ..metricfile.runner import MetricFailed
     from .folder import discard, publish, stage
     from .write import _finite
-    problems = []
-    timeout, memory = _limits(args, problems)
-    if problems:
-        for line in problems:
-            print(f"kmetric: {line}", file=sys.stderr)
+    limits = start(args)
+    if limits is None:
         return 2
-    _tell_once(args.metric_file)
     try:
-        d, tables = build(args, ci, timeout, memory)
-    except InputError as e:
-        for line in e.problems:
-            print(f"kmetric: {line}", file=sys.stderr)
-        return 2
-    except MetricFailed as e:
-        print(f"kmetric: {e}", file=sys.stderr)
-        return 2
+        d, tables = build(args, ci, *limits)
+    except (InputError, MetricFailed) as e:
+        return refusal(e)
     staging = stage(folder)
     try:
         (staging / "plots").rmdir()            # none drawn
