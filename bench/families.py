@@ -45,10 +45,9 @@ from sklearn import metrics as skm
 from kmetric_gui.metrics.kernels.classification import accuracy, f1
 from kmetric_gui.metrics.kernels.probabilistic import log_loss
 from kmetric_gui.metrics.kernels.ranking import roc_auc
-from kmetric_gui.metrics.kernels.ranking_boot import _draws as auc_draw_blocks
-from kmetric_gui.metrics.kernels.ranking_boot import auc_bootstrap
+from kmetric_gui.metrics.kernels.ranking_boot import auc_bootstrap, replicate_blocks
 from kmetric_gui.metrics.kernels.regression import rmse
-from kmetric_gui.core.resample import bootstrap, resample_indices, rng_of
+from kmetric_gui.core.resample import bootstrap, resample_indices
 
 READ_ALONE = """
 import sys, pyarrow as pa, pyarrow.csv as c
@@ -206,10 +205,10 @@ def main():
         stat_row(rows, f"AUC bootstrap, {b:,} replicates, {mid:,} rows",
                  lambda: auc_bootstrap(by, [bs], b, seed=0),
                  lambda: skm.roc_auc_score(by[idx1], bs[idx1]), b, r, "< 5 s")
-        draws = lambda: [None for _ in auc_draw_blocks(rng_of(0), mid, b)]   # noqa: E731
+        draws = lambda: [len(replicate_blocks(mid, 0, i)) for i in range(b)]   # noqa: E731
         w, c, _ = timed(draws, 1)
         rows.append((f"floor: the {b:,} x {mid:,} row draws alone", w, c, "", 0, 0, "",
-                     "(the AUC bootstrap's draws)"))
+                     "(the AUC bootstrap's draws, one thread)"))
     bb = 10_000
     idx_big = np.random.default_rng(2).integers(0, big, big)
     if want("accuracy bootstrap"):
