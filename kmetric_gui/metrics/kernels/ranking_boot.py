@@ -80,7 +80,8 @@ class _Cells:
         for start, rows in blocks:              # each gather reads one block's slice (in L2)
             np.take(self.cell[start:start + BLOCK], rows, out=buf[at:at + rows.size], mode="clip")
             at += rows.size
-        return np.bincount(buf, minlength=self.cells)[None, :]
+        ids = buf.view(np.int32) if self.cells < 2 ** 31 else buf   # bincount casts less
+        return np.bincount(ids, minlength=self.cells)[None, :]
 
     def counts(self, idx):
         """(r, cells) counts of the drawn row indices idx (r, w)."""
@@ -178,32 +179,41 @@ def _draws(rng, n, b):
 def replicate_blocks(n, seed, r):
     """Replicate r's draws of n > BLOCK rows as [(first row of a block, rows in it)].
 
-    Replicate r has its own generator (the r-th child of the seed's SeedSequence), so
-    its rows depend on (n, seed, r) alone: any thread may draw it, in any order. How
-    many of the n draws land in each block of BLOCK rows is multinomial (block size
-    / n); within a block they are uniform: raw generator bits cut into uint16 when
-    the block size is a power of two (exactly uniform, a quarter of a 64-bit draw
-    each), else bounded integers. Together that is the law of n uniform draws with
-    replacement; counting them gathers from one block's slice of a cell table at a
-    time instead of the whole table.
+    Replicate r has its own generator (SFC64, the fastest of numpy's, seeded by the
+    r-th child of the seed's SeedSequence), so its rows depend on (n, seed, r) alone:
+    any thread may draw it, in any order. How many of the n draws land in each block
+    of BLOCK rows is multinomial (block size / n); within a block they are uniform:
+    raw generator bits cut into uint16 when the block size is a power of two
+    (exactly uniform, a quarter of a 64-bit draw each), else bounded integers.
+    Together that is the law of n uniform draws with replacement; counting them
+    gathers from one block's slice of a cell table at a time, not the whole table.
     """
-    g = np.random.Generator(np.random.PCG64(
+    g = np.random.Generator(np.random.SFC64(
         np.random.SeedSequence(0 if seed is None else seed, spawn_key=(r,))))
     k = -(-n // BLOCK)
-    sizes = np.full(k, BLOCK, dtype=np.int64)
-    sizes[-1] = n - BLOCK * (k - 1)
-    hits = g.multinomial(n, sizes / n)
-    out = []
-    for a, m, h in zip(range(0, n, BLOCK), sizes.tolist(), hits.tolist()):
-        if m & (m - 1) == 0 and m <= 1 << 16:
-            raw = g.bit_generator.random_raw(-(-h // 4)).astype("<u8", copy=False)
-            rows = raw.view("<u2")[:h].astype(np.uint16, copy=False)
-            if m < 1 << 16:
-                rows &= m - 1
-        else:
-            rows = g.integers(0, m, h, dtype=np.uint16)
-        out.append((a, rows))
-    return out
+    last = n - BLOCK * (k - 1)
+    hits = g.multinomial(n, np.r_[np.full(k - 1, BLOCK / n), last / n]).tolist()
+    if _bits_fit(BLOCK):                       # the whole blocks' rows in one raw draw
+        cut = np.cumsum(hits[:-2], dtype=np.int64)
+        rows = np.split(_raw_rows(g, sum(hits[:-1]), BLOCK), cut)
+    else:
+        rows = [g.integers(0, BLOCK, h, dtype=np.uint16) for h in hits[:-1]]
+    rows.append(_raw_rows(g, hits[-1], last) if _bits_fit(last)
+                else g.integers(0, last, hits[-1], dtype=np.uint16))
+    return list(zip(range(0, n, BLOCK), rows))
+
+
+def _bits_fit(m):
+    return m & (m - 1) == 0 and m <= 1 << 16
+
+
+def _raw_rows(g, h, m):
+    """h uniform rows of 0..m-1 (m a power of two up to 2**16) from raw 64-bit draws."""
+    raw = g.bit_generator.random_raw(-(-h // 4)).astype("<u8", copy=False)
+    rows = raw.view("<u2")[:h].astype(np.uint16, copy=False)
+    if m < 1 << 16:
+        rows &= m - 1
+    return rows
 
 
 def auc_draws(n, replicates, seed=0):
