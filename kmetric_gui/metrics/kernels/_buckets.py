@@ -7,10 +7,11 @@ of A, turn that search into a table look-up: each step (subtract, multiply,
 clip, truncate) is monotone and A and Q go through the same steps, so an A
 value in a lower bucket than q is below q, one in a higher bucket above it,
 and equal values share a bucket. The table holds, per bucket, where its A
-values start in sorted A and how many there are (packed in one int64: one
-random read per q); only the few A values in q's own bucket are compared,
-one step at a time over all q together. Queries whose bucket holds more than MAX_SCAN A values
-(ties, clusters) are sorted and searched (``searchsorted`` on sorted keys).
+values start in sorted A and how many there are, capped at MAX_SCAN + 1 (packed
+in one word, uint32 when it fits: one random read per q); only the few A values
+in q's own bucket are compared, one step at a time over all q together. Queries
+whose bucket holds more than MAX_SCAN A values (ties, clusters) are sorted and
+searched (``searchsorted`` on sorted keys).
 Counts are integers: exact, ties one half.
 """
 from __future__ import annotations
