@@ -6,7 +6,7 @@
 Scores: binary AUC, log loss, RMSE, accuracy and macro F1 on 10,000,000 rows
 (target: each >= 10x scikit-learn); multi-class AUC and log loss on
 1,000,000 x 10 (>= 5x). Statistics: 1,000 bootstrap replicates of AUC on
-1M rows (< 5 s wall; it counts on 2 threads, so its CPU time, summed
+1M rows (< 5 s wall; it draws and counts on 2 threads, so its CPU time, summed
 over threads, exceeds its wall time on an idle machine) and 10,000
 replicates of accuracy and macro F1 on 10M rows (< 0.5 s). The bootstrap
 references resample rows and call scikit-learn; they are far too slow to
