@@ -105,3 +105,45 @@ def test_block_draws_are_uniform_with_replacement(monkeypatch):
     # two rows of different blocks are drawn independently but for the fixed total
     r = np.corrcoef(counts[:, 3], counts[:, 97])[0, 1]
     assert abs(r + 1 / (n - 1)) < 0.06
+
+
+@pytest.mark.parametrize("block", [64, 48])          # raw bits (a power of two), bounded integers
+def test_replicate_draws_are_their_own_and_threads_change_nothing(monkeypatch, block):
+    monkeypatch.setattr(ranking_boot, "BLOCK", block)
+    monkeypatch.setattr(ranking_boot, "TASK", 3)       # several tasks, the last one short
+    n, b = 150, 20
+    y = RNG.random(n) < 0.4
+    s = RNG.normal(size=n) + 0.6 * y
+    one = auc_bootstrap(y, [s], b, seed=21, threads=1)
+    two = auc_bootstrap(y, [s], b, seed=21, threads=2)
+    np.testing.assert_array_equal(one, two)
+    draws = ranking_boot.auc_draws(n, b, seed=21)
+    np.testing.assert_allclose(two[:, 0], plain_on(draws, y, s), rtol=1e-12)
+    # replicate r's rows depend on (n, seed, r): more replicates keep the first ones
+    np.testing.assert_array_equal(ranking_boot.auc_draws(n, b + 7, seed=21)[:b], draws)
+    assert not np.array_equal(ranking_boot.auc_draws(n, b, seed=22), draws)
+    assert len({tuple(d) for d in draws}) == b               # no two replicates alike
+
+
+def test_raw_bit_rows_are_uniform_in_a_partial_power_of_two_block(monkeypatch):
+    # 3 blocks of 32 and one of 8 rows: masked raw bits in every block; each row's mean
+    # count over many replicates is 1
+    monkeypatch.setattr(ranking_boot, "BLOCK", 32)
+    n, b = 104, 3000
+    counts = np.stack([np.bincount(d, minlength=n) for d in ranking_boot.auc_draws(n, b, seed=4)])
+    assert counts.sum(axis=1).tolist() == [n] * b
+    assert np.abs(counts.mean(axis=0) - 1).max() < 5 * np.sqrt((1 - 1 / n) / b)
+    assert counts.var() == pytest.approx(1 - 1 / n, rel=0.05)
+
+
+def test_big_bootstrap_on_threads_equals_sklearn_on_its_rows():
+    # the real block size (n > BLOCK): two submissions, both thread counts, a few replicates
+    n, b = ranking_boot.BLOCK + 5000, 4
+    y = RNG.random(n) < 0.3
+    a = np.round(RNG.random(n) + 0.2 * y, 3)
+    c = RNG.normal(size=n) + 0.4 * y
+    reps = auc_bootstrap(y, [a, c], b, seed=2, threads=2)
+    np.testing.assert_array_equal(reps, auc_bootstrap(y, [a, c], b, seed=2, threads=1))
+    draws = ranking_boot.auc_draws(n, b, seed=2)
+    np.testing.assert_allclose(reps[:, 0], plain_on(draws, y, a), rtol=1e-12)
+    np.testing.assert_allclose(reps[:, 1], plain_on(draws, y, c), rtol=1e-12)

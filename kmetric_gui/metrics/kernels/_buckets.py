@@ -7,10 +7,11 @@ of A, turn that search into a table look-up: each step (subtract, multiply,
 clip, truncate) is monotone and A and Q go through the same steps, so an A
 value in a lower bucket than q is below q, one in a higher bucket above it,
 and equal values share a bucket. The table holds, per bucket, where its A
-values start in sorted A and how many there are (packed in one int64: one
-random read per q); only the few A values in q's own bucket are compared,
-one step at a time over all q together. Queries whose bucket holds more than MAX_SCAN A values
-(ties, clusters) are sorted and searched (``searchsorted`` on sorted keys).
+values start in sorted A and how many there are, capped at MAX_SCAN + 1 (packed
+in one word, uint32 when it fits: one random read per q); only the few A values
+in q's own bucket are compared, one step at a time over all q together. Queries
+whose bucket holds more than MAX_SCAN A values (ties, clusters) are sorted and
+searched (``searchsorted`` on sorted keys).
 Counts are integers: exact, ties one half.
 """
 from __future__ import annotations
@@ -20,8 +21,7 @@ import numpy as np
 MIN_ROWS = 1 << 16      # below this two sorts are cheap: the table would not pay
 PER_ROW = 2             # buckets per row of A: fewer A values to compare per query
 MAX_SCAN = 4            # a bucket with more A values is searched, not scanned
-MAX_BUCKETS = 1 << 25   # caps the two int64 tables at 256 MB each (A beyond 16M rows shares more)
-_LOW = (1 << 32) - 1
+MAX_BUCKETS = 1 << 25   # caps the count and table at 256 + 128 MB (A beyond 16M rows shares more)
 
 
 def _scaled(v, lo, scale, m):
@@ -32,6 +32,13 @@ def _scaled(v, lo, scale, m):
     k *= scale
     np.clip(k, 0, m - 1, out=k)
     return k
+
+
+def _truncated(k):
+    """k's truncation to intp, in k's own memory (a big temporary costs page faults)."""
+    idx = k.view(np.intp)
+    np.copyto(idx, k, casting="unsafe")
+    return idx
 
 
 def table_u(y, s):
@@ -61,35 +68,44 @@ def table_u(y, s):
     scale = m / span
     if not (np.isfinite(lo) and np.isfinite(hi) and np.isfinite(span) and np.isfinite(scale)):
         return None
-    count = np.bincount(_scaled(a, lo, scale, m).astype(np.intp), minlength=m)
-    first = np.empty(m, dtype=np.int64)          # A values in the buckets below each bucket
-    first[0] = 0
-    np.cumsum(count[:-1], out=first[1:])
-    count <<= 32
-    first |= count                               # (first, count): one random read per q
+    # A table entry packs (A values below the bucket, its count) in one word: one random
+    # read per q, uint32 (half the bytes of int64) when both fit. The count is capped at
+    # MAX_SCAN + 1: "more than MAX_SCAN" is all the scan needs to know.
+    cap = min(MAX_SCAN + 1, a.size)
+    bits = max(1, cap.bit_length())
+    word = np.uint32 if a.size < 1 << (32 - bits) else np.uint64
+    ka = _scaled(a, lo, scale, m)
+    count = np.bincount(_truncated(ka), minlength=m)
+    del ka
+    table = np.empty(m, dtype=word)
+    table[0] = 0
+    np.cumsum(count[:-1], out=table[1:], dtype=word)
+    table <<= bits
+    np.minimum(count, cap, out=count)
+    table |= count.astype(word)
     del count
-    # Big temporaries cost page faults: the look-up's buffers are reused below.
     k = _scaled(q, lo, scale, m)
-    idx = k.astype(np.intp)
-    w = np.take(first, idx, mode="clip", out=k.view(np.int64))   # in range by construction
-    del first
-    below = int(np.add.reduce(np.bitwise_and(w, _LOW, out=idx)))  # A below q: lower buckets
-    occ = np.right_shift(w, 32, out=idx)
-    occ -= 1
-    scan = occ.view(np.uint64) < MAX_SCAN        # 1..MAX_SCAN A values in q's bucket
+    w = np.take(table, _truncated(k), mode="clip")   # in range by construction
+    del table, k
+    t = min(MAX_SCAN, (1 << bits) - 1)
+    buf = np.right_shift(w, bits)                # one buffer for the per-q temporaries
+    below = int(np.add.reduce(buf, dtype=np.int64))  # A below q: lower buckets
+    occ = np.bitwise_and(w, word((1 << bits) - 1), out=buf)
+    occ -= 1                                     # an empty bucket wraps to the word's max
+    scan = occ < t                               # 1..MAX_SCAN A values in q's bucket
+    many = np.flatnonzero(occ == t)              # count capped: more than MAX_SCAN
+    del occ, buf
     ties = 0
-    many = np.flatnonzero(occ >= MAX_SCAN)
-    del occ
     if many.size:                                # sorted needles: the search stays in cache
         qm = np.sort(q[many])
         left = np.searchsorted(a, qm, "left")
-        below += int(left.sum()) - int(np.add.reduce(w[many] & _LOW))
+        below += int(left.sum()) - int(np.add.reduce(w[many] >> bits, dtype=np.int64))
         ties += int(np.searchsorted(a, qm, "right").sum()) - int(left.sum())
     w, q = np.compress(scan, w), np.compress(scan, q)
     del scan
-    pos = w & _LOW
-    stop = np.right_shift(w, 32, out=w)
-    stop += pos
+    pos = w >> bits
+    w &= word((1 << bits) - 1)
+    stop = np.add(pos, w, out=w)
     while pos.size:                              # the bucket's A values, one step for every q
         v = a[pos]
         below += int(np.count_nonzero(v < q))

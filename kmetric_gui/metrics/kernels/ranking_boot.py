@@ -1,5 +1,6 @@
 """AUC's bootstrap: each submission's column sorted once into cells, each replicate's
-weighted U from cumulative counts (the same row draws for every compared submission)."""
+weighted U from cumulative counts (the same row draws for every compared submission;
+above BLOCK rows each replicate's draws come from a generator of its own)."""
 from __future__ import annotations
 
 import os
@@ -15,6 +16,7 @@ from ...core.resample import check_cancel, check_replicates, index_blocks, rng_o
 BLOCK = 1 << 16             # rows per draw block above this size (see _draws)
 THREADS = 2                 # workers counting drawn rows (numpy releases the GIL there)
 PARALLEL_DRAWS = 1 << 24    # below this many draws in all, threads cost more than they save
+TASK = 8                    # replicates per worker task (n > BLOCK)
 
 # --- bootstrap: one sort, cumulative weighted counts -------------------------
 
@@ -78,7 +80,8 @@ class _Cells:
         for start, rows in blocks:              # each gather reads one block's slice (in L2)
             np.take(self.cell[start:start + BLOCK], rows, out=buf[at:at + rows.size], mode="clip")
             at += rows.size
-        return np.bincount(buf, minlength=self.cells)[None, :]
+        ids = buf.view(np.int32) if self.cells < 2 ** 31 else buf   # bincount casts less
+        return np.bincount(ids, minlength=self.cells)[None, :]
 
     def counts(self, idx):
         """(r, cells) counts of the drawn row indices idx (r, w)."""
@@ -98,9 +101,11 @@ def auc_bootstrap(truth, submissions, replicates=1000, seed=0, cancel=None, thre
     replicate where a column the full data scores has a single class is
     undefined (nan); skipped columns stay skipped.
 
-    Draws come from one generator in order (this thread); counting the drawn
-    rows runs on ``threads`` workers (default: up to THREADS on big jobs), so
-    the numbers never depend on the thread count.
+    Small n: draws come from one generator in order (this thread), counting
+    runs on the workers. n > BLOCK: each replicate has its own generator
+    (``replicate_blocks``), so a worker draws and counts whole replicates.
+    Either way ``threads`` workers (default: up to THREADS on big jobs) never
+    change a number.
     """
     b = check_replicates(replicates)
     cols = []          # per submission: the _Cells of its scored columns
@@ -130,14 +135,21 @@ def auc_bootstrap(truth, submissions, replicates=1000, seed=0, cancel=None, thre
 
     workers = _workers(threads, float(b) * n)
     pool = ThreadPoolExecutor(workers) if workers > 1 else None
+    if n <= BLOCK:                 # whole replicates at a time, from one generator in order
+        tasks = ((count, (r0, r, draws)) for r0, r, draws in _draws(rng_of(seed), n, b))
+    else:                          # each replicate from its own generator: drawn on a worker
+        def drawn(r0, r):
+            for i in range(r0, r0 + r):
+                count(i, 1, replicate_blocks(n, seed, i))
+        tasks = ((drawn, (r0, min(TASK, b - r0))) for r0 in range(0, b, TASK))
     pending = deque()
     try:
-        for r0, r, draws in _draws(rng_of(seed), n, b):
+        for fn, args in tasks:
             check_cancel(cancel)
             if pool is None:
-                count(r0, r, draws)
+                fn(*args)
                 continue
-            pending.append(pool.submit(count, r0, r, draws))
+            pending.append(pool.submit(fn, *args))
             while len(pending) > 2 * workers:      # bounds the draws held in memory
                 pending.popleft().result()
         while pending:
@@ -151,46 +163,69 @@ def auc_bootstrap(truth, submissions, replicates=1000, seed=0, cancel=None, thre
 
 
 def _draws(rng, n, b):
-    """Yield (first replicate, count, draws) of B bootstrap replicates of n rows.
+    """Yield (first replicate, count, row indices (r, n)) of B bootstrap replicates of
+    n <= BLOCK rows: ``resample.index_blocks``' draws, several replicates at a time."""
+    for r0, r, u0, idx in index_blocks(rng, n, b):
+        if idx.shape[1] == n:
+            yield r0, r, idx
+            continue
+        if u0 == 0:                   # a replicate in slices (n > resample.CHUNK)
+            whole = np.empty((1, n), dtype=idx.dtype)
+        whole[0, u0:u0 + idx.shape[1]] = idx[0]
+        if u0 + idx.shape[1] == n:
+            yield r0, 1, whole
 
-    n <= BLOCK: ``resample.index_blocks``' row indices (r, n), several replicates
-    at a time. Larger n, one replicate at a time as blocks of BLOCK rows: how many
-    of the n draws land in each block is multinomial (block size / n), within a
-    block they are uniform (uint16, half the random bits of uint32). Together that
-    is the law of n uniform draws with replacement; counting them gathers from one
-    block's slice of a cell table at a time instead of the whole table.
+
+def replicate_blocks(n, seed, r):
+    """Replicate r's draws of n > BLOCK rows as [(first row of a block, rows in it)].
+
+    Replicate r has its own generator (SFC64, the fastest of numpy's, seeded by the
+    r-th child of the seed's SeedSequence), so its rows depend on (n, seed, r) alone:
+    any thread may draw it, in any order. How many of the n draws land in each block
+    of BLOCK rows is multinomial (block size / n); within a block they are uniform:
+    raw generator bits cut into uint16 when the block size is a power of two
+    (exactly uniform, a quarter of a 64-bit draw each), else bounded integers.
+    Together that is the law of n uniform draws with replacement; counting them
+    gathers from one block's slice of a cell table at a time, not the whole table.
     """
-    if n <= BLOCK:
-        for r0, r, u0, idx in index_blocks(rng, n, b):
-            if idx.shape[1] == n:
-                yield r0, r, idx
-                continue
-            if u0 == 0:                   # a replicate in slices (n > resample.CHUNK)
-                whole = np.empty((1, n), dtype=idx.dtype)
-            whole[0, u0:u0 + idx.shape[1]] = idx[0]
-            if u0 + idx.shape[1] == n:
-                yield r0, 1, whole
-        return
+    g = np.random.Generator(np.random.SFC64(
+        np.random.SeedSequence(0 if seed is None else seed, spawn_key=(r,))))
     k = -(-n // BLOCK)
-    sizes = np.full(k, BLOCK, dtype=np.int64)
-    sizes[-1] = n - BLOCK * (k - 1)
-    p = sizes / n
-    starts = np.arange(k, dtype=np.int64) * BLOCK
-    for r0 in range(b):
-        hits = rng.multinomial(n, p)
-        yield r0, 1, [(int(a), rng.integers(0, int(m), int(h), dtype=np.uint16))
-                      for a, m, h in zip(starts, sizes, hits)]
+    last = n - BLOCK * (k - 1)
+    hits = g.multinomial(n, np.r_[np.full(k - 1, BLOCK / n), last / n]).tolist()
+    if _bits_fit(BLOCK):                       # the whole blocks' rows in one raw draw
+        cut = np.cumsum(hits[:-2], dtype=np.int64)
+        rows = np.split(_raw_rows(g, sum(hits[:-1]), BLOCK), cut)
+    else:
+        rows = [g.integers(0, BLOCK, h, dtype=np.uint16) for h in hits[:-1]]
+    rows.append(_raw_rows(g, hits[-1], last) if _bits_fit(last)
+                else g.integers(0, last, hits[-1], dtype=np.uint16))
+    return list(zip(range(0, n, BLOCK), rows))
+
+
+def _bits_fit(m):
+    return m & (m - 1) == 0 and m <= 1 << 16
+
+
+def _raw_rows(g, h, m):
+    """h uniform rows of 0..m-1 (m a power of two up to 2**16) from raw 64-bit draws."""
+    raw = g.bit_generator.random_raw(-(-h // 4)).astype("<u8", copy=False)
+    rows = raw.view("<u2")[:h].astype(np.uint16, copy=False)
+    if m < 1 << 16:
+        rows &= m - 1
+    return rows
 
 
 def auc_draws(n, replicates, seed=0):
     """(B, n) row indices ``auc_bootstrap`` draws (for checks against plain loops; small n)."""
     b = check_replicates(replicates)
     out = np.empty((b, n), dtype=np.int64)
-    for r0, r, draws in _draws(rng_of(seed), n, b):
-        if isinstance(draws, np.ndarray):
+    if n <= BLOCK:
+        for r0, r, draws in _draws(rng_of(seed), n, b):
             out[r0:r0 + r] = draws
-        else:
-            out[r0] = np.concatenate([a + rows.astype(np.int64) for a, rows in draws])
+        return out
+    for r0 in range(b):
+        out[r0] = np.concatenate([a + rows.astype(np.int64) for a, rows in replicate_blocks(n, seed, r0)])
     return out
 
 
