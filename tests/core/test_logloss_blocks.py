@@ -108,3 +108,25 @@ def test_one_pass_when_nothing_needs_a_clip(monkeypatch):
     p[3, 1] = 0.0
     log_loss(rng.integers(0, 4, 1000), p)
     assert calls == [False, False, True]
+
+
+@pytest.mark.parametrize("truth_dtype", [np.int8, np.int64, np.bool_, np.float64])
+def test_binary_score_by_blocks_equals_a_plain_loop_and_makes_rows_only_when_asked(truth_dtype):
+    """Binary: the score is summed by blocks with no per-row array; the per-row losses and
+    probabilities (for statistics) are made on first use and equal Kaggle's loop."""
+    rng = np.random.default_rng(11)
+    n = 3 * probabilistic.BLOCK + 123
+    y = rng.random(n) < 0.4
+    p = rng.random(n)
+    p[rng.integers(0, n, 40)] = 0.0                  # clipped rows in several blocks
+    p[rng.integers(0, n, 40)] = 1.0
+    r = log_loss(y.astype(truth_dtype), p)
+    assert "_made" not in r.__dict__                  # the score alone made no rows
+    want = kaggle_rows(y.astype(int), np.c_[1 - p, p])
+    assert r.score == pytest.approx(math.fsum(want) / n, rel=1e-12)
+    np.testing.assert_allclose(r.losses, want, rtol=1e-12)
+    np.testing.assert_allclose(r.p_true, np.exp(-want), rtol=1e-12)
+    raw = np.where(y, p, 1 - p)
+    assert r.clipped == int(np.count_nonzero((raw < 1e-15) | (raw > 1 - 1e-15))) > 0
+    q = np.clip(p, 0.01, 0.99)                       # nothing clipped: scikit-learn agrees
+    assert log_loss(y.astype(truth_dtype), q).score == pytest.approx(skm.log_loss(y, q), rel=1e-12)

@@ -12,7 +12,8 @@ Kaggle would clip them silently, hiding a broken submission.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -28,11 +29,26 @@ class LogLossResult:
     score: float                  # nan when undefined
     undefined_reason: "str | None"
     n: int
-    losses: np.ndarray            # (n,) -log p(true class), after clipping and renormalising
-    p_true: np.ndarray            # (n,) that probability
+    # (losses, p_true); a binary pair keeps (truth as bool, p) and makes them on first use
+    per_row: tuple = field(repr=False)
     eps: float = DEFAULT_EPS
     clipped: int = 0              # rows whose true-class probability was clipped
     higher_is_better: bool = False
+
+    @cached_property
+    def _made(self):
+        r = self.per_row
+        return _binary_rows(*r, self.eps) if r[0].dtype == np.bool_ else r
+
+    @property
+    def losses(self):
+        """(n,) -log p(true class), after clipping and renormalising."""
+        return self._made[0]
+
+    @property
+    def p_true(self):
+        """(n,) that probability."""
+        return self._made[1]
 
     @property
     def row_stats(self):
@@ -101,7 +117,7 @@ def log_loss(truth, probabilities, *, eps: float = DEFAULT_EPS) -> LogLossResult
     n = p.shape[0]
     if n == 0:
         z = np.zeros(0)
-        return LogLossResult(float("nan"), "no rows to score", 0, z, z, eps)
+        return LogLossResult(float("nan"), "no rows to score", 0, (z, z), eps)
     if p.ndim == 2 and p.shape[1] >= 2:
         return _multi_class(truth, p, eps)
     _check_probabilities(p)
@@ -113,13 +129,38 @@ def log_loss(truth, probabilities, *, eps: float = DEFAULT_EPS) -> LogLossResult
                                         (t.dtype.kind in "iu" or np.array_equal(t, np.round(t)))):
             bad = int(np.flatnonzero(~((t == 0) | (t == 1)))[0])
             raise InputError(f"truth must be 0 or 1; found {t[bad].item()!r} at row {bad}")
-        raw = np.where(t.astype(bool), p, 1.0 - p)
-        pt = np.clip(raw, eps, 1.0 - eps)
     else:
         raise InputError(f"multi-class probabilities need at least 2 columns; got {p.shape[1]}")
-    losses = -np.log(pt)
-    clipped = int(np.count_nonzero((raw < eps) | (raw > 1.0 - eps)))
-    return LogLossResult(float(losses.mean()), None, n, losses, pt, eps, clipped)
+    t = t.astype(bool, copy=False)
+    total, clipped = _binary_blocks(t, p, eps)
+    return LogLossResult(-total / n, None, n, (t, p), eps, clipped)
+
+
+def _binary_blocks(t, p, eps, out=None):
+    """(sum of log p(true class) after the clip, rows clipped) of a binary pair, by
+    blocks in cache: no n-sized temporary unless ``out`` = (p_true, log p) to fill."""
+    n, total, clipped = p.shape[0], 0.0, 0
+    buf = np.empty(min(BLOCK, n)) if out is None else None
+    for a in range(0, n, BLOCK):
+        b = min(n, a + BLOCK)
+        o = buf[:b - a] if out is None else out[0][a:b]
+        np.subtract(1.0, p[a:b], out=o)
+        np.copyto(o, p[a:b], where=t[a:b])
+        if o.min() < eps or o.max() > 1.0 - eps:
+            clipped += int(np.count_nonzero((o < eps) | (o > 1.0 - eps)))
+            np.clip(o, eps, 1.0 - eps, out=o)
+        lg = o if out is None else out[1][a:b]
+        np.log(o, out=lg)
+        total += float(lg.sum())
+    return total, clipped
+
+
+def _binary_rows(t, p, eps):
+    """(losses, p_true) of a binary pair (statistics need them; the score does not)."""
+    pt, losses = np.empty(p.shape[0]), np.empty(p.shape[0])
+    _binary_blocks(t, p, eps, (pt, losses))
+    np.negative(losses, out=losses)
+    return losses, pt
 
 
 BLOCK = 1 << 16     # values a block of rows: 512 kB, read from memory once, the rest in cache
@@ -167,4 +208,4 @@ def _multi_class(truth, p, eps):
         clipped = int(np.count_nonzero((raw < eps) | (raw > 1.0 - eps)))
     losses = np.log(pt)
     np.negative(losses, out=losses)
-    return LogLossResult(float(losses.mean()), None, n, losses, pt, eps, clipped)
+    return LogLossResult(float(losses.mean()), None, n, (losses, pt), eps, clipped)
