@@ -104,3 +104,23 @@ def test_millions_of_one_class_and_a_handful_of_the_other():
         u2, ties = plain_u(yy, s)
         assert _buckets.table_u(yy, s)[::3] == (u2, ties)
         assert roc_auc(yy, s).score == pytest.approx(roc_auc_score(yy, s), rel=1e-12)
+
+
+def test_ties_and_spread_values_in_separate_stretches_of_the_larger_class():
+    # The larger class in long stretches: one only tied values (searched), one only
+    # spread values (scanned), one mixed; a kernel that walks it in pieces must add
+    # each piece's counts once.
+    n = 300_000
+    y = np.zeros(n, dtype=bool)
+    y[RNG.choice(n, n // 4, replace=False)] = True
+    s = RNG.random(n)
+    neg = np.flatnonzero(~y)
+    tied = neg[: neg.size // 3]                            # first stretch: ties with A
+    s[tied] = RNG.choice(s[y][:20], tied.size)
+    mixed = neg[2 * neg.size // 3:]
+    s[mixed[::2]] = 0.5
+    s[y[:1000].nonzero()[0]] = 0.5                         # A holds 0.5 too: a crowded bucket
+    u2, ties = plain_u(y, s)
+    assert ties > 0
+    assert _buckets.table_u(y, s) == (u2, int(y.sum()), int((~y).sum()), ties)
+    assert roc_auc(y, s).score == pytest.approx(roc_auc_score(y, s), rel=1e-12)
