@@ -181,6 +181,8 @@ class AppController(AnalysisJobs, QObject):
 
     def _load_failed(self, exc, truth=None, submission=None):
         problems = getattr(exc, "report", None) or getattr(exc, "problems", None) or [str(exc)]
+        if getattr(exc, "in_app", None):          # metrics.AmbiguousMetric: no CLI flag here
+            problems = [exc.in_app]
         self._reading = None
         self.session.release()
         self._new_truth(truth)

@@ -189,7 +189,12 @@ class MainWindow(FileActions, UnsavedEdits, QMainWindow):
         return name if ok else None
 
     def _choose_metric(self, names):
-        name = self.ask_metric(names)
+        # Asked once the failed load has ended (its progress gone), and not at all if
+        # newer files are already on their way.
+        QTimer.singleShot(0, self, lambda: None if self.jobs.running("load")
+                          else self._set_metric(self.ask_metric(names)))
+
+    def _set_metric(self, name):
         combo = self.options_panel.metric_combo
         if name and combo.findData(name) >= 0:
             combo.setCurrentIndex(combo.findData(name))     # reloads with that metric

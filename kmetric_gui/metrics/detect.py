@@ -32,9 +32,15 @@ class AmbiguousMetric(InputError):
 
     def __init__(self, fits):
         self.fits = list(fits)             # [(metric, Fit)]
-        names = ", ".join(f"{m.name} ({f.reason})" for m, f in self.fits)
-        super().__init__(f"several metrics fit these files: {names}; choose one with "
+        self.listing = ", ".join(f"{m.name} ({f.reason})" for m, f in self.fits)
+        super().__init__(f"several metrics fit these files: {self.listing}; choose one with "
                          f"--metric {{{','.join(m.name for m, _ in self.fits)}}}")
+
+    @property
+    def in_app(self):
+        """The same in the window's words (no command-line flag)."""
+        return (f"several metrics fit these files: {self.listing}; choose one (Options, "
+                "Metric)")
 
     @property
     def names(self):

@@ -272,12 +272,20 @@ def test_a_binary_label_pair_makes_the_app_ask_which_metric(qtbot, window, tmp_p
                                                            no_metric_question, monkeypatch):
     """0/1 truth and predictions fit kappa, accuracy and F1: the app asks, scores nothing
     until one is chosen, then scores with it."""
-    sol, sub = write_rare_binary(tmp_path)
-    with qtbot.waitSignal(window.controller.metric_ambiguous, timeout=20000):
-        window.open_files(sol, sub)
-    assert {"qwk", "accuracy", "f1"} <= set(no_metric_question[-1])
-    assert window.session.results is None
     from kmetric_gui.gui.main_window import MainWindow
+    sol, sub = write_rare_binary(tmp_path)
+    ended, ended_when_asked = [], []
+    window.jobs.ended.connect(lambda kind, outcome: ended.append((kind, outcome)))
+    monkeypatch.setattr(MainWindow, "ask_metric", lambda self, names: ended_when_asked.append(
+        list(ended)) or no_metric_question.append(names))
+    window.open_files(sol, sub)
+    qtbot.waitUntil(lambda: len(no_metric_question) > 0, timeout=20000)
+    assert {"qwk", "accuracy", "f1"} <= set(no_metric_question[-1])
+    # the window heard the load end (its progress and Cancel go) before the question
+    assert ("load", "failed") in ended_when_asked[0]
+    assert window.session.results is None
+    said = window.statusBar().currentMessage()
+    assert "several metrics fit" in said and "--metric" not in said   # the window's words
     monkeypatch.setattr(MainWindow, "ask_metric", lambda self, names: "accuracy")
     wait_scored(qtbot, window, lambda: window.controller.metric_ambiguous.emit(["accuracy", "qwk"]))
     t = np.loadtxt(sol, delimiter=",", skiprows=1, usecols=1)
