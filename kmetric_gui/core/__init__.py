@@ -5,7 +5,7 @@ the modules here take a metric's behaviour as a parameter and never name one.
 Names are imported from their modules on first use (PEP 562): a plain score
 never loads the bootstrap or attribution code.
 """
-import importlib
+from ._lazy import lazy_names
 
 # Modules named like one of their functions load now, so the function wins.
 from .shakeup import Shakeup, shakeup  # noqa: E402
@@ -21,17 +21,7 @@ _WHERE = {
 }
 
 
-def __getattr__(name):
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_WHERE))
+__getattr__, __dir__ = lazy_names(globals(), _WHERE)
 
 
 __all__ = [

@@ -5,13 +5,12 @@ metric-agnostic statistics they feed (intervals, shake-up, compare) are in
 ``kmetric_gui.core``. Names are imported from their modules on first use
 (PEP 562): `kmetric score` on a kappa file never loads the F-beta code.
 """
-import importlib
+from ...core._lazy import lazy_names
 
 # Modules named like one of their functions load now, so the function wins.
 from .lwlrap import LwlrapResult, lwlrap, sample_ranking  # noqa: E402
 from .mapk import MapkResult, mapk  # noqa: E402
 
-_HERE = __name__
 _WHERE = {
     "kappa_fix_first": "kappa_fixes",
     "kappa_gain_map": "kappa_fixes",
@@ -42,34 +41,23 @@ _WHERE = {
     "fbeta_units": "units",
     "kappa_units": "units",
     "lwlrap_units": "units",
-    # the common Kaggle families (docs/metric-families.md), still in core until moved here
-    "AucResult": "kmetric_gui.metrics.kernels.ranking",
-    "roc_auc": "kmetric_gui.metrics.kernels.ranking",
-    "auc_bootstrap": "kmetric_gui.metrics.kernels.ranking_boot",
-    "delong": "kmetric_gui.metrics.kernels.ranking",
-    "LogLossResult": "kmetric_gui.metrics.kernels.probabilistic",
-    "log_loss": "kmetric_gui.metrics.kernels.probabilistic",
-    "accuracy": "kmetric_gui.metrics.kernels.classification",
-    "f1": "kmetric_gui.metrics.kernels.classification",
-    "rmse": "kmetric_gui.metrics.kernels.regression",
-    "rmsle": "kmetric_gui.metrics.kernels.regression",
-    "mae": "kmetric_gui.metrics.kernels.regression",
-    "mcrmse": "kmetric_gui.metrics.kernels.regression",
+    # the common Kaggle families (docs/metric-families.md)
+    "AucResult": "ranking",
+    "roc_auc": "ranking",
+    "auc_bootstrap": "ranking_boot",
+    "delong": "ranking",
+    "LogLossResult": "probabilistic",
+    "log_loss": "probabilistic",
+    "accuracy": "classification",
+    "f1": "classification",
+    "rmse": "regression",
+    "rmsle": "regression",
+    "mae": "regression",
+    "mcrmse": "regression",
 }
 
 
-def __getattr__(name):
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    where = module if "." in module else f"{_HERE}.{module}"
-    value = getattr(importlib.import_module(where), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_WHERE))
+__getattr__, __dir__ = lazy_names(globals(), _WHERE)
 
 
 __all__ = [

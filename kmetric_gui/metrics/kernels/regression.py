@@ -86,43 +86,32 @@ def _pair(y_true, y_pred, what, as_float=True):
 BLOCK = 1 << 16     # values a block: the buffer (512 kB) stays in the L2 cache
 
 
-def squared_distance(t, p):
-    """Sum of (p - t)**2 in float64, one pass over blocks; no n-sized temporary."""
-    ft, fp = t.ravel(), p.ravel()
-    n = ft.size
-    buf = np.empty(min(n, BLOCK))
-    total = 0.0
-    for a in range(0, n, BLOCK):
-        d = buf[:min(BLOCK, n - a)]
-        np.subtract(fp[a:a + d.size], ft[a:a + d.size], out=d, dtype=np.float64)
-        total += float(np.einsum("i,i->", d, d))   # not BLAS: its threads spin on a busy machine
-    return total
-
-
-def absolute_distance(t, p):
-    """Sum of |p - t| in float64, one pass over blocks (as squared_distance)."""
-    ft, fp = t.ravel(), p.ravel()
-    n = ft.size
-    buf = np.empty(min(n, BLOCK))
-    total = 0.0
-    for a in range(0, n, BLOCK):
-        d = buf[:min(BLOCK, n - a)]
-        np.subtract(fp[a:a + d.size], ft[a:a + d.size], out=d, dtype=np.float64)
-        total += float(np.add.reduce(np.abs(d, out=d)))
-    return total
-
-
-def column_squares(t, p):
-    """(C,) each column's sum of (p - t)**2 for (n, C) inputs, over blocks of rows."""
-    n, c = t.shape
-    step = max(1, BLOCK // max(c, 1))
-    buf = np.empty((min(n, step), c))
-    total = np.zeros(c)
+def _blocks(t, p, fold, total=0.0):
+    """``total`` plus ``fold(p - t)`` of each block of rows in float64: one pass, the
+    difference in a reused buffer of about BLOCK values (no n-sized temporary)."""
+    n = t.shape[0]
+    step = max(1, BLOCK // max(int(np.prod(t.shape[1:])), 1))
+    buf = np.empty((min(n, step),) + t.shape[1:])
     for a in range(0, n, step):
         d = buf[:min(step, n - a)]
         np.subtract(p[a:a + d.shape[0]], t[a:a + d.shape[0]], out=d, dtype=np.float64)
-        total += np.einsum("ij,ij->j", d, d)
+        total = total + fold(d)
     return total
+
+
+def squared_distance(t, p):
+    """Sum of (p - t)**2 in float64 (einsum, not BLAS: its threads spin on a busy machine)."""
+    return _blocks(t, p, lambda d: float(np.einsum("i,i->", d.reshape(-1), d.reshape(-1))))
+
+
+def absolute_distance(t, p):
+    """Sum of |p - t| in float64."""
+    return _blocks(t, p, lambda d: float(np.add.reduce(np.abs(d, out=d), axis=None)))
+
+
+def column_squares(t, p):
+    """(C,) each column's sum of (p - t)**2 for (n, C) inputs."""
+    return _blocks(t, p, lambda d: np.einsum("ij,ij->j", d, d), np.zeros(t.shape[1]))
 
 
 def _name_non_finite(t, p):
