@@ -18,10 +18,6 @@ from ..cpu import prefer_avx2_sort
 
 prefer_avx2_sort()                  # before anything imports numpy (kmetric_gui/cpu.py)
 
-from .metricfile_start import start_early  # noqa: E402
-
-start_early(sys.argv)               # a metric file's workers import pandas meanwhile
-
 from . import check_metric, compare, rank, report, score, select  # noqa: E402
 
 if TYPE_CHECKING:
@@ -61,6 +57,10 @@ def _is_tty(stream):
 
 
 def _main(argv):
+    from .metricfile_start import start_early
+    # A metric file's workers import pandas while the command parses and reads. Started
+    # here, never on import: the workers' server imports the `kmetric` script again.
+    start_early(sys.argv[1:] if argv is None else list(argv))
     args = build_parser().parse_args(argv)
     try:
         return args.run(args)

@@ -34,20 +34,33 @@ def _wait_gone(pid, seconds=15):
     return _gone(pid)
 
 
-@pytest.mark.parametrize("argv,starts", [
-    (["kmetric", "score", "s.csv", "u.csv", "--metric-file", "m.py"], True),
-    (["-m", "score", "s.csv", "u.csv", "--metric-file=m.py"], True),
-    (["/x/kmetric_gui/cli/__main__.py", "compare", "s.csv", "a.csv", "b.csv", "--metric-file", "m.py"], True),
-    (["kmetric", "score", "s.csv", "u.csv"], False),                      # no metric file
-    (["kmetric", "score", "s.csv", "u.csv", "--metric-file", "m.py", "--executor", "dask:h:8786"], False),
-    (["/usr/bin/pytest", "--metric-file", "m.py"], False),                # another program
+@pytest.mark.parametrize("args,starts", [
+    (["score", "s.csv", "u.csv", "--metric-file", "m.py"], True),
+    (["score", "s.csv", "u.csv", "--metric-file=m.py"], True),
+    (["compare", "s.csv", "a.csv", "b.csv", "--metric-file", "m.py"], True),
+    (["score", "s.csv", "u.csv"], False),                      # no metric file
+    (["score", "s.csv", "u.csv", "--metric-file", "m.py", "--executor", "dask:h:8786"], False),
     ([], False),
 ])
-def test_started_early_only_for_a_metric_file_command(monkeypatch, argv, starts):
+def test_started_early_only_for_a_metric_file_command(monkeypatch, args, starts):
     calls = []
     monkeypatch.setattr(start, "warm_up", lambda: calls.append(1))
-    start_early(argv)
+    start_early(args)
     assert calls == ([1] if starts else [])
+
+
+def test_main_starts_the_workers_early_and_importing_does_not(monkeypatch):
+    """The server starts from main() for a metric-file command; importing the CLI with such
+    arguments in sys.argv starts nothing (the server imports the `kmetric` script again)."""
+    calls = []
+    monkeypatch.setattr(start, "warm_up", lambda: calls.append(1))
+    monkeypatch.setattr(sys, "argv", ["kmetric", "score", "s.csv", "u.csv", "--metric-file", "m.py"])
+    import importlib
+    import kmetric_gui.cli as cli
+    importlib.reload(cli)
+    assert calls == []
+    assert cli.main(["score", "missing_s.csv", "missing_u.csv", "--metric-file", "m.py"]) == 2
+    assert calls == [1]
 
 
 def test_spawn_when_asked(monkeypatch):
