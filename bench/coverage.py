@@ -33,7 +33,7 @@ from kmetric_gui.core.calibrated import auto_method  # noqa: E402
 from kmetric_gui.metrics.kernels.kappa import kappa_from_confusion, weight_matrix  # noqa: E402
 from kmetric_gui.core.resample import Units  # noqa: E402
 from kmetric_gui.metrics.kernels.units import kappa_units  # noqa: E402
-from kmetric_gui.stats import interval_of  # noqa: E402
+from kmetric_gui.analysis.stats import interval_of  # noqa: E402
 
 METHODS = ("percentile", "bca", "calibrated", "auto")
 LEVEL = 0.95

@@ -97,7 +97,7 @@ AFTER_FBETA = """
 import sys
 from kmetric_gui.cpu import prefer_avx2_sort
 prefer_avx2_sort()          # as the app's entry point does, before numpy is imported
-from kmetric_gui.scoring import load, score_prepared
+from kmetric_gui.analysis.scoring import load, score_prepared
 score_prepared(load(sys.argv[3], sys.argv[4]))
 print(score_prepared(load(sys.argv[1], sys.argv[2])).result.score)
 """

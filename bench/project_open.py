@@ -25,7 +25,7 @@ sys.path.insert(0, ROOT)
 
 def make_project(folder, sol, sub, n_rows, n_edits):
     from kmetric_gui.gui.project_file import file_ref, project_json, write_project
-    from kmetric_gui.scoring import Options
+    from kmetric_gui.analysis.scoring import Options
     path = os.path.join(folder, f"p_{n_edits}.kmetric")
     if os.path.exists(path):
         return path

@@ -91,7 +91,7 @@ def rank_case(teams, sims, repeat):
     others = np.sort(rng.normal(0.80, 0.01, teams - 1))[::-1]
     gaps = rng.normal(0.0, 0.008, 2000)
 
-    from kmetric_gui.ranking import RankOptions, _simulations
+    from kmetric_gui.analysis.ranking import RankOptions, _simulations
     o = RankOptions(simulations=sims)
 
     def ours():                               # as ranking.land runs them: two at a time
@@ -135,8 +135,8 @@ def files_case(n, c, ref_files=5):
     pair reader (scoring.load per candidate: the truth read each time, ids hashed)
     timed on ``ref_files`` candidates and extrapolated to c."""
     import tempfile
-    from kmetric_gui.comparison import load_all
-    from kmetric_gui.select import SelectOptions, select_files
+    from kmetric_gui.analysis.comparison import load_all
+    from kmetric_gui.analysis.select import SelectOptions, select_files
     with tempfile.TemporaryDirectory() as d:
         sol, paths = write_candidates(d, n, c)
         w, cpu = time.perf_counter(), time.process_time()

@@ -147,7 +147,7 @@ def second_submission(sub, path):
 def fbeta_files_case(n, calls):
     """(rows, distinct rows): 2,000 replicates / splits at n documents, merged vs per document."""
     from files import make_fbeta
-    from kmetric_gui import scoring
+    from kmetric_gui.analysis import scoring
     from kmetric_gui.core.compare import compare_pair
     from kmetric_gui.core.intervals import acceleration
     from kmetric_gui.metrics.base import Metric
@@ -197,7 +197,7 @@ def fbeta_files_case(n, calls):
 def calibrated_cases(n_kappa, n_lw, calls, rng):
     """The calibrated (double bootstrap) interval beside the percentile one, 2,000 replicates
     each (the CLI's default), on 10M kappa rows and 100k x 80 LwLRAP."""
-    from kmetric_gui.stats import interval_of
+    from kmetric_gui.analysis.stats import interval_of
     t = rng.integers(0, 6, n_kappa)
     p = np.clip(t + rng.integers(-1, 2, n_kappa), 0, 5)
     kappa = kappa_units(weighted_kappa(t, p))

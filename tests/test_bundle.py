@@ -50,7 +50,7 @@ def test_frozen_cli_json(metric):
             DEMO / f"{metric}_submission.csv", "--json")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
-    from kmetric_gui.scoring import score_files
+    from kmetric_gui.analysis.scoring import score_files
     want = score_files(DEMO / f"{metric}_solution.csv", DEMO / f"{metric}_submission.csv")
     assert d["metric"] == metric and d["score"] == pytest.approx(want.score)
 
@@ -65,7 +65,7 @@ def test_frozen_cli_parquet(tmp_path):
         pd.read_csv(DEMO / f"qwk_{part}.csv").to_parquet(files[-1])
     r = run(exe("kmetric"), "score", *files, "--json")
     assert r.returncode == 0, r.stderr
-    from kmetric_gui.scoring import score_files
+    from kmetric_gui.analysis.scoring import score_files
     assert json.loads(r.stdout)["score"] == pytest.approx(score_files(*files).score)
 
 

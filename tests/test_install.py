@@ -116,7 +116,7 @@ def test_installed_kmetric_scores_the_demo(venv):
         truth, sub = demo / f"{metric}_solution.csv", demo / f"{metric}_submission.csv"
         r = run([command(venv, "kmetric"), "score", truth, sub, "--json"], venv["tmp"])
         assert r.returncode == 0, r.stderr
-        from kmetric_gui.scoring import score_files
+        from kmetric_gui.analysis.scoring import score_files
         got = json.loads(r.stdout)
         assert got["metric"] == metric and got["score"] == pytest.approx(score_files(truth, sub).score)
 

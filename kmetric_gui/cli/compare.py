@@ -56,7 +56,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def compare_options(args):
     """(CompareOptions or None, problems) from the flags."""
-    from ..comparison import CompareOptions
+    from ..analysis.comparison import CompareOptions
     problems = []
     kw = {}
     if args.ci is not None:
@@ -211,7 +211,7 @@ def _pct(f):
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..comparison import compare_files
+    from ..analysis.comparison import compare_files
     from ..errors import InputError
     copts, problems = compare_options(args)
     for line in problems:

@@ -22,7 +22,7 @@ def fixes_for(rep, args, d):
     """Add ``top_fixes`` (and the reason when there are none) to the JSON dict."""
     if not getattr(args, "top_fixes", None):
         return None
-    from ..fixes import top_fixes
+    from ..analysis.fixes import top_fixes
     tf = top_fixes(rep, args.top_fixes)
     d["top_fixes"] = tf.to_json()
     if tf.reason:

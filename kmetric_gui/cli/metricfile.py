@@ -161,7 +161,7 @@ def _parity(args, fs, d, lines):
 def _interval(w, fs, usage, ci, d, lines, bootstrap):
     from ..core.intervals import percentile_interval
     from ..metricfile.runner import MetricFailed
-    from ..stats import interval_text
+    from ..analysis.stats import interval_text
     from ..metricfile.kaggle import plan_replicates
     from .metricfile_stats import Progress
     b, est = plan_replicates(w, fs.call_seconds, ci.replicates)

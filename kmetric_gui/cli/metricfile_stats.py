@@ -46,7 +46,7 @@ def shakeup_into(w, fs, usage, shake, d, lines):
 
     from ..errors import InputError
     from ..metricfile.analyses import shakeup_file
-    from ..stats import shakeup_lines
+    from ..analysis.stats import shakeup_lines
     splits, est = plan_replicates(w, 2 * fs.call_seconds, shake.splits)
     if splits < 1:
         raise InputError(f"--shakeup: one call takes {fs.call_seconds:.1f} s; no split fits in the "

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 import argparse
 
 if TYPE_CHECKING:
-    from ..scoring import Options
+    from ..analysis.scoring import Options
 
 
 def int_arg(text):
@@ -74,7 +74,7 @@ def add_metric_options(s: argparse.ArgumentParser) -> None:
 
 
 def options_from_args(args: argparse.Namespace) -> Options:
-    from ..scoring import Options, declared_options
+    from ..analysis.scoring import Options, declared_options
     gb = getattr(args, "max_inflated_gb", None)
     kw = {name: getattr(args, name) for name in declared_options() if hasattr(args, name)}
     return Options(metric=args.metric, id_column=args.id_column, target_column=args.target_column,

@@ -43,7 +43,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def rank_options(args):
-    from ..ranking import RankOptions
+    from ..analysis.ranking import RankOptions
     problems, kw = [], {}
     if args.correlation is not None:
         v = _number(args.correlation, "--correlation", problems)
@@ -92,7 +92,7 @@ def human_lines(d):
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import InputError
-    from ..ranking import rank_files, read_leaderboard
+    from ..analysis.ranking import rank_files, read_leaderboard
     ropts, problems = rank_options(args)
     for line in problems:
         print(f"kmetric: {line}", file=sys.stderr)

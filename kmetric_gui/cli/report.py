@@ -40,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def _compare_options(ci):
     """The comparison of several submissions uses the bootstrap flags when given."""
-    from ..comparison import CompareOptions
+    from ..analysis.comparison import CompareOptions
     if ci is None:
         return CompareOptions()
     return CompareOptions(level=ci.level, replicates=ci.replicates, seed=ci.seed, method=ci.method)
@@ -98,13 +98,13 @@ def run(args: argparse.Namespace) -> int:
     from ..report import FolderError, build_report, file_info, folder_size, score_entry
     from ..report.folder import check_folder
     from ..report.build import load_counted
-    from ..scoring import score_prepared
+    from ..analysis.scoring import score_prepared
     ci, shake, problems = stats_options(args)
     for line in problems:
         print(f"kmetric: {line}", file=sys.stderr)
     if problems:
         return 2
-    from ..ranking import read_board_arg
+    from ..analysis.ranking import read_board_arg
     board = read_board_arg(getattr(args, "leaderboard", None), sys.stderr)
     if board is False:
         return 2
@@ -136,12 +136,12 @@ def run(args: argparse.Namespace) -> int:
     data = build_report(args.truth, entries, files=files, compare=_compare_options(ci),
                         groups=groups)
     if board is not None:
-        from ..ranking import add_to_report
+        from ..analysis.ranking import add_to_report
         add_to_report(data, board)
     try:
         _write(data, folder)
     except (FolderError, OSError) as e:
-        from ..saving import reason_in_words
+        from ..io.saving import reason_in_words
         why = getattr(e, "reason", None) or (reason_in_words(e) if isinstance(e, OSError) else e)
         print(f"kmetric: report not written to {folder}: {why} (nothing was changed there)",
               file=sys.stderr)

@@ -54,7 +54,7 @@ def human_lines(rep, d):
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import InputError
-    from ..scoring import load, report_json, score_prepared
+    from ..analysis.scoring import load, report_json, score_prepared
     ci, shake, problems = stats_options(args)
     for line in problems:
         print(f"kmetric: {line}", file=sys.stderr)

@@ -48,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def select_options(args):
     """(SelectOptions or None, problems) from the flags."""
-    from ..select import SelectOptions
+    from ..analysis.select import SelectOptions
     problems = []
     kw = {}
     if args.pick is not None:
@@ -120,7 +120,7 @@ def human_lines(adv, d):
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import InputError
-    from ..select import select_files
+    from ..analysis.select import select_files
     sopts, problems = select_options(args)
     for line in problems:
         print(f"kmetric: {line}", file=sys.stderr)

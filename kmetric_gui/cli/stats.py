@@ -106,10 +106,10 @@ def stats_options(args):
         level_problem(level if level is not None else 0.95, reps, problems)
     if problems:
         return None, None, problems
-    if not (want_ci or args.shakeup):     # kmetric_gui.stats only when asked (30 ms to import)
+    if not (want_ci or args.shakeup):     # kmetric_gui.analysis.stats only when asked (30 ms to import)
         return None, None, []
     from ..core.coverage import SIMULATIONS
-    from ..stats import ShakeupOptions, StatsOptions
+    from ..analysis.stats import ShakeupOptions, StatsOptions
     ci = (StatsOptions(level if level is not None else 0.95, reps, seed, args.ci_method or "auto",
                        SIMULATIONS if args.coverage_check else 0)
           if want_ci else None)
@@ -121,14 +121,14 @@ def groups_of(rep, args):
     """Group label per solution row from --group-column / --groups, or None."""
     if getattr(args, "group_column", None) is None and getattr(args, "groups", None) is None:
         return None
-    from ..grouping import read_groups
+    from ..analysis.grouping import read_groups
     return read_groups(rep.prepared, truth_path=args.truth, column=args.group_column,
                        path=args.groups)
 
 
 def apply_stats(rep, d, lines, ci, shake, groups=None):
     """Add the statistics to the JSON object ``d`` and the human ``lines`` (in place)."""
-    from ..stats import analyze, coverage_text, interval_text, shakeup_lines
+    from ..analysis.stats import analyze, coverage_text, interval_text, shakeup_lines
     from ..errors import InputError
     try:
         st = analyze(rep, ci, shake, strict=True, groups=groups)

@@ -28,7 +28,7 @@ class AnalysisJobs:
             return
         self.compare_jobs.run()
         self.compute_fixes()
-        from ..stats import analyze
+        from ..analysis.stats import analyze
         from .stats_controls import group_kw
         report, gen, settings = s.results.report, s.results.generation, s.stats_settings
         truth = s.truth_path
@@ -56,7 +56,7 @@ class AnalysisJobs:
         report, gen = s.results.report, s.results.generation
 
         def job(progress, cancel):
-            from ..fixes import gains, top_fixes
+            from ..analysis.fixes import gains, top_fixes
             progress(0.5, "what to fix first")
             has_optimiser = type(report.definition).honest is not Metric.honest
             return Fixes(report.metric, top_fixes(report, 1000), gains(report), has_optimiser)
@@ -73,7 +73,7 @@ class AnalysisJobs:
             s.stats_settings, s.truth_path
 
         def job(progress, cancel):
-            from ..fixes import scored_rows
+            from ..analysis.fixes import scored_rows
             from .stats_controls import group_kw
             kw = group_kw(report, truth, settings)      # halves, folds, draws of whole groups
             progress(0.3, "fitting on one part, scoring the other")

@@ -34,7 +34,7 @@ class CompareJobs:
         if not s.compare_paths or s.results is None or s.stats_settings is None \
                 or not s.is_current(s.results.generation):
             return
-        from ..comparison import CompareOptions, compare_reports, load_all
+        from ..analysis.comparison import CompareOptions, compare_reports, load_all
         report, gen = s.results.report, s.results.generation
         paths, settings, truth = s.compare_paths, s.stats_settings, s.truth_path
         ci, shake = settings

@@ -10,7 +10,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..errors import InputError
-from ..scoring import load, score_prepared
+from ..analysis.scoring import load, score_prepared
 from ..state import Results
 from ..tables import Column
 from .analysis_jobs import ANALYSIS, AnalysisJobs, Fixes  # noqa: F401 (Fixes, kept importable)
@@ -320,7 +320,7 @@ class AppController(AnalysisJobs, QObject):
         path = str(path)
 
         def job(progress, cancel):
-            from ..saving import formula_ids, save_atomic
+            from ..io.saving import formula_ids, save_atomic
             prep = version.prepared()
             header, rows = metric.submission_rows(prep)
             note = ""

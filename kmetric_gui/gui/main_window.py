@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QMainWindow,
                                QWidget)
 
 from ..errors import InputError
-from ..scoring import Options
+from ..analysis.scoring import Options
 from ..state import Session
 from . import dialogs
 from .controller import AppController

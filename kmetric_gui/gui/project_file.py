@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 
 from ..report.build import sha256_of
-from ..saving import save_atomic
+from ..io.saving import save_atomic
 from ..numbers import RATING_LIMIT
-from ..scoring import Options
+from ..analysis.scoring import Options
 from ..state import Change
 
 FORMAT, FORMAT_VERSION, SUFFIX = "kmetric-project", 1, ".kmetric"

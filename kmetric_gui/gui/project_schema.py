@@ -10,7 +10,7 @@ import re
 
 from ..metrics import METRIC_NAMES
 from ..numbers import RATING_LIMIT, shown
-from ..scoring import Options
+from ..analysis.scoring import Options
 
 MAX_TEXT = 4096               # a path, a column name, a label
 MAX_EDITS = 1_000_000         # edits in one project
@@ -112,7 +112,7 @@ def check_options(raw, problems):
     if not isinstance(raw, dict):
         problems.add("options", "must be an object")
         return None
-    from ..scoring import declared_options
+    from ..analysis.scoring import declared_options
     names = [f for f in Options.__dataclass_fields__ if f != "params"]
     declared = declared_options()         # every metric's own options (metrics/schema.py)
     kw, before = {}, len(problems)

@@ -16,7 +16,7 @@ from ..errors import InputError
 from ..report import FolderError, build_report, file_info, is_nonempty, prepare_folder, score_entry
 from ..report.build import count_rows
 from ..report.write import write_index, write_tables
-from ..stats import ShakeupOptions, StatsOptions
+from ..analysis.stats import ShakeupOptions, StatsOptions
 
 TOP_FIXES = 20
 

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from ..report.folder import PLOTS
 from ..report.html import render_html
-from ..saving import save_atomic
+from ..io.saving import save_atomic
 from .views import report_plots
 from .widgets.shakeup_panel import ShakeupPanel
 from .widgets.static_plot import GREEN, SIZE

@@ -21,5 +21,5 @@ def _line_end(path):
 def _csv(header, rows, end="\n"):
     from itertools import chain
 
-    from ..saving import csv_text     # quotes a bare \r too: the file reads back
+    from ..io.saving import csv_text     # quotes a bare \r too: the file reads back
     return csv_text(chain([header], rows), spreadsheet=False, end=end)

@@ -31,7 +31,7 @@ def group_labels(report, truth_path, column):
     with _LOCK:
         if _LAST.get("key") == key:
             return _LAST["labels"]
-    from ..grouping import read_groups
+    from ..analysis.grouping import read_groups
     labels = read_groups(prep, truth_path=truth_path, column=column)
     with _LOCK:
         _LAST.update(key=key, labels=labels)
@@ -72,7 +72,7 @@ class StatsControls(QObject):
             w.statusBar().showMessage("Not checked: the data shown is not scored yet", 6000)
             return
         from ..core.coverage import SIMULATIONS
-        from ..stats import score_intervals
+        from ..analysis.stats import score_intervals
         report, gen, settings, truth = s.results.report, s.results.generation, \
             s.stats_settings, s.truth_path
         ci = replace(settings[0], coverage_check=SIMULATIONS)

@@ -10,7 +10,7 @@ and a refused value refuses the block: nothing is half-pasted.
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 
-from ..saving import spreadsheet_safe
+from ..io.saving import spreadsheet_safe
 
 # Cells are read and parsed one by one on the UI thread (15 us a cell): beyond this
 # many rows the table's Export (on a worker) is the way, said in the status bar.

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from ..scoring import Options
+from ..analysis.scoring import Options
 
 MAX_RECENT = 8
 

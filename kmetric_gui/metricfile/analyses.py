@@ -28,7 +28,7 @@ def shakeup_file(w, fs, usage, options, cancel=None, progress=None, until=None):
     from ..core.resample import rng_of
     from ..core.shakeup import Shakeup, public_size, subset_blocks
     from ..errors import InputError
-    from ..stats import DEFAULT_FRACTION, MIN_SIDE
+    from ..analysis.stats import DEFAULT_FRACTION, MIN_SIDE
     base = split_rows(usage)["all"]
     n = fs.n_rows
     base = np.arange(n) if base is None else base

@@ -17,7 +17,7 @@ def same(a, b):
 
 
 def _built_in(truth, submission, options):
-    from ..scoring import load, score_prepared
+    from ..analysis.scoring import load, score_prepared
     return score_prepared(load(truth, submission, options), options)
 
 

@@ -2,7 +2,7 @@
 fitted on one part of the documents and scored on the other."""
 import numpy as np
 
-from ..optimisers import HonestReport, _codes, _splits
+from ..analysis.optimisers import HonestReport, _codes, _splits
 from .kernels.fbeta_gains import beta_bands, beta_curve, curve_bands, curve_scores, threshold_counts
 from .kernels.fbeta_holdout import threshold_holdout
 

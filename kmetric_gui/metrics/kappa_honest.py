@@ -1,6 +1,6 @@
 """Kappa's honest optimiser: cut points (continuous predictions only) fitted on one
 part and scored on the other, k folds, and their spread over bootstrap replicates."""
-from ..optimisers import HonestReport, _codes, _splits
+from ..analysis.optimisers import HonestReport, _codes, _splits
 from .kernels.kappa_cuts import is_continuous
 from .kernels.kappa_holdout import bootstrap_cuts, fit_and_hold_out, holdout_verdict, kfold_cuts
 

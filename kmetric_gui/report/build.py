@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import __version__
 from ..errors import Cancelled
-from ..scoring import report_json
+from ..analysis.scoring import report_json
 from .tables import histogram, metric_tables
 from ..core.words import plural
 
@@ -51,7 +51,7 @@ def load_counted(truth_path, sub_path, options, cancel=None):
 
     from ..errors import InputError
     from ..io import prepare, read_header, read_table
-    from ..scoring import load_lean
+    from ..analysis.scoring import load_lean
     sol_name, sub_name = f"solution {Path(truth_path).name}", f"submission {Path(sub_path).name}"
     prep = load_lean(truth_path, sub_path, options, sol_name, sub_name, cancel=cancel)
     if prep is not None:            # valid: every id of each file once, in both
@@ -116,7 +116,7 @@ class ReportData:
 def score_entry(path, report, ci=None, shake=None, top=None, cancel=None, groups=None):
     """The `score --json` object of one report, with statistics and top fixes as asked
     (``groups``: group label per solution row; statistics over whole groups)."""
-    from ..stats import analyze
+    from ..analysis.stats import analyze
     d = report_json(report)
     st = fx = None
     if ci is not None or shake is not None:
@@ -125,7 +125,7 @@ def score_entry(path, report, ci=None, shake=None, top=None, cancel=None, groups
     if groups is not None:
         d["groups"] = int(len(np.unique(np.asarray(groups).astype(str))))
     if top:
-        from ..fixes import top_fixes
+        from ..analysis.fixes import top_fixes
         fx = top_fixes(report, top)
         d["top_fixes"] = fx.to_json()
         if fx.reason:
@@ -172,7 +172,7 @@ def build_report(truth_path, entries, *, files=None, edits=0, compare=None, comp
     elif len(entries) > 1:
         d["submissions"] = [dict(e.json, name=e.name) for e in entries]
         _compare(data, compare, cancel, groups)
-        from ..select import add_to_report
+        from ..analysis.select import add_to_report
         add_to_report(data, cancel)          # 3+ submissions: which to submit (`kmetric select`)
     d["tables"] = sorted(data.tables)
     return data
@@ -180,7 +180,7 @@ def build_report(truth_path, entries, *, files=None, edits=0, compare=None, comp
 
 def _compare(data, options, cancel, groups=None):
     """`kmetric compare`'s JSON object as ``comparison`` (pairs of the same truth)."""
-    from ..comparison import CompareOptions, _names, compare_reports
+    from ..analysis.comparison import CompareOptions, _names, compare_reports
     from ..errors import InputError
     paths = [e.path for e in data.entries]
     try:

@@ -3,7 +3,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from ..saving import reason_in_words
+from ..io.saving import reason_in_words
 
 PLOTS, TABLES = "plots", "tables"
 REPORT_ENTRIES = ("index.html", "report.json", "report.pdf", PLOTS, TABLES)

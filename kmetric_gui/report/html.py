@@ -8,7 +8,7 @@ from html import escape as _escape
 
 from ..errors import visible
 
-from ..stats import interval_text, shakeup_lines
+from ..analysis.stats import interval_text, shakeup_lines
 from .folder import PLOTS, TABLES
 from ..core.words import plural
 

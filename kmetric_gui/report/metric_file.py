@@ -10,7 +10,7 @@ their sufficient statistics, which a metric file does not give: none are drawn.
 import json
 from pathlib import Path
 
-from ..saving import csv_text, save_atomic
+from ..io.saving import csv_text, save_atomic
 from .folder import TABLES
 from .html import CSS, escape, fmt, table_html
 

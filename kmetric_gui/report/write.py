@@ -6,7 +6,7 @@ are written between ``write_tables`` and ``write_index``.
 import json
 import math
 
-from ..saving import csv_text, save_atomic
+from ..io.saving import csv_text, save_atomic
 from .folder import TABLES
 from .html import render_html
 

@@ -201,8 +201,8 @@ def test_bad_flags_name_the_flag_and_range(flag, value, needle):
 
 def test_continuous_kappa_with_ignored_rows_in_process(tmp_path):
     """The app's path: continuous predictions through rounding cuts, Ignored rows left out."""
-    from kmetric_gui.comparison import CompareOptions, compare_files
-    from kmetric_gui.scoring import Options
+    from kmetric_gui.analysis.comparison import CompareOptions, compare_files
+    from kmetric_gui.analysis.scoring import Options
     from reference import kappa_ref
     rng = np.random.default_rng(5)
     n = 300
@@ -235,9 +235,9 @@ def test_continuous_kappa_with_ignored_rows_in_process(tmp_path):
 
 
 def test_saved_blend_scores_what_the_curve_said(tmp_path):
-    from kmetric_gui.comparison import CompareOptions, compare_files
+    from kmetric_gui.analysis.comparison import CompareOptions, compare_files
     from kmetric_gui.errors import InputError
-    from kmetric_gui.scoring import Options
+    from kmetric_gui.analysis.scoring import Options
     sol, a, b = demo("lwlrap")
     cmp = compare_files(sol, [a, b], Options(), CompareOptions(replicates=50, permutations=0))
     pair = cmp.pairs[0]
@@ -257,8 +257,8 @@ def test_saved_blend_scores_what_the_curve_said(tmp_path):
 
 
 def test_compare_reports_of_the_app_without_paths():
-    from kmetric_gui.comparison import CompareOptions, compare_reports
-    from kmetric_gui.scoring import Options, score_files
+    from kmetric_gui.analysis.comparison import CompareOptions, compare_reports
+    from kmetric_gui.analysis.scoring import Options, score_files
     sol, a, b = demo("fbeta")
     reports = [score_files(sol, x, Options()) for x in (a, b)]
     cmp = compare_reports(["A (edited)", "B"], [None, None], reports,
@@ -270,9 +270,9 @@ def test_compare_reports_of_the_app_without_paths():
 def test_compare_reports_refuses_another_truth():
     from dataclasses import replace
 
-    from kmetric_gui.comparison import CompareOptions, compare_reports
+    from kmetric_gui.analysis.comparison import CompareOptions, compare_reports
     from kmetric_gui.errors import InputError
-    from kmetric_gui.scoring import Options, score_files, score_prepared
+    from kmetric_gui.analysis.scoring import Options, score_files, score_prepared
     sol, a, b = demo("qwk")
     ra, rb = (score_files(sol, x, Options()) for x in (a, b))
     truth = ra.prepared.truth.copy()

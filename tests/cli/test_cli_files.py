@@ -129,7 +129,8 @@ def test_broken_pipe_ends_quietly():
 
 
 def test_memory_error_is_a_clear_exit_2(tmp_path, monkeypatch, capsys):
-    from kmetric_gui import cli, scoring
+    from kmetric_gui import cli
+    from kmetric_gui.analysis import scoring
     sol, sub = pair(tmp_path, ["a,1"], ["a,1"])
 
     def boom(*a, **k):

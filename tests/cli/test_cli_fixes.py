@@ -138,8 +138,8 @@ def test_bad_top_fixes_exit_2_naming_the_flag(bad):
 
 @pytest.mark.parametrize("metric", ["qwk", "lwlrap", "fbeta"])
 def test_metric_gains_hook_agrees_with_the_first_greedy_fix(metric):
-    from kmetric_gui.fixes import gains, top_fixes
-    from kmetric_gui.scoring import score_files
+    from kmetric_gui.analysis.fixes import gains, top_fixes
+    from kmetric_gui.analysis.scoring import score_files
     rep = score_files(DEMO / f"{metric}_solution.csv", DEMO / f"{metric}_submission.csv")
     tf = top_fixes(rep, 1)
     g = gains(rep)

@@ -188,9 +188,9 @@ def test_a_lower_is_better_metric_flips_the_advice_and_the_rank(tmp_path, monkey
     """The direction comes from the metric (``higher_is_better``): read as lower-is-better,
     the worst kappa becomes the likeliest best, and a leaderboard listed highest first warns."""
     from kmetric_gui.metrics import get_metric
-    from kmetric_gui.ranking import RankOptions, land, read_leaderboard
-    from kmetric_gui.scoring import score_files
-    from kmetric_gui.select import SelectOptions, select_files
+    from kmetric_gui.analysis.ranking import RankOptions, land, read_leaderboard
+    from kmetric_gui.analysis.scoring import score_files
+    from kmetric_gui.analysis.select import SelectOptions, select_files
     sol, subs, _, _ = kappa_files(tmp_path, n=200, c=4, seed=3)
     up = select_files(sol, subs, sel=SelectOptions(replicates=500)).to_json()
     monkeypatch.setattr(get_metric("qwk"), "higher_is_better", False, raising=False)

@@ -178,8 +178,8 @@ def test_undefined_replicates_are_shown(tmp_path):
 
 def test_python_api_matches_the_command_and_can_be_cancelled():
     from kmetric_gui.errors import Cancelled
-    from kmetric_gui.scoring import score_files
-    from kmetric_gui.stats import ShakeupOptions, StatsOptions, analyze
+    from kmetric_gui.analysis.scoring import score_files
+    from kmetric_gui.analysis.stats import ShakeupOptions, StatsOptions, analyze
     rep = score_files(*_demo("lwlrap"))
     st = analyze(rep, StatsOptions(0.9, 300, 2, "bca"), ShakeupOptions(None, 200, 2))
     r = run(*_demo("lwlrap"), "--ci", "0.9", "--bootstrap", "300", "--seed", "2", "--ci-method", "bca",
@@ -200,7 +200,7 @@ def test_python_api_matches_the_command_and_can_be_cancelled():
 
 def test_compact_text_for_the_score_panel():
     from kmetric_gui.core.intervals import Interval
-    from kmetric_gui.stats import compact_text
+    from kmetric_gui.analysis.stats import compact_text
     iv = Interval(0.7412, 0.8123, 0.02, 0.95, "percentile", 2000, 0)
     assert compact_text(0.778012, iv) == "0.7780 [0.741, 0.812]"
     narrow = Interval(0.77801, 0.77809, 2e-5, 0.95, "percentile", 2000, 0)
@@ -211,8 +211,8 @@ def test_compact_text_for_the_score_panel():
 
 def test_app_keeps_the_intervals_when_no_shakeup_can_be_made(tmp_path):
     from kmetric_gui.errors import InputError
-    from kmetric_gui.scoring import score_files
-    from kmetric_gui.stats import ShakeupOptions, StatsOptions, analyze
+    from kmetric_gui.analysis.scoring import score_files
+    from kmetric_gui.analysis.stats import ShakeupOptions, StatsOptions, analyze
     a = write(tmp_path / "s.csv", csv([["id", "y"], ["a", 1]]))
     b = write(tmp_path / "p.csv", csv([["id", "y"], ["a", 2]]))
     rep = score_files(a, b)

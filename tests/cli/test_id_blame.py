@@ -31,7 +31,7 @@ def test_cli_blames_the_submission(tmp_path):
 
 def test_load_blames_the_submission(tmp_path):
     from kmetric_gui.errors import InputError
-    from kmetric_gui.scoring import load
+    from kmetric_gui.analysis.scoring import load
     sol, sub = _files(tmp_path)
     try:
         load(sol, sub)

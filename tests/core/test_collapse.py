@@ -25,7 +25,7 @@ from kmetric_gui.core.intervals import bca_interval
 from kmetric_gui.core.shakeup import public_size, shakeup
 from kmetric_gui.metrics.kernels.units import fbeta_units
 from kmetric_gui.errors import Cancelled
-from kmetric_gui.stats import interval_of
+from kmetric_gui.analysis.stats import interval_of
 
 shakeup_module = importlib.import_module("kmetric_gui.core.shakeup")
 WORDS = ["alpha study", "beta survey", "gamma census", "delta data"]

@@ -10,7 +10,7 @@ import numpy as np
 from kmetric_gui.core.coverage import measured_coverage, simulated_units
 from kmetric_gui.core.intervals import percentile_interval
 from kmetric_gui.core.resample import Units
-from kmetric_gui.stats import interval_of
+from kmetric_gui.analysis.stats import interval_of
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "resources" / "demo"

@@ -14,7 +14,7 @@ from kmetric_gui.core.groups import group_codes, grouped_units
 from kmetric_gui.metrics.kernels.kappa import weighted_kappa
 from kmetric_gui.core.resample import Units, bootstrap, resample_indices
 from kmetric_gui.metrics.kernels.units import kappa_units
-from kmetric_gui.stats import interval_of
+from kmetric_gui.analysis.stats import interval_of
 
 ROOT = Path(__file__).resolve().parents[2]
 

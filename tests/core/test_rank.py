@@ -90,8 +90,8 @@ def test_bad_settings():
 def test_land_runs_the_correlations_side_by_side_with_the_same_numbers():
     """ranking.land simulates its correlations on two threads; each has its own seeded
     generator, so the ranks are those of one simulate_ranks call after another."""
-    from kmetric_gui.ranking import Leaderboard, RankOptions, land
-    from kmetric_gui.scoring import score_files
+    from kmetric_gui.analysis.ranking import Leaderboard, RankOptions, land
+    from kmetric_gui.analysis.scoring import score_files
     from pathlib import Path
     demo = Path(__file__).resolve().parents[2] / "resources" / "demo"
     report = score_files(demo / "qwk_solution.csv", demo / "qwk_submission.csv")

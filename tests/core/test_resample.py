@@ -18,7 +18,7 @@ from kmetric_gui.core.intervals import bca_interval, percentile_interval
 from kmetric_gui.metrics.kernels.units import (fbeta_units, kappa_units, lwlrap_class_jackknife,
                                     lwlrap_class_replicates, lwlrap_units)
 from kmetric_gui.errors import InputError
-from kmetric_gui.stats import interval_of
+from kmetric_gui.analysis.stats import interval_of
 
 SK_WEIGHTS = {"quadratic": "quadratic", "linear": "linear", "none": None}
 

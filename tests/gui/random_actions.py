@@ -26,7 +26,7 @@ def reference_score(prep, options):
     """The score of the data and options (as the CLI would give it), or the reason in
     words when they cannot be scored (e.g. a rating below a declared minimum)."""
     from kmetric_gui.errors import InputError
-    from kmetric_gui.scoring import score_prepared
+    from kmetric_gui.analysis.scoring import score_prepared
     try:
         return score_prepared(prep, options).score
     except InputError as e:

@@ -225,7 +225,7 @@ class Driver(Actions):
     # -- the invariants ---------------------------------------------------------------------
     def settle(self):
         from kmetric_gui.errors import InputError
-        from kmetric_gui.scoring import score_files
+        from kmetric_gui.analysis.scoring import score_files
         from kmetric_gui.gui.widgets.score_panel import fmt
         self.idle()
         win, s, p = self.win, self.win.session, self.win.score_panel
@@ -268,7 +268,7 @@ class Driver(Actions):
 
     def _same_as_files(self):
         from kmetric_gui.errors import InputError
-        from kmetric_gui.scoring import load
+        from kmetric_gui.analysis.scoring import load
         s = self.win.session
         try:
             fresh = load(s.truth_path, s.sub_path, s.options)

@@ -75,7 +75,7 @@ def test_the_compared_predictions_stand_beside_the_shown_ones(qtbot, window):
     model = window.table_panel.model
     extra = [i for i, c in enumerate(model.columns) if c.meta.get("extra")]
     assert len(extra) == 1 and "qwk_submission_b.csv" in model.columns[extra[0]].name
-    from kmetric_gui.scoring import score_files
+    from kmetric_gui.analysis.scoring import score_files
     b = score_files(demo_paths("qwk")[0], other("qwk")).prepared.pred
     shown = [model.data(model.index(r, extra[0])) for r in range(5)]
     assert shown == [str(b[int(model.rows[r])]) for r in range(5)]

@@ -4,9 +4,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kmetric_gui.comparison import CompareOptions, compare_files
+from kmetric_gui.analysis.comparison import CompareOptions, compare_files
 from kmetric_gui.gui.views.compare_view import CompareView, interval, num
-from kmetric_gui.scoring import Options
+from kmetric_gui.analysis.scoring import Options
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo"
 FAST = CompareOptions(replicates=200, permutations=200, splits=200)

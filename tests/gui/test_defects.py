@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from conftest import column, prep, set_cell, wait_rows, wait_scored
 from kmetric_gui.gui.main_window import demo_paths
-from kmetric_gui.scoring import score_files
+from kmetric_gui.analysis.scoring import score_files
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -4,8 +4,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kmetric_gui.fixes import top_fixes
-from kmetric_gui.scoring import score_files
+from kmetric_gui.analysis.fixes import top_fixes
+from kmetric_gui.analysis.scoring import score_files
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo"
 

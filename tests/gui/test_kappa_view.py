@@ -7,7 +7,7 @@ from kmetric_gui.metrics.kernels import apply_cuts, kappa_from_confusion, weight
 from kmetric_gui.gui.main_window import demo_paths
 from kmetric_gui.gui.views.kappa_presets import PRESETS, agreement_band
 from kmetric_gui.gui.views.kappa_view import MATRICES, matrix_of
-from kmetric_gui.scoring import score_files
+from kmetric_gui.analysis.scoring import score_files
 
 
 def test_view_shows_the_cores_matrices(qtbot, window):

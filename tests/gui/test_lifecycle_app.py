@@ -12,7 +12,7 @@ import pytest
 from conftest import column, set_cell, wait_scored
 from kmetric_gui.errors import Cancelled
 from kmetric_gui.gui.main_window import demo_paths
-from kmetric_gui.scoring import score_files
+from kmetric_gui.analysis.scoring import score_files
 
 
 def until_cancelled(started):
@@ -32,7 +32,7 @@ def idle(qtbot, win):
 
 
 def test_esc_during_statistics_does_not_leave_computing(qtbot, window, monkeypatch):
-    import kmetric_gui.stats as stats
+    import kmetric_gui.analysis.stats as stats
     started = threading.Event()
     monkeypatch.setattr(stats, "analyze", lambda report, ci, shake, cancel=None, strict=False:
                         until_cancelled(started)(cancel))
@@ -71,7 +71,7 @@ def test_esc_during_a_rescore_marks_the_numbers_out_of_date(qtbot, window, monke
     monkeypatch.setattr(ctl, "score_prepared", real)
     rep = wait_scored(qtbot, window, lambda: p.stale_note.linkActivated.emit("rescore"))
     assert p.stale is None and not p.stale_note.isVisible()
-    from kmetric_gui.scoring import score_prepared
+    from kmetric_gui.analysis.scoring import score_prepared
     assert rep.score == pytest.approx(score_prepared(window.session.data.prepared(),
                                                      window.session.options).score)
 
@@ -141,7 +141,7 @@ def test_save_then_open_takes_no_edit_in_between(qtbot, window, tmp_path, monkey
     """Edits, then another file is opened and the user answers Save: an edit typed
     while the save runs is refused (said), not saved-over-and-lost."""
     from PySide6.QtWidgets import QMessageBox
-    import kmetric_gui.saving as saving
+    import kmetric_gui.io.saving as saving
     wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
     idle(qtbot, window)
     c = column(window, "pred")
@@ -221,7 +221,7 @@ def test_a_save_of_a_state_left_does_not_mark_another_saved(qtbot, window, tmp_p
     """Save as runs; meanwhile the edit is undone and another made in its place (same
     history step, other data); then the save ends: the data shown is not what was
     written, so it stays marked unsaved."""
-    import kmetric_gui.saving as saving
+    import kmetric_gui.io.saving as saving
     wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
     idle(qtbot, window)
     c = column(window, "pred")
@@ -248,7 +248,7 @@ def test_a_save_failing_while_files_load_keeps_the_table_read_only(qtbot, window
     """Holds of a save and of a load are apart: the save ending (here failing) does not
     open the table to edits the load in flight would drop (found by the soak)."""
     from PySide6.QtWidgets import QMessageBox
-    import kmetric_gui.saving as saving
+    import kmetric_gui.io.saving as saving
     from kmetric_gui.gui import dialogs
     wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
     idle(qtbot, window)
@@ -282,8 +282,8 @@ def test_a_save_failing_while_files_load_keeps_the_table_read_only(qtbot, window
 
 def test_esc_during_the_analysis_leaves_no_list_or_comparison_of_older_numbers(
         qtbot, window, monkeypatch):
-    import kmetric_gui.comparison as comparison
-    import kmetric_gui.fixes as fixes
+    import kmetric_gui.analysis.comparison as comparison
+    import kmetric_gui.analysis.fixes as fixes
     truth, sub = demo_paths("qwk")
     wait_scored(qtbot, window, lambda: window.open_files(truth, sub))
     with qtbot.waitSignal(window.session.compare_changed, timeout=30000,

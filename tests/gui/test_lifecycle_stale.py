@@ -17,7 +17,7 @@ def compared(qtbot, win, action):
 
 
 def test_not_compared_goes_once_the_comparison_works(qtbot, window, monkeypatch):
-    import kmetric_gui.comparison as comparison
+    import kmetric_gui.analysis.comparison as comparison
     truth, sub = demo_paths("qwk")
     wait_scored(qtbot, window, lambda: window.open_files(truth, sub))
     real, calls = comparison.compare_reports, []

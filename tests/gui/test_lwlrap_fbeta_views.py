@@ -4,7 +4,7 @@ import pytest
 from conftest import open_view, wait_scored
 from kmetric_gui.metrics.kernels import document_matrices, sample_ranking
 from kmetric_gui.gui.main_window import demo_paths
-from kmetric_gui.scoring import Options, score_files
+from kmetric_gui.analysis.scoring import Options, score_files
 
 
 def open_lwlrap(qtbot, window):

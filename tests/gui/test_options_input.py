@@ -2,7 +2,7 @@
 and the field shows the value in force again; options() never raises."""
 import pytest
 
-from kmetric_gui.scoring import Options
+from kmetric_gui.analysis.scoring import Options
 
 
 @pytest.mark.parametrize("typed", ["1,000", "+", "1e400", "2.5", "٣", "0x3"])

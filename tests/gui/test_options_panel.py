@@ -8,7 +8,7 @@ from kmetric_gui import metrics
 from kmetric_gui.gui.widgets.options_panel import OptionsPanel
 from kmetric_gui.metrics.base import Metric
 from kmetric_gui.metrics.schema import Option
-from kmetric_gui.scoring import Options
+from kmetric_gui.analysis.scoring import Options
 
 
 def _panel(qtbot):

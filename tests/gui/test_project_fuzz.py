@@ -13,7 +13,7 @@ from kmetric_gui.gui.main_window import demo_paths
 from kmetric_gui.gui.project import restore_view
 from kmetric_gui.gui.project_file import (ProjectError, decode_changes, file_ref, project_json,
                                           read_project)
-from kmetric_gui.scoring import Options, load
+from kmetric_gui.analysis.scoring import Options, load
 from kmetric_gui.state.data import DataVersion, freeze
 
 

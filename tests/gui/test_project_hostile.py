@@ -8,7 +8,7 @@ import pytest
 
 from conftest import prep, wait_scored
 from kmetric_gui.gui.main_window import MainWindow, demo_paths
-from kmetric_gui.scoring import Options
+from kmetric_gui.analysis.scoring import Options
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import pytest
 
 from kmetric_gui.gui.main_window import MainWindow, demo_paths
 from kmetric_gui.gui.project_file import file_ref, project_json
-from kmetric_gui.scoring import Options
+from kmetric_gui.analysis.scoring import Options
 
 SHADOW = "root:$6$SECRETHASH:19000:0:99999:7:::\ndaemon:*:19000:0:99999:7:::\n"
 
@@ -96,9 +96,9 @@ def test_absolute_and_climbing_paths_are_asked_for(qtbot, win, tmp_path):
 
 
 def test_a_file_that_is_not_a_table_is_not_quoted(tmp_path):
-    from kmetric_gui.comparison import load_all
+    from kmetric_gui.analysis.comparison import load_all
     from kmetric_gui.errors import InputError
-    from kmetric_gui.scoring import load
+    from kmetric_gui.analysis.scoring import load
     secret = tmp_path / "shadow"
     secret.write_text(SHADOW)
     passwd = tmp_path / "passwd"

@@ -25,7 +25,7 @@ def board(tmp_path, n=300):
 
 def test_dialog_shows_the_advice_and_the_rank_histogram(qtbot, jobs, tmp_path):
     from kmetric_gui.gui.views.select_view import FinalDialog
-    from kmetric_gui.select import SelectOptions, select_files
+    from kmetric_gui.analysis.select import SelectOptions, select_files
     paths = [str(DEMO / n) for n in ("qwk_submission.csv", "qwk_submission_b.csv",
                                      "qwk_submission.csv")]
     dlg = FinalDialog(jobs, str(DEMO / "qwk_solution.csv"), paths)

@@ -43,7 +43,7 @@ class SlowStats:
 
 @pytest.fixture
 def slow_stats(monkeypatch):
-    import kmetric_gui.stats as stats
+    import kmetric_gui.analysis.stats as stats
     slow = SlowStats(stats.analyze)
     monkeypatch.setattr(stats, "analyze", slow)
     return slow

@@ -65,7 +65,7 @@ def measured(text):
 
 
 def test_the_check_shows_the_measured_coverage_as_the_cli_computes_it(qtbot, window, tmp_path):
-    from kmetric_gui.stats import score_intervals
+    from kmetric_gui.analysis.stats import score_intervals
     sol, sub = write_pairs(tmp_path)
     rep = wait_scored(qtbot, window, lambda: window.open_files(sol, sub))
     stats_ready(qtbot, window)
@@ -114,7 +114,7 @@ class SlowCheck:
 
 @pytest.fixture
 def slow_check(monkeypatch):
-    import kmetric_gui.stats as stats
+    import kmetric_gui.analysis.stats as stats
     slow = SlowCheck()
     monkeypatch.setattr(stats, "measured_coverage", slow)
     return slow
@@ -162,8 +162,8 @@ def test_new_interval_settings_drop_the_check(qtbot, window, slow_check):
 
 
 def test_group_picker_resamples_whole_groups_as_the_cli(qtbot, window, tmp_path):
-    from kmetric_gui.grouping import read_groups
-    from kmetric_gui.stats import analyze
+    from kmetric_gui.analysis.grouping import read_groups
+    from kmetric_gui.analysis.stats import analyze
     sol, sub = write_pairs(tmp_path)
     rep = wait_scored(qtbot, window, lambda: window.open_files(sol, sub))
     rows_ci = stats_ready(qtbot, window).intervals["ci"]
@@ -224,8 +224,8 @@ def test_group_column_survives_the_settings(qtbot, tmp_path, monkeypatch):
 def test_held_out_check_keeps_groups_whole(qtbot, window, tmp_path):
     """Fix first's held-out check with row groups: the app's report is the optimiser's
     with the solution's groups (random halves of whole groups), and it says so."""
-    from kmetric_gui.fixes import scored_rows
-    from kmetric_gui.grouping import read_groups
+    from kmetric_gui.analysis.fixes import scored_rows
+    from kmetric_gui.analysis.grouping import read_groups
     from kmetric_gui.metrics.kappa_honest import kappa_honest
     rng = np.random.default_rng(3)
     n = 240

@@ -9,7 +9,7 @@ from test_lifecycle_app import idle, until_cancelled
 
 
 def test_esc_while_new_interval_settings_compute(qtbot, window, monkeypatch):
-    import kmetric_gui.stats as stats
+    import kmetric_gui.analysis.stats as stats
     wait_scored(qtbot, window, lambda: window.open_files(*demo_paths("qwk")))
     panel = window.score_panel
     qtbot.waitUntil(lambda: window.session.stats is not None, timeout=20000)

@@ -6,7 +6,7 @@ import pytest
 
 from filemaker import write
 from kmetric_gui.io import allocator
-from kmetric_gui.scoring import load, score_prepared
+from kmetric_gui.analysis.scoring import load, score_prepared
 
 
 @pytest.fixture

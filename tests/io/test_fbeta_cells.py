@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 from kmetric_gui.metrics.kernels import coded_fbeta, jaccard_fbeta, split_cell
 from kmetric_gui.metrics.fbeta_cells import Cells, code_cells
-from kmetric_gui.scoring import Options, score_files
+from kmetric_gui.analysis.scoring import Options, score_files
 from reference import fbeta_ref
 
 # Words that tie, repeat, change with case or cleaning, and whitespace Python
@@ -222,7 +222,7 @@ def test_kmetric_score_frees_the_columns_and_prints_what_the_api_scores(tmp_path
     import json
     from kmetric_gui.cli import main
     from kmetric_gui.metrics import fbeta_cells
-    from kmetric_gui.scoring import report_json
+    from kmetric_gui.analysis.scoring import report_json
     released, release = [], fbeta_cells.Cells.release
 
     def counted(self):

@@ -5,7 +5,7 @@ from sklearn.metrics import cohen_kappa_score
 from filemaker import csv, write, write_parquet
 from kmetric_gui.metrics.kernels import lwlrap, weighted_kappa
 from kmetric_gui.errors import InputError
-from kmetric_gui.scoring import Options, score_files
+from kmetric_gui.analysis.scoring import Options, score_files
 from reference import fbeta_ref, lwlrap_ref
 
 T = [0, 1, 2, 3, 4, 2, 1, 0]

@@ -109,7 +109,7 @@ def _parsed(text):
 
 @pytest.mark.parametrize("end", ["\n", "\r\n"])
 def test_csv_text_quotes_a_bare_carriage_return(end):
-    from kmetric_gui.saving import csv_text
+    from kmetric_gui.io.saving import csv_text
     rows = [["id", "v"], ["b\rx", 1], ["c\nd", 2], ["e", 3]]
     text = csv_text(rows, spreadsheet=False, end=end)
     assert text == f'id,v{end}"b\rx",1{end}"c\nd",2{end}e,3{end}'
@@ -117,7 +117,7 @@ def test_csv_text_quotes_a_bare_carriage_return(end):
 
 
 def test_export_cannot_start_a_row_with_a_formula():
-    from kmetric_gui.saving import csv_text, is_formula, spreadsheet_safe
+    from kmetric_gui.io.saving import csv_text, is_formula, spreadsheet_safe
     rows = [["id", "v"], ["\r=CR", 1], ["ok\r=cmd|' /C calc'!A0", 2], ["a\n+1", 3],
             ["x\r\n@y", 4], ["-0.5", 5]]
     back = _parsed(csv_text(rows))
@@ -146,7 +146,7 @@ def test_quoted_carriage_return_read_and_saved_submission_round_trips(tmp_path):
     import subprocess
     import sys
 
-    from kmetric_gui.saving import csv_text, save_atomic
+    from kmetric_gui.io.saving import csv_text, save_atomic
     p = tmp_path / "cr.csv"
     p.write_bytes(b'id,v\n"b\rx",1\n"c\nd",2\ne,3\n')
     t = read_table(p, "submission", string_columns=["id"])
@@ -225,7 +225,7 @@ def test_huge_and_tiny_beta_give_the_limits_not_nan():
 
 def test_span_fault_blames_the_file_holding_the_outlier(tmp_path):
     from kmetric_gui.errors import InputError as IE
-    from kmetric_gui.scoring import Options, score_files
+    from kmetric_gui.analysis.scoring import Options, score_files
     sol = tmp_path / "sol.csv"
     sol.write_text("id,rating\na,1\nb,5\nc,3\n")
     sub = tmp_path / "sub.csv"
@@ -270,7 +270,7 @@ def test_rating_is_whole_as_written(text, whole):
 
 
 def test_rating_rounded_by_the_csv_reader_refused(tmp_path):
-    from kmetric_gui.scoring import Options, score_files
+    from kmetric_gui.analysis.scoring import Options, score_files
     sol = tmp_path / "sol.csv"
     sol.write_text("id,rating\na,1\nb,5\nc,3\n")
     sub = tmp_path / "sub.csv"

@@ -16,8 +16,8 @@ def _parsed(text):
 def test_saved_submission_keeps_every_column_in_order(tmp_path):
     from kmetric_gui.io.keep import with_all_columns
     from kmetric_gui.metrics import get_metric
-    from kmetric_gui.saving import csv_text
-    from kmetric_gui.scoring import Options, load
+    from kmetric_gui.io.saving import csv_text
+    from kmetric_gui.analysis.scoring import Options, load
     sol = tmp_path / "sol.csv"
     sol.write_text("id,rating\na,1\nb,2\nc,3\n")
     sub = tmp_path / "sub.csv"
@@ -53,7 +53,7 @@ def test_save_refuses_read_only_and_special_files(tmp_path):
     import socket
     import stat
 
-    from kmetric_gui.saving import SaveError, save_atomic
+    from kmetric_gui.io.saving import SaveError, save_atomic
     ro = tmp_path / "ro.csv"
     ro.write_text("old")
     os.chmod(ro, 0o444)          # in a writable folder; root too is refused (mode bits)
@@ -83,7 +83,7 @@ def test_save_refuses_read_only_and_special_files(tmp_path):
 def test_save_refuses_to_split_hard_links_and_writes_through_symlinks(tmp_path):
     import os
 
-    from kmetric_gui.saving import SaveError, save_atomic
+    from kmetric_gui.io.saving import SaveError, save_atomic
     a = tmp_path / "a.csv"
     a.write_text("old")
     os.link(a, tmp_path / "b.csv")
@@ -102,7 +102,7 @@ def test_new_file_mode_from_the_umask_without_touching_it(tmp_path, monkeypatch)
     import os
     import stat
 
-    import kmetric_gui.saving as saving
+    import kmetric_gui.io.saving as saving
     calls = []
     real = os.umask
     monkeypatch.setattr(os, "umask", lambda m: (calls.append(m), real(m))[1])
@@ -118,7 +118,7 @@ def test_stale_temps_of_killed_saves_removed(tmp_path):
     import sys
     import time
 
-    from kmetric_gui.saving import save_atomic
+    from kmetric_gui.io.saving import save_atomic
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                           capture_output=True, text=True).stdout.strip()
     orphan = tmp_path / f".sub.csv.kmsave-{dead}-abcd1234.tmp"      # its process is gone

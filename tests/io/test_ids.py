@@ -62,7 +62,7 @@ def test_cli_path_imports_no_pandas(tmp_path):
     root = Path(__file__).resolve().parents[2]
     sol = tmp_path / "sol.csv"            # a kappa pair without Usage: the lean path
     sol.write_text("id,rating\n00ab,1\n00cd,2\n00ef,0\n")
-    code = ("import sys; from kmetric_gui.scoring import score_files; "
+    code = ("import sys; from kmetric_gui.analysis.scoring import score_files; "
             f"score_files({str(sol)!r}, {str(sol)!r}); "
             "(tmp := open(sys.argv[1], 'w')).write(str(sorted(m for m in sys.modules "
             "if m.split('.')[0] in ('pandas', 'scipy', 'sklearn') or m in ('pyarrow.compute', "

@@ -16,7 +16,7 @@ from samedata import full_only, lean_only
 from kmetric_gui.metrics.kernels import coded_fbeta, jaccard_fbeta, split_cell
 from kmetric_gui.errors import Cancelled, InputError
 from kmetric_gui.metrics.fbeta_cells import Cells, code_cells
-from kmetric_gui.scoring import Options, load, score_files, score_prepared
+from kmetric_gui.analysis.scoring import Options, load, score_files, score_prepared
 from reference import fbeta_ref
 
 WORDS = ["alpha", "beta", "Gamma", "delta", "x-y", "É", "日本", "study", "survey"]

@@ -15,7 +15,7 @@ from kmetric_gui.errors import Cancelled, InputError
 from kmetric_gui.metrics import kappa_reader as lean
 from kmetric_gui.io import pieces
 from kmetric_gui.io.ids import KeyIds, _HEX, _keys, row_keys
-from kmetric_gui.scoring import Options, load, score_prepared
+from kmetric_gui.analysis.scoring import Options, load, score_prepared
 
 
 def _full(monkeypatch, *a, **kw):

@@ -12,7 +12,7 @@ import kmetric_gui.io.pieces as pieces
 from filemaker import write
 from samedata import full_only, lean_only
 from kmetric_gui.errors import Cancelled, InputError
-from kmetric_gui.scoring import Options, load, score_files, score_prepared
+from kmetric_gui.analysis.scoring import Options, load, score_files, score_prepared
 from reference import lwlrap_ref
 
 

@@ -1,4 +1,4 @@
-"""Honest optimisers of a scored report (kmetric_gui.optimisers) against the core by hand."""
+"""Honest optimisers of a scored report (kmetric_gui.analysis.optimisers) against the core by hand."""
 import numpy as np
 import pytest
 
@@ -6,8 +6,8 @@ from filemaker import write
 from kmetric_gui.metrics.kernels.fbeta_gains import curve_scores, threshold_counts
 from kmetric_gui.metrics.kernels.fbeta_holdout import threshold_holdout
 from kmetric_gui.metrics.kernels.kappa_holdout import fit_and_hold_out
-from kmetric_gui.optimisers import honest
-from kmetric_gui.scoring import Options, score_files
+from kmetric_gui.analysis.optimisers import honest
+from kmetric_gui.analysis.scoring import Options, score_files
 from reference import fbeta_ref
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]

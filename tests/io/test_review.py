@@ -5,7 +5,7 @@ import pytest
 from kmetric_gui.metrics.kernels import jaccard_fbeta, split_cell
 from kmetric_gui.errors import InputError
 from kmetric_gui.metrics import fbeta as fbeta_metric
-from kmetric_gui.scoring import Options, score_files
+from kmetric_gui.analysis.scoring import Options, score_files
 
 
 def test_one_splitter_everywhere(tmp_path):

@@ -9,7 +9,7 @@ import tempfile
 import pyarrow as pa
 import pytest
 
-from kmetric_gui.saving import SaveError, csv_text, formula_ids, save_atomic, spreadsheet_safe
+from kmetric_gui.io.saving import SaveError, csv_text, formula_ids, save_atomic, spreadsheet_safe
 
 
 def test_new_file_written_byte_exact(tmp_path):
@@ -143,6 +143,6 @@ def test_formula_ids(as_arrow):
 def test_module_loads_no_qt():
     import subprocess
     import sys
-    code = "import sys, kmetric_gui.saving; print(any(m.startswith('PySide') for m in sys.modules))"
+    code = "import sys, kmetric_gui.io.saving; print(any(m.startswith('PySide') for m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

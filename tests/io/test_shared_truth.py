@@ -5,9 +5,9 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 
 from filemaker import csv, write
-from kmetric_gui.comparison import load_all
-from kmetric_gui.scoring import Options
-from kmetric_gui.shared_truth import SharedTruth
+from kmetric_gui.analysis.comparison import load_all
+from kmetric_gui.analysis.scoring import Options
+from kmetric_gui.analysis.shared_truth import SharedTruth
 
 
 def files(tmp_path, n=60, c=4, seed=3):

@@ -11,13 +11,13 @@ import pytest
 from filemaker import csv, write
 from kmetric_gui import metrics
 from kmetric_gui.cli import main
-from kmetric_gui.comparison import CompareOptions, compare_files
-from kmetric_gui.fixes import top_fixes
+from kmetric_gui.analysis.comparison import CompareOptions, compare_files
+from kmetric_gui.analysis.fixes import top_fixes
 from kmetric_gui.metrics.additive import AdditiveMetric
 from kmetric_gui.metrics.base import split_rows
 from kmetric_gui.metrics.references import same
 from kmetric_gui.metrics.schema import Option
-from kmetric_gui.scoring import COMMON_OPTIONS, Options, score_files
+from kmetric_gui.analysis.scoring import COMMON_OPTIONS, Options, score_files
 
 SCORE_KEYS = {"metric", "score", "higher_is_better", "n_rows", "chosen", "layout", "options"}
 PAIR_KEYS = {"a", "b", "delta", "delta_ci", "p_b_better", "p_a_better", "p_value",

@@ -9,7 +9,7 @@ from kmetric_gui.cli import main
 from kmetric_gui.errors import InputError
 from kmetric_gui.metrics import AmbiguousMetric, Fit
 from kmetric_gui.metrics.additive import AdditiveMetric
-from kmetric_gui.scoring import Options, score_files
+from kmetric_gui.analysis.scoring import Options, score_files
 
 
 class ToySquared(AdditiveMetric):

@@ -8,11 +8,11 @@ import pytest
 
 from filemaker import csv, write
 from kmetric_gui import metrics
-from kmetric_gui.comparison import CompareOptions, compare_files
-from kmetric_gui.fixes import top_fixes
+from kmetric_gui.analysis.comparison import CompareOptions, compare_files
+from kmetric_gui.analysis.fixes import top_fixes
 from kmetric_gui.metrics.additive import AdditiveMetric
-from kmetric_gui.scoring import Options, score_files
-from kmetric_gui.stats import ShakeupOptions, shakeup, shakeup_lines
+from kmetric_gui.analysis.scoring import Options, score_files
+from kmetric_gui.analysis.stats import ShakeupOptions, shakeup, shakeup_lines
 
 
 class ToyMAE(AdditiveMetric):

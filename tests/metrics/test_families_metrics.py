@@ -17,7 +17,7 @@ from sklearn import metrics as skm
 from kmetric_gui.core.resample import bootstrap, resample_indices
 from kmetric_gui.errors import InputError
 from kmetric_gui.metrics import get_metric
-from kmetric_gui.scoring import Options, load, score_files
+from kmetric_gui.analysis.scoring import Options, load, score_files
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "resources" / "demo"

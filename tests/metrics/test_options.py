@@ -9,7 +9,7 @@ from kmetric_gui import metrics
 from kmetric_gui.cli import main
 from kmetric_gui.metrics.base import Metric
 from kmetric_gui.metrics.schema import Option
-from kmetric_gui.scoring import Options, score_files
+from kmetric_gui.analysis.scoring import Options, score_files
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo"
 
@@ -100,7 +100,7 @@ def test_a_shared_option_takes_every_choice(toyk, capsys):
         options = (Option("toy_mode", str, "a", ("a", "c"), "a mode"),)
     metrics.register(Other())
     try:
-        from kmetric_gui.scoring import declared_options
+        from kmetric_gui.analysis.scoring import declared_options
         assert declared_options()["toy_mode"].choices == ("a", "b", "c")
         sol, sub = DEMO / "qwk_solution.csv", DEMO / "qwk_submission.csv"
         assert run(["score", str(sol), str(sub), "--toy-mode", "c", "--json"]) == 0

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from kmetric_gui.comparison import CompareOptions, _names, compare_reports
+from kmetric_gui.analysis.comparison import CompareOptions, _names, compare_reports
 from kmetric_gui.report import build_report, render_html, score_entry
-from kmetric_gui.scoring import score_files
+from kmetric_gui.analysis.scoring import score_files
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo"
 

@@ -8,7 +8,7 @@ import pytest
 import kmetric_gui.report.write as write_mod
 from kmetric_gui.cli import main
 from kmetric_gui.cli.report import PARTIAL      # written without plots (Qt left out here)
-from kmetric_gui.saving import SaveError
+from kmetric_gui.io.saving import SaveError
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo"
 TRUTH, SUB = DEMO / "qwk_solution.csv", DEMO / "qwk_submission.csv"
@@ -108,7 +108,7 @@ def test_direction_controls_shown_visibly_in_index_html(tmp_path):
 def test_prepare_folder_removes_planted_links_and_the_earlier_report(tmp_path):
     # The app writes into the folder prepare_folder gives (report_export.py).
     from kmetric_gui.report import prepare_folder
-    from kmetric_gui.saving import save_atomic
+    from kmetric_gui.io.saving import save_atomic
     out = tmp_path / "rep"
     (out / "plots").mkdir(parents=True)
     (out / "plots" / "stale.png").write_bytes(b"old")

@@ -4,7 +4,7 @@ import json
 
 from kmetric_gui.paths import resources_dir
 from kmetric_gui.report import build_report, prepare_folder, score_entry, write_index, write_tables
-from kmetric_gui.scoring import score_files
+from kmetric_gui.analysis.scoring import score_files
 from report_helpers import parse_page, pdf_pages
 
 

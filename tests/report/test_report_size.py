@@ -5,8 +5,8 @@ import json
 import numpy as np
 
 from kmetric_gui.report import build_report, folder_size, prepare_folder, score_entry, write_plain
-from kmetric_gui.scoring import score_files
-from kmetric_gui.stats import ShakeupOptions, StatsOptions
+from kmetric_gui.analysis.scoring import score_files
+from kmetric_gui.analysis.stats import ShakeupOptions, StatsOptions
 
 
 def qwk_pair(folder, n, seed=0):

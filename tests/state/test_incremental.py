@@ -6,7 +6,7 @@ from sklearn.metrics import cohen_kappa_score
 from kmetric_gui.gui.controller import changed_cells
 from kmetric_gui.metrics import FieldSpec
 from kmetric_gui.paths import resources_dir
-from kmetric_gui.scoring import Options, load, score_prepared
+from kmetric_gui.analysis.scoring import Options, load, score_prepared
 from kmetric_gui.state import Session
 
 TRUTH, PRED = FieldSpec("truth"), FieldSpec("pred")

@@ -7,7 +7,7 @@ import pytest
 
 from kmetric_gui.gui.controller import changed_cells
 from kmetric_gui.metrics import FieldSpec
-from kmetric_gui.scoring import Options, load, score_prepared
+from kmetric_gui.analysis.scoring import Options, load, score_prepared
 from kmetric_gui.state import Session
 from appedit import edit_in_app
 from samedata import assert_same, rescore_since, split_rows

@@ -7,7 +7,7 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 
 from kmetric_gui.metrics import FieldSpec
-from kmetric_gui.scoring import Options, load, score_prepared
+from kmetric_gui.analysis.scoring import Options, load, score_prepared
 from kmetric_gui.state import Results, Session
 
 TRUTH, PRED = FieldSpec("truth"), FieldSpec("pred")
@@ -27,7 +27,7 @@ def session():
 
 
 def test_state_needs_no_qt():
-    code = ("import sys; import kmetric_gui.state, kmetric_gui.scoring; "
+    code = ("import sys; import kmetric_gui.state, kmetric_gui.analysis.scoring; "
             "bad = [m for m in sys.modules if m.startswith(('PySide6', 'pyqtgraph'))]; "
             "assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True)

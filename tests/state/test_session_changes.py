@@ -4,7 +4,7 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 
 from kmetric_gui.metrics import FieldSpec
-from kmetric_gui.scoring import Options, load, score_prepared
+from kmetric_gui.analysis.scoring import Options, load, score_prepared
 from kmetric_gui.state import Session
 
 PRED, TRUTH = FieldSpec("pred"), FieldSpec("truth")

@@ -18,7 +18,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from sklearn.metrics import cohen_kappa_score
 
 from kmetric_gui.metrics import FieldSpec
-from kmetric_gui.scoring import Options, load, score_prepared
+from kmetric_gui.analysis.scoring import Options, load, score_prepared
 from kmetric_gui.state import Results, Session
 
 TRUTH, PRED = FieldSpec("truth"), FieldSpec("pred")

@@ -1,6 +1,6 @@
 """The Compare view: which submission to choose.
 
-``show_comparison(cmp)`` takes a ``kmetric_gui.comparison.Comparison`` and
+``show_comparison(cmp)`` takes a ``kmetric_gui.analysis.comparison.Comparison`` and
 only draws it: the leaderboard with intervals, the pairwise table, where the
 selected pair differs (kappa: the A x B agreement heatmap, a click selects
 those rows; LwLRAP: per-class delta bars; F-beta: per-document deltas) and the

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLab
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from ...core.words import plural
-from ...saving import csv_text
+from ...io.saving import csv_text
 from ..widgets.export import ExportButton
 
 

@@ -87,7 +87,7 @@ class GenericView(QWidget):
             return
         units, cost = found
         self.units = units
-        from ...fixes import scored_rows
+        from ...analysis.fixes import scored_rows
         rows = scored_rows(self.report.prepared)
         sol_rows = units if rows is None else rows[units]
         ids = self.report.prepared.id_array.take(np.asarray(sol_rows, dtype=np.int64)).to_pylist()

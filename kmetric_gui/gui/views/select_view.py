@@ -27,8 +27,8 @@ BAR = (70, 110, 180)
 @dataclass(frozen=True)
 class FinalResult:
     """What the worker made: the advice, the landing (or None) and the rank histogram."""
-    advice: object                 # kmetric_gui.select.Advice
-    landing: object = None         # kmetric_gui.ranking.Landing, or None without a leaderboard
+    advice: object                 # kmetric_gui.analysis.select.Advice
+    landing: object = None         # kmetric_gui.analysis.ranking.Landing, or None without a leaderboard
     rank_edges: "np.ndarray | None" = None
     rank_counts: "np.ndarray | None" = None
     ranked: str = ""               # the candidate placed on the leaderboard
@@ -37,8 +37,8 @@ class FinalResult:
 
 def compute(truth, paths, board_path, options, correlation, progress=None, cancel=None, pick=2):
     """The worker's job: select over ``paths``, then rank the best set's first candidate."""
-    from ...ranking import RankOptions, land, read_leaderboard
-    from ...select import SelectOptions, select_files
+    from ...analysis.ranking import RankOptions, land, read_leaderboard
+    from ...analysis.select import SelectOptions, select_files
     adv = select_files(truth, paths, options, SelectOptions(pick=pick), progress, cancel)
     if not board_path:
         return FinalResult(adv, problems=tuple(adv.problems))
@@ -54,8 +54,8 @@ def compute(truth, paths, board_path, options, correlation, progress=None, cance
 
 
 def _report_of(truth, paths, name, options, cancel):
-    from ...comparison import _names
-    from ...scoring import score_files
+    from ...analysis.comparison import _names
+    from ...analysis.scoring import score_files
     path = paths[_names(paths).index(name)]
     return score_files(truth, path, options, cancel=cancel)
 
@@ -173,7 +173,7 @@ class FinalDialog(QDialog):
         return [self.files.item(i).text() for i in range(self.files.count())]
 
     def run(self, notes=()):
-        from ...scoring import Options
+        from ...analysis.scoring import Options
         self.notes = list(notes)
         truth, paths, board = self.truth.text().strip(), self.paths(), self.board.text().strip()
         options, rho = self.options or Options(), float(self.correlation.value())

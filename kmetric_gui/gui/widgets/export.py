@@ -16,7 +16,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMenu, QToolButton, QWidget
 
-from ...saving import csv_text, save_atomic, spreadsheet_safe
+from ...io.saving import csv_text, save_atomic, spreadsheet_safe
 from . import render
 from .heatmap import Heatmap
 

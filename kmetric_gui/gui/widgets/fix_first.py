@@ -1,6 +1,6 @@
 """A "fix first" panel: the units whose fix gains the most, a slider for N and the curve.
 
-Feed it a ``kmetric_gui.fixes.TopFixes`` (or a core FixList with ids): the
+Feed it a ``kmetric_gui.analysis.fixes.TopFixes`` (or a core FixList with ids): the
 list shows each unit's id, gain and the exact score after fixing it and all
 above it; the slider picks N, the curve marks it, and ``rows_selected``
 carries the solution rows of the first N units (or of the rows picked in
@@ -145,7 +145,7 @@ class FixFirstPanel(QWidget):
 
     # -- input -------------------------------------------------------------------
     def set_top_fixes(self, top_fixes):
-        """Show a ``kmetric_gui.fixes.TopFixes``."""
+        """Show a ``kmetric_gui.analysis.fixes.TopFixes``."""
         self.set_fixes(top_fixes.fixes, top_fixes.ids, top_fixes.rows, top_fixes.unit,
                        top_fixes.details)
 

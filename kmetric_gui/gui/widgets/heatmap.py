@@ -361,7 +361,7 @@ class Heatmap(QWidget):
         return [head] + rows
 
     def to_csv(self, sep=",", totals=False):
-        from ...saving import csv_text     # quotes a bare \r too
+        from ...io.saving import csv_text     # quotes a bare \r too
         return csv_text(self.to_rows(totals), spreadsheet=False, delimiter=sep)
 
     def copy_to_clipboard(self):

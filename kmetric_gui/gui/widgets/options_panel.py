@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox,
                                QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
-from ...scoring import Options
+from ...analysis.scoring import Options
 from ..crash import guarded
 
 
@@ -271,8 +271,8 @@ class OptionsPanel(QWidget):
         self._accept(name, value)
 
     def stats_settings(self):
-        """(StatsOptions, ShakeupOptions) for kmetric_gui.stats.analyze."""
-        from ...stats import ShakeupOptions, StatsOptions
+        """(StatsOptions, ShakeupOptions) for kmetric_gui.analysis.stats.analyze."""
+        from ...analysis.stats import ShakeupOptions, StatsOptions
         frac = self.public_fraction.value()
         return (StatsOptions(level=round(self.ci_level.value(), 3),
                              replicates=self.replicates.value(), seed=self.seed.value(),

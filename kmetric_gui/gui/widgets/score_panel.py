@@ -153,7 +153,7 @@ class ScorePanel(QFrame):
             busy = pending and self.report is not None and self.stale is None
             self.interval.setText(f"<span style='color:#777'>{COMPUTING}</span>" if busy else "")
             return
-        from ...stats import interval_text
+        from ...analysis.stats import interval_text
         ci = stats.intervals.get("ci")
         self.interval.setText(interval_text(ci, seed) if ci is not None else "")
         for name, label in (("public", self.public), ("private", self.private)):
@@ -175,7 +175,7 @@ class ScorePanel(QFrame):
         """The measured coverage beside the interval: a warning when it is short of
         nominal by more than 2 points, else the plain result."""
         from html import escape
-        from ...stats import coverage_short, coverage_text
+        from ...analysis.stats import coverage_short, coverage_text
         text = escape(coverage_text(iv) or "")
         if coverage_short(iv):
             self.coverage.setText(f"<span style='color:#b42318'><b>Interval too narrow here:</b> "

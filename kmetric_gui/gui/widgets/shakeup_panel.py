@@ -1,7 +1,7 @@
 """The Public/Private shake-up: histogram of simulated Private - Public gaps.
 
 ``show_shakeup(sh)`` takes a ``kmetric_gui.core.shakeup.Shakeup`` (as made by
-``kmetric_gui.stats.shakeup``); the panel only draws, it computes nothing
+``kmetric_gui.analysis.stats.shakeup``); the panel only draws, it computes nothing
 but the histogram's bins.
 """
 import numpy as np

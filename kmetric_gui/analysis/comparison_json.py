@@ -1,8 +1,8 @@
-"""The `kmetric compare --json` object of a Comparison (kmetric_gui/comparison.py)."""
+"""The `kmetric compare --json` object of a Comparison (analysis/comparison.py)."""
 import numpy as np
 
-from .core.multiple import holm
-from .core.power import min_detectable_delta
+from ..core.multiple import holm
+from ..core.power import min_detectable_delta
 
 
 def _num(x):

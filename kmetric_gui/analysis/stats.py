@@ -14,15 +14,15 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 
-from .core.calibrated import auto_method, calibrated_interval
-from .core.coverage import coverage_note, measured_coverage
-from .core.intervals import CHOICES, Interval, bca_interval, check_level, percentile_interval
-from .core.resample import MAX_REPLICATES, bootstrap, check_replicates
-from .core.shakeup import Shakeup, check_fraction, public_size
-from .core.shakeup import shakeup as simulate
-from .errors import InputError
+from ..core.calibrated import auto_method, calibrated_interval
+from ..core.coverage import coverage_note, measured_coverage
+from ..core.intervals import CHOICES, Interval, bca_interval, check_level, percentile_interval
+from ..core.resample import MAX_REPLICATES, bootstrap, check_replicates
+from ..core.shakeup import Shakeup, check_fraction, public_size
+from ..core.shakeup import shakeup as simulate
+from ..errors import InputError
 from .grouping import report_units
-from .core.words import plural
+from ..core.words import plural
 
 DEFAULT_FRACTION = 0.3     # Public share when the solution has no Usage column
 SPLIT_NAMES = ("public", "private")
@@ -291,7 +291,7 @@ def coverage_text(iv):
 
 def coverage_short(iv):
     """Whether the measured coverage is below nominal by more than core.coverage.SHORTFALL."""
-    from .core.coverage import SHORTFALL
+    from ..core.coverage import SHORTFALL
     c = iv.coverage
     return bool(c and c["measured"] is not None and c["measured"] < iv.level - SHORTFALL)
 

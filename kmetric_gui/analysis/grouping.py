@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .core.groups import group_codes, grouped_units
-from .errors import InputError
-from .metrics.base import split_rows, take
+from ..core.groups import group_codes, grouped_units
+from ..errors import InputError
+from ..metrics.base import split_rows, take
 
 
 def _column(table, name, label):
@@ -21,7 +21,7 @@ def _column(table, name, label):
 
 def read_groups(prep, *, truth_path=None, column=None, path=None, max_inflated=None):
     """(n,) group label of every solution row of ``prep`` (as text)."""
-    from .io.read import read_table
+    from ..io.read import read_table
     if column is not None:
         label = "solution"
         table = read_table(truth_path, label, string_columns=(prep.id_column, column),
@@ -70,7 +70,7 @@ def grouped_paired(reports, split, groups):
     """A paired engine (core.compare.UnitPairs) over whole groups: each submission's
     statistics summed per group, so bootstrap draws, random swaps and splits move groups.
     Cells of identical rows: the metric's own engine sums its cells per group (``grouped``)."""
-    from .core.compare import UnitPairs
+    from ..core.compare import UnitPairs
     metric = reports[0].definition
     rows = split_rows(reports[0].prepared.usage, split)
     codes, n = group_codes(np.asarray(take(groups, rows)))

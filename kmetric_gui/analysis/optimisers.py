@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .core.honest import fold_ids
+from ..core.honest import fold_ids
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ def _codes(groups, rows):
     """Group code per scored row (0..G-1), or None without groups."""
     if groups is None:
         return None
-    from .core.groups import group_codes
+    from ..core.groups import group_codes
     return group_codes(np.asarray(groups if rows is None else np.asarray(groups)[rows]))[0]
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import InputError
+from ..errors import InputError
 from .scoring import load
 
 
@@ -32,8 +32,8 @@ class SharedTruth:
         return load(truth_path, path, options, cancel=cancel)   # names every problem
 
     def _load(self, truth_path, path, options):
-        from .io.prepare import prepare
-        from .io.read import check_memory, read_header, read_table
+        from ..io.prepare import prepare
+        from ..io.read import check_memory, read_header, read_table
         inflated = options.max_inflated
         keep = [options.id_column] if options.id_column else \
             read_header(path, "submission", inflated)[:1]

@@ -17,7 +17,7 @@ import re
 import stat
 import tempfile
 
-from .numbers import NUMBER_PATTERN
+from ..numbers import NUMBER_PATTERN
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 # Plain decimal numbers (as numbers.py reads them) stay numbers in a spreadsheet.

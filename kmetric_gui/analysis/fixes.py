@@ -27,7 +27,7 @@ class TopFixes:
 
 def scored_rows(prep):
     """Solution rows of the overall score (None: every row), as scoring picks them."""
-    from .metrics.base import split_rows
+    from ..metrics.base import split_rows
     return split_rows(prep.usage)
 
 

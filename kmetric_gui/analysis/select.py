@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .core.intervals import check_level, percentile_interval
-from .core.joint import DRAWS, joint_replicates
-from .core.resample import check_replicates
-from .core.select import select
-from .errors import InputError
+from ..core.intervals import check_level, percentile_interval
+from ..core.joint import DRAWS, joint_replicates
+from ..core.resample import check_replicates
+from ..core.select import select
+from ..errors import InputError
 from .scoring import Options
-from .core.words import plural
+from ..core.words import plural
 
 COPY = 0.9        # replicate-score correlation above which a candidate is "nearly a copy"
 

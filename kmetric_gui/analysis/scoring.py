@@ -13,22 +13,22 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import Cancelled, InputError
-from .metrics import get_metric
+from ..errors import Cancelled, InputError
+from ..metrics import get_metric
 
 if TYPE_CHECKING:
     import os
     from collections.abc import Callable
     from typing import Any
-    from .io import Prepared
+    from ..io import Prepared
 
 SPLITS = ("public", "private")
 
 
 def declared_options():
     """Every registered metric's declared options, by name (metrics/schema.py)."""
-    from .metrics import REGISTRY
-    from .metrics.schema import all_options
+    from ..metrics import REGISTRY
+    from ..metrics.schema import all_options
     return all_options(REGISTRY.values())
 
 
@@ -154,8 +154,8 @@ def load(truth_path: str | os.PathLike[str], submission_path: str | os.PathLike[
          options: Options = Options(), progress: Callable[[float, str], None] | None = None,
          cancel: Callable[[], bool] | None = None) -> Prepared:
     """Read and validate both files; returns io.Prepared (raises InputError)."""
-    from .io import prepare
-    from .io.read import read_pair
+    from ..io import prepare
+    from ..io.read import read_pair
     progress, cancel = progress or _noop, cancel or _noop
     sol_name = f"solution {Path(truth_path).name}"
     sub_name = f"submission {Path(submission_path).name}"
@@ -176,8 +176,8 @@ def load_lean(truth_path, submission_path, options, sol_name, sub_name, progress
     of the memory; None for anything else and every invalid file: the full read then
     names every problem. A valid pair has as many rows in each file as ids, except a
     long solution (one row per label): ``prep.file_rows`` then has both counts."""
-    from .io.allocator import use_default
-    from .metrics import REGISTRY
+    from ..io.allocator import use_default
+    from ..metrics import REGISTRY
     progress, cancel = progress or _noop, cancel or _noop
     use_default()       # the lean allocator only where a metric's reader asks (io.allocator)
 
@@ -219,8 +219,8 @@ def _first_rows(path, rows=2000):
 def _sample_choice(truth_path, submission_path, options):
     """The metric the first rows of a plain CSV pair clearly point to (its name), or None:
     not plain, unreadable, ambiguous, or none (the full read says why)."""
-    from .metrics import choose_metric
-    from .metrics.detect import Sample
+    from ..metrics import choose_metric
+    from ..metrics.detect import Sample
     low = (str(truth_path).lower(), str(submission_path).lower())
     if not all(p.endswith((".csv", ".tsv", ".tab")) for p in low):
         return None
@@ -243,7 +243,7 @@ def score_prepared(prep: Prepared, options: Options = Options(),
     usage = prep.usage
     plan = metric.plan(prep, options)
     # Without a Usage column every row is scored: no index, no copies.
-    from .metrics.base import split_row_sets
+    from ..metrics.base import split_row_sets
     rows = split_row_sets(usage)
     results = {}
     for k, (name, idx) in enumerate(rows.items()):

@@ -23,9 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .core.rank import simulate_ranks
-from .errors import InputError
-from .numbers import shown, why_not_number
+from ..core.rank import simulate_ranks
+from ..errors import InputError
+from ..numbers import shown, why_not_number
 from .scoring import Options
 
 SCORE_NAMES = ("score", "publicscore", "public score", "public_score")
@@ -170,7 +170,7 @@ class Landing:
 
 def our_gaps(report, splits=2000, seed=0):
     """(public score, gaps, source) of a ScoreReport."""
-    from .core.resample import bootstrap
+    from ..core.resample import bootstrap
     from .stats import ShakeupOptions, shakeup
     if "public" in report.splits and "private" in report.splits:
         sh = shakeup(report, ShakeupOptions(None, splits, seed))

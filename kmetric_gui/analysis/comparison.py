@@ -16,10 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .core.compare import compare_pair
-from .core.intervals import CHOICES, METHODS, check_level
-from .core.resample import check_replicates
-from .errors import Cancelled, InputError
+from ..core.compare import compare_pair
+from ..core.intervals import CHOICES, METHODS, check_level
+from ..core.resample import check_replicates
+from ..errors import Cancelled, InputError
 from .scoring import Options, load, score_prepared
 from .grouping import grouped_paired, read_groups, report_units
 from .stats import DEFAULT_FRACTION, interval_of
@@ -99,7 +99,7 @@ class Comparison:
     @property
     def best(self):
         """Index of the submission with the best score in the metric's direction, or None."""
-        from .metrics.base import best_index
+        from ..metrics.base import best_index
         return best_index(self, [s.score for s in self.submissions])
 
     @property
@@ -120,7 +120,7 @@ class Comparison:
 
     def save_blend(self, pair, alpha, path):
         """Write the blend as a submission (atomic; ids and layout of A)."""
-        from .saving import csv_text, save_atomic
+        from ..io.saving import csv_text, save_atomic
         prep = self.blend_prepared(pair, alpha)
         header, rows = self.submissions[pair.a].report.definition.submission_rows(prep)
         save_atomic(path, csv_text([header, *rows], spreadsheet=False))
@@ -128,7 +128,7 @@ class Comparison:
 
     def unit_rows(self, units):
         """Solution rows of unit positions (positions count scored units only)."""
-        from .metrics.base import split_rows
+        from ..metrics.base import split_rows
         rows = split_rows(self.submissions[0].report.prepared.usage)
         units = np.asarray(units, dtype=np.int64)
         return units if rows is None else rows[units]
@@ -142,7 +142,7 @@ class Comparison:
     @property
     def ids(self):
         """Ids of the compared units, in the order of the per-unit arrays."""
-        from .metrics.base import split_rows, take
+        from ..metrics.base import split_rows, take
         prep = self.submissions[0].report.prepared
         return take(prep.ids, split_rows(prep.usage))
 
@@ -260,7 +260,7 @@ def compare_reports(names, paths, reports, options=CompareOptions(), progress=No
             sub.intervals[key] = iv if groups is None else replace(iv, groups=units.n)
     fraction = o.public_fraction
     if fraction is None and usage is not None and splits:
-        from .metrics.base import public_share
+        from ..metrics.base import public_share
         share = public_share(usage)
         fraction = share if share and share < 1 else None   # a Usage side empty: the default
     fraction = DEFAULT_FRACTION if fraction is None else fraction

@@ -1,0 +1,1 @@
+"""The analyses over scored data: scoring, intervals, comparison, selection, ranking."""
