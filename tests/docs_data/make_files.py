@@ -1,6 +1,7 @@
 """Files the docs' command blocks run with beside the shipped demos (fixed seed; rerun to
 refresh): a third kappa submission, a public leaderboard, a kappa metric file in Kaggle's
-form, a second KL submission and the KL example metric file as a notebook. tests/test_docs_commands.py names them.
+form, a second KL submission and the KL example metric file as a notebook.
+tests/test_docs_commands.py names them.
 
     python tests/docs_data/make_files.py
 """
