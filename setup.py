@@ -1,7 +1,10 @@
-"""setuptools hook: the wheel carries resources/ as package data (kmetric_gui/resources).
+"""setuptools hook: the wheel carries resources/ as package data (kmetric_gui/resources),
+the example metric files (resources/metrics/*.py) included, and the docs the app opens
+(Help: docs/metrics.md, as kmetric_gui/resources/docs/metrics.md).
 
-Everything else is declared in pyproject.toml. The top-level resources/ folder stays
-the one source: a checkout (editable install) reads it directly, see kmetric_gui/paths.py.
+Everything else is declared in pyproject.toml. The top-level resources/ and docs/ folders
+stay the one source: a checkout (editable install) reads them directly, see
+kmetric_gui/paths.py and gui/dialogs.py.
 """
 import shutil
 from pathlib import Path
@@ -10,6 +13,7 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
+HELP_DOCS = ["metrics.md"]          # what Help (gui/dialogs.py) shows
 
 
 class BuildWithResources(build_py):
@@ -23,13 +27,14 @@ class BuildWithResources(build_py):
         super().run()
         if editable:
             return
-        source = ROOT / "resources"
         target = Path(self.build_lib) / "kmetric_gui" / "resources"
-        for src in sorted(source.rglob("*")):
-            if src.is_file() and src.suffix not in (".py", ".pyc") and "__pycache__" not in src.parts:
-                dest = target / src.relative_to(source)
-                dest.parent.mkdir(parents=True, exist_ok=True)
-                self.copy_file(str(src), str(dest))
+        files = [(src, target / src.relative_to(ROOT / "resources"))
+                 for src in sorted((ROOT / "resources").rglob("*"))
+                 if src.is_file() and src.suffix != ".pyc" and "__pycache__" not in src.parts]
+        files += [(ROOT / "docs" / name, target / "docs" / name) for name in HELP_DOCS]
+        for src, dest in files:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            self.copy_file(str(src), str(dest))
 
 
 setup(cmdclass={"build_py": BuildWithResources})

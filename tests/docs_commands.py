@@ -22,6 +22,8 @@ What is not run, by rule (each still checked as far as it can be):
 - `.venv/bin/python -m pytest ...` is the test suite itself.
 - `bash build/build.sh [...]` takes minutes: build/release.sh (the release workflow's
   script) and .ci/run run it; the exact command must appear in one of them.
+- `bash build/release.sh` is the release (both bundles, their smoke tests: 15-25 minutes);
+  the workflow must run it.
 - `sudo apt-get install ...` changes the system: build/bare_debian.sh --bundle installs
   the same packages on a bare Debian 12 and checks the bundle works with them.
 - `.venv/bin/python bench/...` runs for minutes and needs a quiet machine (its timings
@@ -226,6 +228,10 @@ class Runner:
             assert any(re.search(rf"^\s*{re.escape(line)}\s*$", s, re.M) for s in scripts), \
                 f"`{line}` runs nowhere: build/release.sh or .ci/run should run it"
             raise NotRun("build/release.sh and .ci/run run it")
+        if words[:2] == ["bash", "build/release.sh"]:
+            workflow = (ROOT / ".github" / "workflows" / "ci.yml").read_text()
+            assert "bash build/release.sh" in workflow, "the release workflow does not run build/release.sh"
+            raise NotRun("the release itself: the workflow runs it on a v* tag")
         if words[:3] == ["sudo", "apt-get", "install"]:
             wanted = {w for w in words[3:] if not w.startswith("-")}
             script = (ROOT / "build" / "bare_debian.sh").read_text()

@@ -15,7 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from docs_commands import Runner, all_blocks
+
 BUNDLE = os.environ.get("KMETRIC_BUNDLE")
+DOC_BLOCKS = all_blocks()
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "resources" / "demo"
 needs_bundle = pytest.mark.skipif(not BUNDLE, reason="set KMETRIC_BUNDLE to the built bundle folder")
@@ -121,6 +124,8 @@ def test_frozen_version_matches_package():
     from kmetric_gui import __version__
     r = run(exe("kmetric"), "--version")
     assert r.returncode == 0 and __version__ in r.stdout
+    r = run(exe("kmetric-gui"), "--version")         # no display needed, no window
+    assert r.returncode == 0 and (SILENT_GUI or r.stdout.strip() == f"kmetric-gui {__version__}")
 
 
 def test_screenshot_of_invalid_input_exits_2(tmp_path):
@@ -204,12 +209,69 @@ def test_every_view_runs_without_qt_opengl(tmp_path):
     assert "Traceback" not in r.stderr and "OpenGL is not included" not in r.stderr
 
 
+def bundled_names():
+    """The files inside the bundle, as paths relative to its root (what sys._MEIPASS holds):
+    a folder bundle's _internal (or the macOS app's Resources), a one-file bundle's archive."""
+    folder = Path(BUNDLE)
+    inner = folder / "_internal"
+    if inner.is_dir():
+        return {p.relative_to(inner).as_posix() for p in inner.rglob("*") if p.is_file()}
+    readers = pytest.importorskip("PyInstaller.archive.readers",
+                                  reason="PyInstaller lists a one-file bundle (pip install -e .[build])")
+    return set(readers.CArchiveReader(exe("kmetric")).toc)
+
+
 @needs_bundle
 def test_bundle_carries_pandas_for_metric_files():
     """pandas is in the bundle for one reason: a metric file's worker hands score() DataFrames
-    (the app's and the CLI's own processes never import it: test below)."""
-    found = [p for p in Path(BUNDLE).rglob("pandas") if p.is_dir()]
-    assert found
+    (the app's and the CLI's own processes never import it: test below). A folder bundle
+    and a one-file bundle both."""
+    assert any(n.startswith("pandas/") for n in bundled_names())
+
+
+@needs_bundle
+def test_bundle_carries_the_licence_texts():
+    """Every bundled package's licence, CPython's, Qt's LGPL and this project's LICENSE are
+    inside the bundle (licenses/, build/licenses.py) and beside the executables."""
+    import importlib.metadata as md
+    names = bundled_names()
+    licences = {n.split("/", 2)[1] for n in names if n.startswith("licenses/") and n.count("/") >= 2}
+    assert {"kmetric_gui", "python", "pyside6-essentials", "shiboken6", "numpy", "pyarrow",
+            "pandas", "pyqtgraph", "psygnal", "pyinstaller"} <= licences, licences
+    # Each package folder found inside, mapped to its distribution by this environment's
+    # metadata (not the build's RECORD walk), has its folder of texts.
+    owners = md.packages_distributions()
+    tops = {n.split("/")[0] for n in names if "/" in n} - {"licenses", "kmetric_gui", "base_library.zip"}
+    dists = {d for top in tops for d in owners.get(top, [])}
+    norm = {d.lower().replace("_", "-").replace(".", "-") for d in dists}
+    assert norm - {"kmetric-gui"} <= licences, sorted(norm - licences)
+    beside = Path(BUNDLE)
+    assert (beside / "LICENSE").read_bytes() == (ROOT / "LICENSE").read_bytes()
+    index = (beside / "licenses" / "README.txt").read_text()
+    assert "GNU Lesser General Public License version 3" in index
+    lgpl = (beside / "licenses" / "pyside6-essentials" / "LGPL-3.0.txt").read_text()
+    assert "GNU LESSER GENERAL PUBLIC LICENSE" in lgpl
+    (python,) = (beside / "licenses" / "python").iterdir()
+    assert "python software foundation" in python.read_text(errors="replace").lower()
+
+
+@needs_bundle
+def test_bundle_carries_the_help_page_and_example_metric_files():
+    names = bundled_names()
+    assert "kmetric_gui/resources/docs/metrics.md" in names
+    for example in ("kl_divergence.py", "mean_column_auc.py", "balanced_log_loss.py"):
+        assert f"kmetric_gui/resources/metrics/{example}" in names
+
+
+@needs_bundle
+@pytest.mark.parametrize("block", DOC_BLOCKS, ids=[b.name for b in DOC_BLOCKS])
+def test_frozen_docs_commands(block, tmp_path):
+    """The README's and docs' command blocks through the bundle's executables
+    (tests/docs_commands.py; the same blocks run through the installed scripts in
+    tests/test_docs_commands.py)."""
+    if block.linux_only and not sys.platform.startswith("linux"):
+        pytest.skip("a freedesktop menu entry: Linux only")
+    Runner(tmp_path, bundle=BUNDLE).run(block)
 
 
 def test_built_in_scoring_never_imports_pandas():
@@ -221,35 +283,101 @@ def test_built_in_scoring_never_imports_pandas():
     assert r.stdout.strip().endswith("False")
 
 
-def test_pack_ships_the_bundle_only(tmp_path):
-    """build/pack.py packs the bundle, not a wheel or sdist that `pip wheel -w dist .` left in
-    dist/, nor earlier archives or the onefile folder."""
-    import tarfile
-    import zipfile
+def build_module(name):
     sys.path.insert(0, str(ROOT / "build"))
     try:
-        import pack
+        return __import__(name)
     finally:
         sys.path.remove(str(ROOT / "build"))
+
+
+def _fake_dist(tmp_path):
     dist = tmp_path / "dist"
     (dist / "kmetric-gui" / "_internal").mkdir(parents=True)
     (dist / "kmetric-gui" / "kmetric-gui").write_text("app")
+    (dist / "kmetric-gui" / "kmetric-gui").chmod(0o755)
     (dist / "kmetric-gui" / "_internal" / "lib.so").write_text("lib")
-    (dist / "onefile").mkdir()
+    (dist / "kmetric-gui" / "LICENSE").write_text("MIT")
+    (dist / "kmetric-gui" / "licenses").mkdir()
+    (dist / "kmetric-gui" / "licenses" / "README.txt").write_text("index")
+    (dist / "onefile" / "licenses").mkdir(parents=True)
     (dist / "onefile" / "kmetric").write_text("cli")
+    (dist / "onefile" / "kmetric-gui").write_text("app")
+    (dist / "onefile" / "LICENSE").write_text("MIT")
+    (dist / "onefile" / "licenses" / "README.txt").write_text("index")
     for stray in ("kmetric_gui-0.2.0-py3-none-any.whl", "kmetric_gui-0.2.0.tar.gz",
                   "kmetric-gui-0.1.0-linux-x86_64.tar.gz", "notes.txt"):
         (dist / stray).write_text("x")
-    out = pack.pack(dist)
-    if out.suffix == ".zip":
-        with zipfile.ZipFile(out) as z:
-            names = z.namelist()
-    else:
-        with tarfile.open(out) as t:
-            names = t.getnames()
-    top = out.name.split(".tar.gz")[0].removesuffix(".zip")
-    assert sorted(n.replace("\\", "/") for n in names if n.count("/") <= 2) == [
-        f"{top}/kmetric-gui", f"{top}/kmetric-gui/_internal", f"{top}/kmetric-gui/kmetric-gui"]
+    return dist
+
+
+@pytest.mark.parametrize("system", ["linux", "win32", "darwin"])
+def test_pack_ships_the_bundle_and_its_licences_only(tmp_path, monkeypatch, system):
+    """build/pack.py packs the bundle with LICENSE and licenses/, not a wheel or sdist that
+    `pip wheel -w dist .` left in dist/, nor earlier archives or the onefile folder; a zip
+    on Windows, a tar.gz elsewhere, named as the upload list expects, and unpacked again
+    as a user would (the release's smoke test runs on that)."""
+    pack = build_module("pack")
+    monkeypatch.setattr(sys, "platform", system)
+    dist = _fake_dist(tmp_path)
+    onedir, onefile = pack.pack(dist), pack.pack(dist / "onefile")
+    assert [onedir.name, onefile.name] == pack.expected()
+    want_suffix = ".zip" if system == "win32" else ".tar.gz"
+    assert onedir.name.endswith(want_suffix) and onefile.parent == dist
+    assert {"win32": "-windows-", "darwin": "-macos-", "linux": "-linux-"}[system] in onedir.name
+    top = pack.unpack(onedir, tmp_path / "check")
+    assert top.name == onedir.name.removesuffix(want_suffix)
+    assert sorted(p.relative_to(top).as_posix() for p in top.rglob("*")) == [
+        "kmetric-gui", "kmetric-gui/LICENSE", "kmetric-gui/_internal", "kmetric-gui/_internal/lib.so",
+        "kmetric-gui/kmetric-gui", "kmetric-gui/licenses", "kmetric-gui/licenses/README.txt"]
+    if os.name == "posix" and system != "win32":          # a zip made on Windows has no modes
+        assert os.access(top / "kmetric-gui" / "kmetric-gui", os.X_OK)
+    top = pack.unpack(onefile, tmp_path / "check1")
+    assert sorted(p.name for p in top.iterdir()) == ["LICENSE", "kmetric", "kmetric-gui", "licenses"]
+    # The upload list: exactly the two archives (the stray ones of earlier runs are refused).
+    assert not pack.check_upload(dist)
+    for stray in dist.glob("*"):
+        if stray.is_file() and stray.name not in pack.expected():
+            stray.unlink()
+    assert pack.check_upload(dist)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="symbolic links in the tar.gz: the Linux bundle's kmetric")
+def test_unpacked_archive_keeps_the_kmetric_link(tmp_path):
+    pack = build_module("pack")
+    dist = _fake_dist(tmp_path)
+    (dist / "kmetric-gui" / "kmetric").symlink_to("kmetric-gui")
+    top = pack.unpack(pack.pack(dist), tmp_path / "check")
+    link = top / "kmetric-gui" / "kmetric"
+    assert link.is_symlink() and os.readlink(link) == "kmetric-gui"
+
+
+def test_bundle_info_for_windows_and_macos():
+    """The Windows version resource's numbers and the macOS Info.plist (build/bundle_info.py),
+    whatever platform runs the test."""
+    info = build_module("bundle_info")
+    from kmetric_gui import __version__
+    assert info.version_numbers("0.2.0") == (0, 2, 0, 0)
+    assert info.version_numbers("1.12.3rc4") == (1, 12, 3, 4)
+    plist = info.info_plist(__version__)
+    assert plist["CFBundleShortVersionString"] == __version__
+    assert info.macos_floor(["cp39-abi3-macosx_13_0_universal2", "cp311-cp311-macosx_11_0_arm64"]) == (13, 0)
+    assert info.macos_floor(["cp39-abi3-manylinux_2_34_x86_64"]) is None
+    minimum = tuple(int(x) for x in plist["LSMinimumSystemVersion"].split("."))
+    assert minimum >= (13, 0)              # Qt 6.11's floor (its macOS wheels are macosx_13_0)
+
+
+def test_macos_minimum_covers_the_installed_qt_wheel():
+    """On macOS the installed wheels say which macOS they need: the app may not claim less."""
+    import importlib.metadata as md
+    info = build_module("bundle_info")
+    floors = [info.macos_floor(info.wheel_tags(md.distribution(name)))
+              for name in ("PySide6-Essentials", "shiboken6", "numpy", "pyarrow")]
+    floors = [f for f in floors if f]
+    if not floors:
+        pytest.skip("these wheels are not macOS ones: their macOS floor is read on macOS")
+    minimum = tuple(int(x) for x in info.MACOS_MINIMUM.split("."))
+    assert minimum >= max(floors)
 
 
 def test_launcher_names_the_packages_when_qt_lacks_a_system_library(tmp_path):
@@ -308,3 +436,68 @@ def test_frozen_metric_file_scores_as_from_source(tmp_path):
     assert frozen.returncode == 0 and source.returncode == 0, frozen.stderr + source.stderr
     f, s = json.loads(frozen.stdout), json.loads(source.stdout)
     assert f["score"] == s["score"] and f["ci"] == s["ci"]
+
+
+def test_licence_texts_gathered_for_what_a_bundle_holds(tmp_path):
+    """build/licenses.py maps each collected file to its package (RECORD) and copies that
+    package's texts; the standard library is Python's; Qt gets its LGPL kept in
+    build/license-texts; a file nobody owns is named in the index."""
+    import numpy
+    import PySide6
+    licenses = build_module("licenses")
+    stray = tmp_path / "libstray.so"
+    stray.write_text("x")
+    sources = [numpy.__file__, PySide6.__file__, os.__file__, str(stray),
+               str(ROOT / "kmetric_gui" / "__init__.py")]
+    out = licenses.gather(sources, tmp_path / "licenses", "9.9")
+    index = (out / "README.txt").read_text()
+    assert (out / "kmetric_gui" / "LICENSE").read_bytes() == (ROOT / "LICENSE").read_bytes()
+    assert "numpy" in index and (out / "numpy").is_dir() and any((out / "numpy").rglob("LICENSE*"))
+    assert "GNU LESSER" in (out / "pyside6-essentials" / "LGPL-3.0.txt").read_text()
+    assert (out / "pyinstaller").is_dir()
+    assert any((out / "python").iterdir()) and "Python " in index
+    assert "libstray.so" in index.split("Also from the build system")[1]
+    assert not (out / "pandas").exists()                 # only what the bundle holds
+
+
+def test_gather_refuses_a_package_without_licence_texts(tmp_path, monkeypatch):
+    import numpy
+    licenses = build_module("licenses")
+    monkeypatch.setattr(licenses, "license_files", lambda dist: [])
+    with pytest.raises(SystemExit, match="no licence text for numpy"):
+        licenses.gather([numpy.__file__], tmp_path / "licenses", "9.9")
+
+
+@pytest.mark.parametrize("layout", ["posix", "windows", "debian", "none"])
+def test_python_licence_found_on_each_layout(tmp_path, monkeypatch, layout):
+    """CPython's text beside the standard library (python.org, pyenv, macOS framework), in
+    the installation folder (Windows), or Debian's copyright file (its own python3 leaves
+    LICENSE.txt out); no text stops the build."""
+    licenses = build_module("licenses")
+    base, stdlib = tmp_path / "base", tmp_path / "base" / "lib" / "python3.x"
+    stdlib.mkdir(parents=True)
+    monkeypatch.setattr(sys, "base_prefix", str(base))
+    monkeypatch.setattr(licenses.sysconfig, "get_path", lambda name: str(stdlib))
+    copyright = tmp_path / "copyright"
+    copyright.write_text("PSF")
+    monkeypatch.setattr(licenses, "system_packages",
+                        lambda paths: {paths[0]: ("libpython3.x-minimal", copyright)}
+                        if layout == "debian" else {})
+    want = {"posix": stdlib / "LICENSE.txt", "windows": base / "LICENSE.txt", "debian": copyright}
+    if layout in ("posix", "windows"):
+        want[layout].write_text("PSF")
+    if layout == "none":
+        with pytest.raises(SystemExit, match="no licence text of Python"):
+            licenses.python_license()
+    else:
+        assert licenses.python_license() == want[layout]
+
+
+@pytest.mark.skipif(not Path("/var/lib/dpkg/status").exists(),
+                    reason="Debian's package database: Debian and Ubuntu only")
+def test_system_libraries_get_their_package_copyright():
+    licenses = build_module("licenses")
+    libc = next(p for pattern in ("lib/*-linux-gnu/libc.so.6", "usr/lib/*-linux-gnu/libc.so.6")
+                for p in Path("/").glob(pattern))
+    found = licenses.system_packages([str(libc)])
+    assert found[str(libc)][0].startswith("libc6") and found[str(libc)][1].is_file()

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ("kmetric_gui", "resources", "pyproject.toml", "setup.py", "MANIFEST.in", "README.md",
-           "LICENSE", "CHANGELOG.md", "CONTRIBUTING.md")
+SOURCES = ("kmetric_gui", "resources", "docs", "pyproject.toml", "setup.py", "MANIFEST.in",
+           "README.md", "LICENSE", "CHANGELOG.md", "CONTRIBUTING.md")
 pytestmark = pytest.mark.slow
 
 
@@ -39,7 +39,9 @@ def run(cmd, cwd, timeout=300):
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
-    """The wheel, built from a copy of the sources (the build writes build/ folders)."""
+    """The wheel, built as `python -m build` does: an sdist from a copy of the sources (the
+    build writes build/ folders), then the wheel from that sdist (MANIFEST.in decides what
+    the sdist holds, so a file it leaves out is missing from the wheel too)."""
     tmp = tmp_path_factory.mktemp("wheel")
     src = tmp / "src"
     src.mkdir()
@@ -51,8 +53,14 @@ def wheel(tmp_path_factory):
         else:
             shutil.copy2(p, src / name)
     offline = ["--no-build-isolation"] if _setuptools_ok() else []   # else pip fetches setuptools
+    source = src
+    if offline:
+        sdist = "import setuptools.build_meta as b; print(b.build_sdist('sdist'))"
+        r = run([sys.executable, "-c", sdist], src)
+        assert r.returncode == 0, r.stdout + r.stderr
+        source = src / "sdist" / r.stdout.strip().splitlines()[-1]
     cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--disable-pip-version-check", "-v",
-           "-w", tmp / "dist", src, *offline]
+           "-w", tmp / "dist", source, *offline]
     r = run(cmd, tmp)
     assert r.returncode == 0, r.stdout + r.stderr
     # e.g. "`project.license` as a TOML table is deprecated" (shown by -v, hidden by -q)
@@ -93,7 +101,9 @@ def test_wheel_carries_resources_license_and_types(wheel):
         for part in ("solution", "submission"):
             assert f"kmetric_gui/resources/demo/{metric}_{part}.csv" in names
     assert {"kmetric_gui/resources/kmetric.png", "kmetric_gui/resources/kmetric-gui.desktop",
-            "kmetric_gui/py.typed"} <= names
+            "kmetric_gui/py.typed", "kmetric_gui/resources/docs/metrics.md"} <= names
+    for example in ("kl_divergence.py", "mean_column_auc.py", "balanced_log_loss.py", "kl_solution.csv"):
+        assert f"kmetric_gui/resources/metrics/{example}" in names
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert "License-Expression: MIT" in meta
     from kmetric_gui import __version__
@@ -119,6 +129,42 @@ def test_installed_kmetric_scores_the_demo(venv):
         from kmetric_gui.analysis.scoring import score_files
         got = json.loads(r.stdout)
         assert got["metric"] == metric and got["score"] == pytest.approx(score_files(truth, sub).score)
+
+
+def test_installed_help_shows_the_real_page(venv):
+    """Help (F1) shows docs/metrics.md when installed too, not the short fallback list."""
+    r = run([venv["python"], "-c", "from kmetric_gui.gui.dialogs import help_markdown; "
+             "import sys; sys.stdout.reconfigure(encoding='utf-8'); print(help_markdown(), end='')"],
+            venv["tmp"])
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == (ROOT / "docs" / "metrics.md").read_text(encoding="utf-8")
+
+
+def test_installed_kmetric_runs_the_installed_example_metric_file(venv):
+    """The example metric files ship in the wheel and run through the installed script: the
+    number is KL divergence computed here from the CSVs (mean over rows of sum t*log(t/p))."""
+    import csv
+    import math
+    ex = venv["site"] / "kmetric_gui" / "resources" / "metrics"
+    r = run([command(venv, "kmetric"), "score", ex / "kl_solution.csv", ex / "kl_submission.csv",
+             "--metric-file", ex / "kl_divergence.py", "--json"], venv["tmp"])
+    assert r.returncode == 0, r.stderr
+    with open(ex / "kl_solution.csv") as f:
+        truth = {row["id"]: row for row in csv.DictReader(f)}
+    with open(ex / "kl_submission.csv") as f:
+        pred = {row["id"]: row for row in csv.DictReader(f)}
+    cols = [c for c in next(iter(pred.values())) if c != "id"]
+    want = sum(sum(float(truth[i][c]) * math.log(float(truth[i][c]) / float(pred[i][c]))
+                   for c in cols if float(truth[i][c]) > 0) for i in truth) / len(truth)
+    assert json.loads(r.stdout)["score"] == pytest.approx(want, rel=1e-9)
+
+
+def test_installed_gui_version(venv):
+    from kmetric_gui import __version__
+    r = run([command(venv, "kmetric-gui"), "--version"], venv["tmp"])
+    assert r.returncode == 0, r.stderr
+    # A gui-script on Windows runs without a console: its output may not reach a pipe.
+    assert r.stdout.strip() == f"kmetric-gui {__version__}" or (os.name == "nt" and not r.stdout)
 
 
 def test_installed_gui_demo_screenshot(venv):
@@ -201,7 +247,8 @@ def test_a_deleted_module_leaves_the_next_wheel(tmp_path):
     shutil.copytree(ROOT / "kmetric_gui", src / "kmetric_gui",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     shutil.copytree(ROOT / "resources", src / "resources")
-    for name in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE"):
+    for name in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "docs/metrics.md"):
+        (src / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / name, src / name)
     gone = src / "kmetric_gui" / "gone_module.py"
     gone.write_text("x = 1\n")

@@ -12,7 +12,9 @@ STYLE = """
 
 
 def parse_args(argv):
+    from .. import __version__
     p = argparse.ArgumentParser(prog="kmetric-gui", description="Kaggle metric analyzer.")
+    p.add_argument("--version", action="version", version=f"kmetric-gui {__version__}")
     p.add_argument("truth", nargs="?", help="solution file")
     p.add_argument("submission", nargs="?", help="submission file")
     from ..metrics import REGISTRY
