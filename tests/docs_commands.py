@@ -184,6 +184,11 @@ class Runner:
             except OSError:
                 shutil.copytree(self.bundle, self.cwd / "dist" / "kmetric-gui", symlinks=True)
         self.env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+        # HOME moves into the folder (nothing is written to the user's); pip keeps the
+        # user's configuration (an index or mirror it needs).
+        for conf in (Path.home() / ".config" / "pip" / "pip.conf", Path.home() / ".pip" / "pip.conf"):
+            if conf.is_file() and "PIP_CONFIG_FILE" not in self.env:
+                self.env["PIP_CONFIG_FILE"] = str(conf)
         self.env.update(HOME=str(self.home), USERPROFILE=str(self.home),
                         KMETRIC_CONFIG_DIR=str(self.work / "config"),
                         KMETRIC_SETTINGS=str(self.work / "settings.ini"),

@@ -46,15 +46,15 @@ def test_importing_every_module_starts_no_process_or_thread(tmp_path):
     """Each module of the package imported in a fresh interpreter whose argv asks for a
     metric file: no child process and no thread besides the main one afterwards."""
     code = textwrap.dedent("""
-        import importlib, os, pkgutil, sys, threading
+        import importlib, pkgutil, sys, threading
+        import psutil
         sys.argv = ["kmetric", "score", "s.csv", "u.csv", "--metric-file", "m.py"]
         import kmetric_gui
         names = [m.name for m in pkgutil.walk_packages(kmetric_gui.__path__, "kmetric_gui.")
                  if ".gui" not in m.name and not m.name.endswith("__main__")]
         for n in names:
             importlib.import_module(n)
-        kids = open(f"/proc/self/task/{os.getpid()}/children").read().split() \\
-            if os.path.exists(f"/proc/self/task/{os.getpid()}/children") else []
+        kids = psutil.Process().children(recursive=True)
         print(len(names), threading.active_count(), len(kids))
         """)
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -119,7 +119,8 @@ def _refusal(st, target):
                 else "a socket" if stat.S_ISSOCK(st.st_mode) else "a special file")
         return f"it is {what}, not a regular file"
     # Mode bits, not access(): root may write anything, yet a read-only file stays so.
-    if not st.st_mode & 0o222 or (os.geteuid() != 0 and not os.access(target, os.W_OK)):
+    root = hasattr(os, "geteuid") and os.geteuid() == 0      # Windows has no user ids
+    if not st.st_mode & 0o222 or (not root and not os.access(target, os.W_OK)):
         return "the file is read-only"
     if st.st_nlink > 1:
         return (f"the file has {st.st_nlink - 1} other hard link(s), which a save would split "

@@ -199,10 +199,13 @@ def test_lean_reader_leaves_a_changing_file_to_the_full_read(tmp_path, monkeypat
         list(pieces.tables(str(p), ",", ["id", "v"], pieces.convert({})))
 
 
-@pytest.mark.parametrize("make,name", [("fifo", "pipe.csv"), ("dev", "/dev/zero")])
-def test_devices_and_pipes_are_not_regular_files(tmp_path, make, name):
+@pytest.mark.parametrize("make", ["fifo", "dev"])
+def test_devices_and_pipes_are_not_regular_files(tmp_path, make):
+    """A named pipe and the null device (/dev/null, Windows' NUL) are refused by type."""
     import os
-    path = name if make == "dev" else str(tmp_path / name)
+    if make == "fifo" and not hasattr(os, "mkfifo"):
+        pytest.skip("named pipes in the file system (mkfifo) are POSIX's; Windows has none")
+    path = os.devnull if make == "dev" else str(tmp_path / "pipe.csv")
     if make == "fifo":
         os.mkfifo(path)
     with pytest.raises(InputError) as e:
