@@ -90,6 +90,7 @@ for _m in (AUC, LOGLOSS, ACCURACY, F1_SCORE, MAPK, RMSE, RMSLE, MAE, MCRMSE):
 _chooser.provide(choose_metric)
 
 
-__all__ = ["REGISTRY", "METRIC_NAMES", "registry_version", "get_metric", "choose_metric", "register", "unregister",
+__all__ = ["REGISTRY", "METRIC_NAMES", "registry_version", "get_metric", "choose_metric",
+           "register", "unregister",
            "AmbiguousMetric", "Fit", "Sample",
            "Metric", "Plan", "FieldSpec"]
