@@ -89,6 +89,10 @@ class Options:
         for k, v in object.__getattribute__(self, "params"):
             if k == name:
                 return v
+        metric = _metric_of(object.__getattribute__(self, "metric"))
+        for o in metric.options if metric is not None else ():
+            if o.name == name:
+                return o.default                 # the chosen metric's own default
         declared = declared_options()
         if name in declared:
             return declared[name].default

@@ -156,10 +156,8 @@ def score_prepared(prep: Prepared, options: Options = Options(),
     # Without a Usage column every row is scored: no index, no copies.
     from ..metrics.base import split_row_sets
     rows = split_row_sets(usage)
-    results = {}
-    for k, (name, idx) in enumerate(rows.items()):
-        _step(progress, cancel, 0.7 + 0.3 * k / len(rows), f"scoring {name} rows")
-        results[name] = metric.score(plan, idx, options, cancel)
+    _step(progress, cancel, 0.7, f"scoring {', '.join(rows)} rows")
+    results = metric.score_all(plan, rows, options, cancel)
     progress(1.0, "done")
     n = len(prep) if rows["all"] is None else int(rows["all"].size)
     return ScoreReport(prep.metric, prep.reason, prep.layout, n,

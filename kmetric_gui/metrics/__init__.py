@@ -45,7 +45,7 @@ def register(metric, *, detect_before=None):
     names = [o.name for o in metric.options]
     if len(set(names)) != len(names):
         raise ValueError(f"metric {metric.name} declares an option twice")
-    for o in metric.options:
+    for o in () if metric.foreign else metric.options:
         why = clashes(o, metric.name, others)
         if why:
             raise ValueError(why)

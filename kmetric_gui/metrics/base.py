@@ -48,6 +48,9 @@ class Metric:
     # P(better) and star, the blend's best alpha, fix first's gains and order,
     # shake-up wording, JSON "higher_is_better"); nothing assumes "higher".
     higher_is_better = True
+    # A metric of foreign code (a competition's metric file): its options are its own
+    # arguments, under names of its own, never checked against other metrics'.
+    foreign = False
     # Options schema (metrics.schema.Option): CLI flags, the app's panel, JSON,
     # project files and the report are made from it; values are read as
     # ``options.<name>`` (scoring.Options).
@@ -107,6 +110,12 @@ class Metric:
     def score(self, plan, rows, options, cancel):
         """Core result over ``rows`` (an index array, or None for every row)."""
         raise NotImplementedError
+
+    def score_all(self, plan, row_sets, options, cancel):
+        """{name: core result} of several row sets ({"all": rows, "public": ...}); the
+        default scores them in turn, a metric that can batch them (a metric file's pool)
+        does so."""
+        return {name: self.score(plan, rows, options, cancel) for name, rows in row_sets.items()}
 
     def perfect(self, prep):
         """Predictions that score best, in ``prep.pred``'s shape: the conformance test
