@@ -18,8 +18,10 @@ class Accuracy(FamilyMetric):
 
     fix_words = "label set to the truth"
 
+    no_blend = "the predictions are labels, and a weighted mean of two labels is no label"
+
     def blend_values(self, a, b, alpha):
-        return None             # labels: a weighted mean of two labels is no label
+        return None             # labels (0/1 labels are numbers, but not scores)
 
     def fit(self, sub_targets, sample=None):
         from ._family import label_fit

@@ -56,9 +56,10 @@ class StatsAnalyses:
             return None
         return alpha * np.asarray(a, np.float64) + (1 - alpha) * np.asarray(b, np.float64)
 
+    no_blend = "these predictions are not numbers: no weighted mean of two of them exists"
+
     def blend_why_not(self, report_a, report_b):
-        return (f"{self.label} predictions here are labels or lists, not numbers: "
-                "a weighted mean of two of them means nothing")
+        return f"{self.label}: {self.no_blend}"
 
     # -- blend ---------------------------------------------------------------------
     def blend(self, report_a, report_b, alphas=None, rows=None):

@@ -28,6 +28,7 @@ class MapK(FamilyMetric):
     )
 
     fix_words = "the true items put first"
+    no_blend = "the predictions are ranked lists of items, not numbers to average"
 
     def fixed_prediction(self, truth, pred, rows=None):
         """The query's relevant items first (a query with none keeps its predictions)."""
