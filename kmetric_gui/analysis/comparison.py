@@ -37,7 +37,7 @@ class CompareOptions:
     public_fraction: "float | None" = None   # order flips: None -> the Usage share, else 0.3
     splits: int = 2000               # random Public/Private splits for the order flips
     blend: bool = True               # blend curves for score-like predictions
-    alphas: int = 101
+    alphas: "int | None" = None      # blend grid; None: the metric's (Metric.blend_points, else 101)
     coverage_check: int = 0          # simulated datasets of each score's coverage self-check
 
     def check(self):
@@ -313,7 +313,8 @@ def blend_checked(metric, report_a, report_b, o):
         idx = np.arange(len(prep)) if rows is None else rows
         first, second = _halves(idx.size, o.seed)
         parts, names = [idx[first], idx[second]], ("half 1", "half 2")
-    curves = metric.blend_sets(report_a, report_b, np.linspace(0, 1, o.alphas), [None] + parts)
+    points = o.alphas or metric.blend_points or 101
+    curves = metric.blend_sets(report_a, report_b, np.linspace(0, 1, points), [None] + parts)
     if curves[0] is None:
         return None
     hib = metric.higher_is_better

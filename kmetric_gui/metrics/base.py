@@ -145,6 +145,10 @@ class Metric:
         ``rows``: solution rows to score (None: every scored row)."""
         return None
 
+    # Compare's blend grid: at most this many alphas (None: as many as asked; a
+    # vectorised curve such as kappa's takes 101 at the cost of one).
+    blend_points = None
+
     def blend_sets(self, report_a, report_b, alphas, row_sets):
         """The blend curve of each set of solution rows (None: every scored row): the
         whole and the held-out parts at once. Default: ``blend`` once per set."""

@@ -30,15 +30,13 @@ def numeric(pred):
 
 def blend_grid(alphas):
     from ..core.blend import check_alphas
-    al = check_alphas(np.linspace(0, 1, BLEND_POINTS) if alphas is None else alphas)
-    if al.size > BLEND_POINTS:          # one score per alpha: a coarser grid of the same span
-        al = np.linspace(al[0], al[-1], BLEND_POINTS)
-    return al
+    return check_alphas(np.linspace(0, 1, BLEND_POINTS) if alphas is None else alphas)
 
 
 class StatsAnalyses:
     """Mixin over Metric: the analyses above, from the hooks above."""
     fix_words = "prediction set to the truth"
+    blend_points = BLEND_POINTS     # compare's grid: each alpha is scored from scratch
 
     # -- what a metric of this kind gives (defaults: a real-valued layout) ---------------
     def fixed_prediction(self, truth, pred, rows=None):
