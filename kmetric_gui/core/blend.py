@@ -53,8 +53,8 @@ class HeldOut:
         g = self.gain
         verdict = ("better than either alone" if g > 0 else
                    "no better than the better one alone" if np.isfinite(g) else "undefined")
-        return (f"α = {self.alpha:.2f} fitted on {self.fit_on} scores {self.score:.4f} on "
-                f"{self.held} (A alone {self.a_score:.4f}, B alone {self.b_score:.4f}): {verdict}")
+        return (f"α = {self.alpha:.2f} fitted on {self.fit_on} → {self.score:.4f} on "
+                f"{self.held} (A {self.a_score:.4f}, B {self.b_score:.4f}): {verdict}")
 
 
 def held_out_checks(parts, names, higher_is_better=True):

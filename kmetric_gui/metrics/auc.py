@@ -49,7 +49,7 @@ class Auc(FamilyMetric):
         return AucPairs(truth, [take(r.prepared.pred, rows) for r in reports])
 
     # -- analyses by rank (kernels/auc_units.py) ---------------------------------------
-    fix_words = "moved to its ideal rank (a positive above every negative, a negative below)"
+    fix_words = "each moved to its ideal rank: a positive above every negative, a negative below"
 
     def fixes(self, report, rows, top):
         from ..core.attribution import as_fixlist, check_top, empty_fixes

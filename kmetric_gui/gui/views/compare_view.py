@@ -149,7 +149,7 @@ class CompareView(QWidget):
         self.blend_note.setWordWrap(True)
         self.blend_plot = pg.PlotWidget(background="w")
         self.blend_plot.setLabel("bottom", "α (weight of A; 0 = B alone, 1 = A alone)")
-        self.blend_plot.setLabel("left", "score of α·A + (1 − α)·B")
+        self.blend_plot.setLabel("left", "score of the blend")
         self.blend_plot.getAxis("left").enableAutoSIPrefix(False)
         self.blend_plot.setMouseEnabled(x=False, y=False)
         bl.addWidget(self.blend_note)
@@ -195,12 +195,7 @@ class CompareView(QWidget):
             for c, k in ((0, p.a), (1, p.b)):
                 self.pairs.item(r, c).setToolTip(f"{subs[k].name}\n\n{tips[r]}")
         self._fit_names()
-        for t in (self.leaderboard, self.pairs):
-            rows = min(t.rowCount(), 6)          # more pairs scroll
-            t.setFixedHeight(t.horizontalHeader().sizeHint().height() + 2 * t.frameWidth()
-                             + sum(t.rowHeight(r) for r in range(rows))
-                             + (t.horizontalScrollBar().sizeHint().height()
-                                if t.horizontalScrollBar().isVisible() else 0))
+        self._fit_heights()
         if cmp.pairs:
             self.pairs.selectRow(0)
             self.select_pair(0)
@@ -212,16 +207,29 @@ class CompareView(QWidget):
         t.resizeColumnsToContents()
         numbers = sum(t.columnWidth(c) for c in range(2, t.columnCount()))
         room = max(t.viewport().width(), self.width() - 16) - numbers
-        low = fm.horizontalAdvance("m" * 14)
+        low = fm.horizontalAdvance("m" * 10)
         for c in (0, 1):
             want = max((fm.horizontalAdvance(t.item(r, c).text()) for r in range(t.rowCount())),
                        default=low) + 16
             t.setColumnWidth(c, max(low, min(want, room // 2, max(t.width(), 600) // 3)))
 
+    def _fit_heights(self):
+        """Each table as tall as its rows (6 at most, more scroll), plus its horizontal
+        scroll bar when the columns are wider than the table: the bar hid the only pair."""
+        for t in (self.leaderboard, self.pairs):
+            rows = min(t.rowCount(), 6)
+            wide = sum(t.columnWidth(c) for c in range(t.columnCount())) > \
+                t.width() - 2 * t.frameWidth() - (t.verticalScrollBar().width()
+                                                  if t.rowCount() > 6 else 0)
+            t.setFixedHeight(t.horizontalHeader().sizeHint().height() + 2 * t.frameWidth()
+                             + sum(t.rowHeight(r) for r in range(rows))
+                             + (t.horizontalScrollBar().sizeHint().height() if wide else 0))
+
     def resizeEvent(self, event):
         super().resizeEvent(event)
         if self.cmp is not None:
             self._fit_names()
+            self._fit_heights()
 
     def rename_shown(self, name):
         """The shown submission saved under another name: its rows say so (the numbers
@@ -384,11 +392,12 @@ class CompareView(QWidget):
             self.blend_plot.plot([c.best_alpha], [c.best_score], pen=None, symbol="o",
                                  symbolBrush=BEST, symbolSize=8)
         held = "".join(f"<br>Held out: {escape(h.words())}." for h in c.held_out)
+        held = held and ":" + held
         self.blend_note.setText(
             f"Best α = {c.best_alpha:.2f}: {num(c.best_score)} ({escape(a)} alone "
             f"{num(c.scores[-1])}, {escape(b)} alone {num(c.scores[0])}"
             f"{'' if c.higher_is_better else '; lower is better'}). A blend chosen on this "
-            "truth is optimistic" + (held or ": check it on data it was not fitted on") + "")
+            "truth is optimistic" + (held or ": check it on data it was not fitted on."))
 
 
 def _pair_tip(a, b, st):
