@@ -57,10 +57,12 @@ def view_entry(name):
 
 
 def report_plots(entry):
-    """The report's plots of the entry's metric: [(key, title, widget)] (none by default)."""
+    """The report's plots of the entry's metric: [(key, title, widget)]: its own, else the
+    plots its anatomy view offers to export (every view kind, drawn without a window)."""
     found = REPORT_PLOTS.get(entry.report.metric)
     if found is None:
-        return []
+        from .report_plots import view_plots
+        return view_plots(entry, view_entry(entry.report.metric)[1])
     if callable(found):
         return found(entry)
     import importlib
