@@ -19,7 +19,7 @@ from ..report.folder import PLOTS
 from ..report.html import render_html
 from ..io.saving import save_atomic
 from .views import report_plots
-from .views.report_plots import pair_plots as report_plots_of_pairs
+from .views.anatomy_plots import pair_plots as report_plots_of_pairs
 from .widgets.shakeup_panel import ShakeupPanel
 from .widgets.static_plot import GREEN, SIZE
 from .widgets.static_plot import static_plot as _plot

@@ -1,4 +1,4 @@
-"""The report's plots: the three seed metrics' own (a parallel registry in
+"""The report's anatomy plots: the three seed metrics' own (a parallel registry in
 gui/views/__init__.py: metric name -> plots of a report entry), every other metric's
 from its anatomy view (``view_plots``), and each compared pair's (``pair_plots``)."""
 import numpy as np
