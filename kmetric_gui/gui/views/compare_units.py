@@ -95,14 +95,15 @@ class UnitDifferPanel(QWidget):
                 "Select rows to show them in the table.")
 
     def _fit(self):
-        """Id and Δ to their contents (capped), A and B share the rest."""
+        """Id, Δ and "better" to their contents (the id capped), A and B share the rest."""
         t = self.units
         t.resizeColumnsToContents()
         fm = t.fontMetrics()
         cap = fm.horizontalAdvance("8" * 24) + 16
-        for c in (0, 3):
-            if t.columnWidth(c) > cap:
-                t.setColumnWidth(c, cap)
+        if t.columnWidth(0) > cap:
+            t.setColumnWidth(0, cap)
+        rest = t.viewport().width() - sum(t.columnWidth(c) for c in range(3))
+        t.setColumnWidth(3, max(fm.horizontalAdvance("m" * 12), rest // 2))
 
     def _picked(self):
         rows = sorted({i.row() for i in self.units.selectedIndexes()})
