@@ -16,7 +16,7 @@ import math
 import sys
 
 from .metricfile import add_metric_file_options
-from .options import add_metric_options, options_from_args, print_problems
+from .options import add_metric_options, check_given, options_from_args, print_problems
 from .stats import MAX_COUNT, _count, _fraction, _number, add_group_options
 from ..core.words import plural
 
@@ -227,8 +227,11 @@ def run(args: argparse.Namespace) -> int:
         from .metricfile import run_compare
         return run_compare(args, copts)
     try:
-        cmp = compare_files(args.truth, args.submissions, options_from_args(args), copts,
+        options = options_from_args(args)
+        cmp = compare_files(args.truth, args.submissions, options, copts,
                             group_column=args.group_column, groups_file=args.groups)
+        if cmp.submissions:
+            check_given(options, cmp.submissions[0].report.definition)
     except InputError as e:
         print_problems(e, sys.stderr)
         return 2

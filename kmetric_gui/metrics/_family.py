@@ -62,6 +62,19 @@ class FamilyMetric(StatsAnalyses, Metric):
             raise Cancelled("scoring")
         return self.kernel(take(plan.truth, rows), take(plan.pred, rows), options)
 
+    def perfect(self, prep):
+        """The truth in the predictions' shape: class indices as one-hot rows of
+        probabilities or scores, 0/1 truth as scores."""
+        truth, pred = prep.truth, prep.pred
+        if isinstance(pred, np.ndarray) and isinstance(truth, np.ndarray):
+            if pred.ndim == 2 and truth.ndim == 1:
+                out = np.zeros(pred.shape, dtype=np.float64)
+                out[np.arange(len(truth)), truth.astype(np.int64)] = 1.0
+                return out
+            if pred.dtype.kind == "f":
+                return truth.astype(np.float64)
+        return truth
+
     # -- statistics ---------------------------------------------------------------------
     def units(self, result):
         return result.units()

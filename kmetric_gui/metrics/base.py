@@ -114,6 +114,12 @@ class Metric:
         """Core result over ``rows`` (an index array, or None for every row)."""
         raise NotImplementedError
 
+    def perfect(self, prep):
+        """Predictions that score best, in ``prep.pred``'s shape: the conformance test
+        holds the declared direction to them (a perfect submission never scores worse
+        than another). Default: the truth itself (both files in one layout)."""
+        return prep.truth
+
     # -- statistics (STATS.md) ---------------------------------------------------
     def units(self, result):
         """Per-unit additive statistics (``core.resample.Units``) of a core result."""

@@ -25,6 +25,9 @@ class Kappa(Metric):
                minimum=-10 ** 6, maximum=10 ** 6),
         Option("max_rating", int, None, help="highest rating (default: from the data)",
                minimum=-10 ** 6, maximum=10 ** 6),
+        Option("cuts", tuple, None, cli=False, label="Cut points",
+               help="continuous predictions: the sorted cut points that make them ratings "
+                    "(default: fitted to the truth's rating shares)"),
     )
 
     def detect(self, sub_targets):
