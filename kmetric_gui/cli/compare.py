@@ -167,6 +167,11 @@ def human_lines(cmp, d):
             b = p["blend"]
             lines.append(f"blend {p['a']} x alpha + {p['b']} x (1 - alpha): best alpha "
                          f"{b['best_alpha']:.2f} scores {_f(b['best_score'])}")
+            for h in b.get("held_out", []):
+                if h["alpha"] is not None:
+                    lines.append(f"  held out: alpha {h['alpha']:.2f} fitted on {h['fit_on']} scores "
+                                 f"{_f(h['score'])} on {h['held']} (A alone {_f(h['a_score'])}, "
+                                 f"B alone {_f(h['b_score'])})")
     for w in d.get("warnings", []):
         lines.append(f"warning: {w}")
     return lines

@@ -110,6 +110,11 @@ class Fbeta(Metric):
     def units(self, result):
         return _kernels.fbeta_units(result)
 
+    fix_words = "predictions equal to the truths"
+
+    def blend_why_not(self, report_a, report_b):
+        return "F-beta predictions are sets of strings per document: they do not blend"
+
     def fixes(self, report, rows, top):
         return _kernels.fbeta_fix_first(report.result, top)
 
