@@ -6,7 +6,9 @@
 #      while pip installs), then run to the end, and the demo rendered offscreen:
 #      `bash build/setup.sh && .venv/bin/kmetric-gui --demo --screenshot x.png`
 #   2. `bash build/setup.sh test && .venv/bin/python -m pytest -q <a short subset>`
-#      (--full: the whole suite, as the README says)
+#      (--full: the whole suite, as the README says); the subset includes
+#      tests/test_docs_commands.py: every command block of the README and docs/ through
+#      the installed scripts of that fresh .venv
 # Run as root on a Debian/Ubuntu host with network (Debian mirror and PyPI); before
 # every release. The bare system is cached in build/bare/base (git-ignored); every run
 # works on a fresh copy of it, so nothing of an earlier run is reused.
@@ -155,8 +157,10 @@ if [ "$full" = 1 ]; then
   tests=""
 else
   # Short: the metric cores against their references, the CLI end to end, the app's
-  # demo, the wheel's install and the CPU choice.
+  # demo, the wheel's install, the CPU choice, and every command of the README and docs/
+  # through the scripts of the .venv that command 1 made.
   tests="tests/core/test_kappa.py tests/cli/test_cli.py tests/gui/test_kappa_view.py tests/test_install.py tests/test_cpu.py"
+  tests="$tests tests/test_docs_commands.py"
 fi
 s=$SECONDS
 in_root "bash build/setup.sh test && .venv/bin/python -m pytest -q -p no:cacheprovider $tests"
