@@ -177,12 +177,6 @@ class Runner:
                 shutil.copytree(src, dest, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
             else:
                 shutil.copy2(src, dest)
-        if self.bundle:        # the menu entry links $PWD/dist/kmetric-gui/...
-            (self.cwd / "dist").mkdir()
-            try:
-                (self.cwd / "dist" / "kmetric-gui").symlink_to(self.bundle, target_is_directory=True)
-            except OSError:
-                shutil.copytree(self.bundle, self.cwd / "dist" / "kmetric-gui", symlinks=True)
         self.env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
         # HOME moves into the folder (nothing is written to the user's); pip keeps the
         # user's configuration (an index or mirror it needs).
@@ -281,6 +275,10 @@ class Runner:
     def run(self, block):
         """Run a block: a list of (command, status) for the record; asserts on failure."""
         record = []
+        if self.bundle and any("$PWD/dist/kmetric-gui" in line for line in block.commands):
+            # The menu entry links the bundle as built: $PWD/dist/kmetric-gui/...
+            (self.cwd / "dist").mkdir(exist_ok=True)
+            (self.cwd / "dist" / "kmetric-gui").symlink_to(self.bundle, target_is_directory=True)
         for number, line in enumerate(block.commands, 1):
             tokens = shlex.split(line, comments=True, posix=True)
             steps, step = [], []

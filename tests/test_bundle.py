@@ -4,7 +4,11 @@
 
 Without KMETRIC_BUNDLE the bundle tests are skipped; the others run the same commands from
 the source tree (`python -m kmetric_gui`), so the screenshot exit codes, the font check and
-the OpenGL stand-ins the bundle uses are tested on every run.
+the OpenGL stand-ins the bundle uses are tested on every run, as are the release's pieces
+(build/pack.py, build/licenses.py, build/bundle_info.py) with the platform faked.
+With it, the README's and docs' command blocks also run through the bundle
+(tests/docs_commands.py), and its licence texts, help page and examples are checked.
+build/release.sh runs this file on each unpacked archive.
 """
 import json
 import os
@@ -272,6 +276,10 @@ def test_frozen_docs_commands(block, tmp_path):
     if block.linux_only and not sys.platform.startswith("linux"):
         pytest.skip("a freedesktop menu entry: Linux only")
     Runner(tmp_path, bundle=BUNDLE).run(block)
+    link = tmp_path / "home" / ".local" / "bin" / "kmetric"
+    if link.is_symlink():          # the menu entry's links start the bundle from elsewhere
+        r = run(link, "--version")
+        assert r.returncode == 0 and "kmetric " in r.stdout, r.stderr
 
 
 def test_built_in_scoring_never_imports_pandas():
