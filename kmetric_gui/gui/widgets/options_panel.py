@@ -53,7 +53,11 @@ def option_widget(option):
         for label, value in zip(labels, option.choices):
             w.addItem(label, value)
         return w
-    if option.type is float and not option.optional:
+    # A spin box only for a bounded range with a declared step (log loss's eps of 1e-15
+    # showed as 0.00 and was written back as 0): other numbers are typed and read by the
+    # schema.
+    if option.type is float and not option.optional and option.minimum is not None \
+            and option.maximum is not None and option.step is not None:
         lo = option.minimum if option.minimum is not None else -1e12
         hi = option.maximum if option.maximum is not None else 1e12
         w = WheelSafeDoubleSpin(decimals=_decimals(option), minimum=lo, maximum=hi,
@@ -68,8 +72,8 @@ def option_widget(option):
 def metric_entries():
     """(label, value) of the metric combo: auto, then every registered metric."""
     from ...metrics import REGISTRY
-    return [("auto (from the layout)", None)] + [(f"{m.label} ({m.name})", m.name)
-                                                 for m in REGISTRY.values()]
+    return [("auto (from the layout)", None)] + [
+        (m.label if m.foreign else f"{m.label} ({m.name})", m.name) for m in REGISTRY.values()]
 
 
 def _own(metric):
@@ -91,6 +95,9 @@ class OptionsPanel(QWidget):
         general = QGroupBox("Files")
         f = QFormLayout(general)
         self.metric_combo = WheelSafeCombo()
+        # A long metric name (a metric file's) must not widen the dock.
+        self.metric_combo.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.metric_combo.setMinimumContentsLength(16)
         for label, value in metric_entries():
             self.metric_combo.addItem(label, value)
         self.id_column = QLineEdit()
@@ -122,6 +129,7 @@ class OptionsPanel(QWidget):
                 self.option_specs[o.name] = o
                 self.option_widgets[o.name] = w
                 self._values[o.name] = o.default
+                self._show(o.name, o.default)     # a typed field shows its default too
                 if not hasattr(self, o.name):
                     setattr(self, o.name, w)    # panel.weights, panel.beta, ...
                 form.addRow("" if isinstance(w, QCheckBox) else o.title, w)
