@@ -33,6 +33,7 @@ class BoxImage:
     conf: np.ndarray
     xyxy: np.ndarray
     text: str = ""
+    size: tuple = (0, 0)       # (height, width) when known (drawing only)
 
     def __len__(self):
         return len(self.labels)
@@ -175,9 +176,10 @@ def _ap(tp_cum, fp_cum, npos, style):
     return out
 
 
-def map_scores(det: Detections, weights=None):
+def map_scores(det: Detections, weights=None, det_weights=None):
     """(R, T, C) AP of each class at each threshold for image weights (R, n) (None: one
-    replicate of weight 1 each); nan for a class without truth boxes."""
+    replicate of weight 1 each) and, when given, each prediction's own weights (R, D)
+    (default: its image's); nan for a class without truth boxes."""
     n, c = det.gt.shape
     w = np.ones((1, n)) if weights is None else np.asarray(weights, np.float64).reshape(-1, n)
     r = w.shape[0]
@@ -185,7 +187,7 @@ def map_scores(det: Detections, weights=None):
     npos = w @ det.gt                                     # (R, C)
     for k in range(c):
         sel = det.cls == k
-        wd = w[:, det.image[sel]]                         # (R, Dk)
+        wd = w[:, det.image[sel]] if det_weights is None else det_weights[:, sel]   # (R, Dk)
         for t in range(det.thresholds.size):
             h = det.hit[sel, t]
             tp, fp = np.cumsum(wd * h, axis=1), np.cumsum(wd * ~h, axis=1)
@@ -194,15 +196,14 @@ def map_scores(det: Detections, weights=None):
     return out
 
 
-def map_of(det: Detections, weights=None):
+def map_of(det: Detections, weights=None, det_weights=None):
     """mAP per replicate: mean over classes with truth boxes, then over thresholds."""
-    ap = map_scores(det, weights)
-    with np.errstate(invalid="ignore"):
-        per_t = np.nanmean(np.where(np.isnan(ap).all(axis=2, keepdims=True), 0, ap), axis=2) \
-            if ap.shape[2] else np.zeros(ap.shape[:2])
+    ap = map_scores(det, weights, det_weights)
+    has = np.isfinite(ap)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        per_t = np.where(has, ap, 0).sum(axis=2) / has.sum(axis=2)
     out = per_t.mean(axis=1)
-    none = ~(np.isfinite(ap).any(axis=(1, 2)))
-    out[none] = np.nan
+    out[~has.any(axis=(1, 2))] = np.nan
     return out
 
 

@@ -83,10 +83,9 @@ def _batches(n):
         yield a, min(n, a + BATCH)
 
 
-def _line(images, union):
+def _line(images, union, sizes):
     """(starts, ends, image of each run, instance of each run (global), offsets) of a batch
-    of images laid on one line of pixels."""
-    sizes = np.fromiter((im.pixels for im in images), np.int64, len(images))
+    of images laid on one line of pixels (``sizes``: each image's pixels, the truth's)."""
     offsets = np.r_[0, np.cumsum(sizes)[:-1]]
     parts = [im.union if union else (im.starts, im.lengths) for im in images]
     counts = np.fromiter((p[0].size for p in parts), np.int64, len(parts))
@@ -102,6 +101,10 @@ def _line(images, union):
         per = np.concatenate([np.diff(im.ptr) for im in images])
         inst = np.repeat(np.arange(per.size), per)
     return starts, starts + lengths, image, inst, offsets
+
+
+def _pixels(images):
+    return np.fromiter((im.pixels for im in images), np.int64, len(images))
 
 
 def _covered(b_start, b_end, x):
@@ -121,8 +124,9 @@ def pixel_counts(truths, preds):
     n = len(truths)
     out = np.zeros((n, 3), np.int64)
     for a, b in _batches(n):
-        ts, te, ti, _, _ = _line(truths[a:b], True)
-        ps, pe, pi, _, _ = _line(preds[a:b], True)
+        size = _pixels(truths[a:b])
+        ts, te, ti, _, _ = _line(truths[a:b], True, size)
+        ps, pe, pi, _, _ = _line(preds[a:b], True, size)
         inter = _covered(ps, pe, te) - _covered(ps, pe, ts)
         out[a:b, 0] = np.bincount(ti, inter, minlength=b - a)
         out[a:b, 1] = np.bincount(ti, te - ts, minlength=b - a)
@@ -162,8 +166,9 @@ def instance_pairs(truths, preds):
     np_ = np.fromiter((im.instances for im in preds), np.int64, n)
     found = []
     for a, b in _batches(n):
-        ts, te, _, t_inst, _ = _line(truths[a:b], False)
-        ps, pe, _, p_inst, _ = _line(preds[a:b], False)
+        size = _pixels(truths[a:b])
+        ts, te, _, t_inst, _ = _line(truths[a:b], False, size)
+        ps, pe, _, p_inst, _ = _line(preds[a:b], False, size)
         t_first = np.r_[0, np.cumsum(nt[a:b])]
         p_first = np.r_[0, np.cumsum(np_[a:b])]
         t_area = np.bincount(t_inst, te - ts, minlength=t_first[-1]) if ts.size else np.zeros(0)
@@ -232,3 +237,23 @@ def fbeta_of(tp, fp, fn, beta, empty=1.0):
     b2 = float(beta) ** 2
     tp, fp, fn = (np.asarray(x, np.float64) for x in (tp, fp, fn))
     return ratio_score((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp, empty)
+
+
+@dataclass(frozen=True)
+class ImageDiffer:
+    """Where two submissions differ, image by image."""
+    values_a: np.ndarray       # (n,) each image's score under A
+    values_b: np.ndarray       # (n,) under B
+    image_delta: np.ndarray    # (n,) score(B) - score(B with A's prediction for that image)
+    counts_a: np.ndarray       # (n, 3) what each image's row shows (e.g. pixels in both, truth, prediction)
+    counts_b: np.ndarray
+    count_names: tuple
+
+
+def image_differ(stats_a, stats_b, score_fn, values_a, values_b, count_names, counts_a, counts_b):
+    """Per-image deltas of additive per-image statistics (A's, B's) under ``score_fn``."""
+    sa, sb = np.asarray(stats_a, np.float64), np.asarray(stats_b, np.float64)
+    tb = sb.sum(axis=0)
+    delta = score_fn(tb[None, :])[0] - score_fn(tb[None, :] - sb + sa)
+    return ImageDiffer(np.asarray(values_a), np.asarray(values_b), delta, counts_a, counts_b,
+                       tuple(count_names))
