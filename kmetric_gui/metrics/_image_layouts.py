@@ -9,7 +9,6 @@ place); a class-free file scores every box as one class.
 """
 import numpy as np
 
-from ..io.problems import ValidationFailed
 from ._images import (SIZE_NAMES, Side, align_images, image_sizes, problems_by_reason,
                       target_name)
 from .kernels.masks import MaskImage, overlaps_within

@@ -14,7 +14,7 @@ IOU_BETA = Option("iou_beta", float, 2.0, help="fbeta_iou: beta of the F-beta at
 
 class FbetaIou(InstanceMetric):
     name = "fbeta_iou"
-    label = "F-beta over IoU thresholds"
+    label = "IoU F-beta"
     demo_detected = False
     options = InstanceMetric.options + (IOU_BETA,)
 

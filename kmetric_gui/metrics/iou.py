@@ -5,7 +5,7 @@ from ._mask_metric import SemanticMetric
 
 class Iou(SemanticMetric):
     name = "iou"
-    label = "IoU (Jaccard)"
+    label = "IoU"
     demo_detected = False
 
     def of_counts(self, counts, options, empty):

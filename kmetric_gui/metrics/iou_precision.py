@@ -11,7 +11,7 @@ from ._mask_metric import InstanceMetric
 
 class IouPrecision(InstanceMetric):
     name = "iou_precision"
-    label = "Mean precision over IoU thresholds"
+    label = "IoU precision"
     demo_detected = False
 
     def of_threshold_counts(self, tp, fp, fn, options, empty):

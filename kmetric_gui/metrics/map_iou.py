@@ -22,7 +22,7 @@ STYLE = Option("map_style", str, "coco", ("coco", "voc", "voc11"),
 
 class MapIou(BoxMetric):
     name = "map_iou"
-    label = "mAP over IoU thresholds"
+    label = "Box mAP"
     demo_label = "mAP (boxes)"
     options = BoxMetric.options + (STYLE, THRESHOLDS)
     count_names = ("hits at the first threshold", "truth boxes", "predicted boxes")

@@ -10,7 +10,7 @@ BETA = Option("beta", float, 0.5, help="fbeta: beta (recall weighs beta^2 times 
 
 class PixelFbeta(SemanticMetric):
     name = "pixel_fbeta"
-    label = "Per-pixel F-beta"
+    label = "Pixel F-beta"
     demo_detected = False
     options = SemanticMetric.options + (BETA,)
 

@@ -13,7 +13,7 @@ from ._box_metric import BoxMetric
 
 class PointF1(BoxMetric):
     name = "point_f1"
-    label = "Point-in-box F1"
+    label = "Point F1"
     demo_detected = False
     default_format = "xywh"
     truth_groups = (5,)

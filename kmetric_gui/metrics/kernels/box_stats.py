@@ -27,27 +27,71 @@ def _blocks(total, width):
         yield a, min(step, total - a)
 
 
-def map_units(det: Detections):
-    """core.resample.Units over images (cells of one image each)."""
-    from ...core.resample import Units
-    n = det.gt.shape[0]
+class MapUnits:
+    """mAP of one submission as the statistics layer sees it: it draws its own replicates
+    (image counts as weights), as rank statistics do."""
+    kind = "image"
+    cells = None
+    stats = None
 
-    def score(counts):
-        counts = np.asarray(counts, np.float64).reshape(-1, n)
+    def __init__(self, det: Detections):
+        self.det = det
+
+    @property
+    def n(self):
+        return int(self.det.gt.shape[0])
+
+    @property
+    def collapsed(self):
+        return self
+
+    def point(self):
+        return float(map_of(self.det)[0])
+
+    def score(self, counts):
+        """mAP of image counts (R, n)."""
+        counts = np.asarray(counts, np.float64).reshape(-1, self.n)
         out = np.empty(counts.shape[0])
-        for a, b in _blocks(counts.shape[0], max(det.cls.size, n)):
-            out[a:a + b] = map_of(det, counts[a:a + b])
+        for a, b in _blocks(counts.shape[0], max(self.det.cls.size, self.n)):
+            out[a:a + b] = map_of(self.det, counts[a:a + b])
         return out
 
-    def jackknife():
-        out = np.empty(n)
-        for a, b in _blocks(n, max(det.cls.size, n)):
-            w = np.ones((b, n))
+    def replicates(self, replicates, seed=0, cancel=None):
+        """The same draws as MapPairs.bootstrap: images with replacement, ``default_rng(seed)``."""
+        from ...core.resample import check_cancel
+        rng = np.random.default_rng(seed)
+        out = np.empty(replicates)
+        for a, b in _blocks(replicates, max(self.det.cls.size, self.n)):
+            check_cancel(cancel)
+            idx = rng.integers(0, self.n, size=(b, self.n))
+            out[a:a + b] = self.score(_counts(idx, self.n))
+        return out
+
+    def jackknife(self):
+        out = np.empty(self.n)
+        for a, b in _blocks(self.n, max(self.det.cls.size, self.n)):
+            w = np.ones((b, self.n))
             w[np.arange(b), np.arange(a, a + b)] = 0
-            out[a:a + b] = map_of(det, w)
+            out[a:a + b] = map_of(self.det, w)
         return out, None
 
-    return Units(None, score, np.ones(n, np.int64), "image", jackknife)
+    def split_scores(self, n_public, splits, seed=0, cancel=None):
+        """(public (S,), private (S,)) mAPs over random splits of the images."""
+        rng = np.random.default_rng(seed)
+        base = np.arange(self.n) < n_public
+        pub = rng.permuted(np.broadcast_to(base, (splits, self.n)), axis=1).astype(np.float64)
+        return self.score(pub), self.score(1 - pub)
+
+
+def _counts(idx, n):
+    """(R, n) how often each image is drawn in each row of indices (R, n)."""
+    r = idx.shape[0]
+    return np.bincount((idx + (np.arange(r) * n)[:, None]).ravel(), minlength=r * n) \
+        .reshape(r, n).astype(np.float64)
+
+
+def map_units(det: Detections):
+    return MapUnits(det)
 
 
 def joined(dets):
@@ -100,8 +144,7 @@ class MapPairs:
             rng = np.random.default_rng(seed)
             out = np.empty((replicates, len(self.dets)))
             for a, b in _blocks(replicates, max(self.src.size, self.n)):
-                idx = rng.integers(0, self.n, size=(b, self.n))
-                w = np.stack([np.bincount(r, minlength=self.n) for r in idx]).astype(np.float64)
+                w = _counts(rng.integers(0, self.n, size=(b, self.n)), self.n)
                 for k in range(len(self.dets)):
                     out[a:a + b, k] = self._score(w, {k: w})
             self._boot[key] = out
@@ -114,7 +157,7 @@ class MapPairs:
         return self.bootstrap(replicates, seed)[:, [i, j]]
 
     def _loo(self, k):
-        return map_units(self.dets[k]).jackknife()[0]
+        return MapUnits(self.dets[k]).jackknife()[0]
 
     def single_jackknife(self, i):
         return self._loo(i), None

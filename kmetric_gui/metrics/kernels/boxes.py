@@ -38,6 +38,12 @@ class BoxImage:
     def __len__(self):
         return len(self.labels)
 
+    def __eq__(self, other):      # the same boxes (the text may differ in spacing)
+        return isinstance(other, BoxImage) and self.labels == other.labels and \
+            np.array_equal(self.conf, other.conf) and np.array_equal(self.xyxy, other.xyxy)
+
+    __hash__ = None
+
 
 def _iou(a, b):
     """IoUs of boxes a (..., P, 4) against b (..., T, 4): (..., P, T); 0 for an empty union."""

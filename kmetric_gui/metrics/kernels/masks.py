@@ -36,6 +36,12 @@ class MaskImage:
     width: int
     rows: tuple = field(default=())      # the file rows the instances came from
 
+    def __eq__(self, other):      # the same encodings of an image of the same size
+        return isinstance(other, MaskImage) and self.texts == other.texts and \
+            (self.height, self.width) == (other.height, other.width)
+
+    __hash__ = None
+
     @property
     def instances(self):
         return int(self.ptr.size - 1)
