@@ -131,13 +131,33 @@ def pixel_counts(truths, preds):
     out = np.zeros((n, 3), np.int64)
     for a, b in _batches(n):
         size = _pixels(truths[a:b])
-        ts, te, ti, _, _ = _line(truths[a:b], True, size)
-        ps, pe, pi, _, _ = _line(preds[a:b], True, size)
-        inter = _covered(ps, pe, te) - _covered(ps, pe, ts)
-        out[a:b, 0] = np.bincount(ti, inter, minlength=b - a)
-        out[a:b, 1] = np.bincount(ti, te - ts, minlength=b - a)
-        out[a:b, 2] = np.bincount(pi, pe - ps, minlength=b - a)
+        sides = []
+        for images in (truths[a:b], preds[a:b]):
+            parts = [im.union for im in images]
+            counts = np.fromiter((p[0].size for p in parts), np.int64, len(parts))
+            z = np.zeros(0, np.int64)
+            s = np.concatenate([p[0] for p in parts]) if counts.sum() else z
+            ln = np.concatenate([p[1] for p in parts]) if counts.sum() else z
+            sides.append((s, ln, np.r_[0, np.cumsum(counts)]))
+        out[a:b] = pixel_counts_flat(*sides[0], *sides[1], size)
     return out
+
+
+def pixel_counts_flat(t_starts, t_lengths, t_ptr, p_starts, p_lengths, p_ptr, pixels):
+    """pixel_counts of images given as flat runs (each image's runs sorted and disjoint,
+    ``ptr`` the first run of each image) of ``pixels`` (n,) pixels each."""
+    pixels = np.asarray(pixels, np.int64)
+    n = pixels.size
+    offsets = np.r_[0, np.cumsum(pixels)[:-1]]
+    ti = np.repeat(np.arange(n), np.diff(t_ptr))
+    pi = np.repeat(np.arange(n), np.diff(p_ptr))
+    ts = np.asarray(t_starts, np.int64) + offsets[ti]
+    te = ts + t_lengths
+    ps = np.asarray(p_starts, np.int64) + offsets[pi]
+    pe = ps + p_lengths
+    inter = _covered(ps, pe, te) - _covered(ps, pe, ts)
+    return np.column_stack([np.bincount(ti, inter, minlength=n), np.bincount(ti, te - ts, minlength=n),
+                            np.bincount(pi, pe - ps, minlength=n)]).astype(np.int64)
 
 
 def _pairs(a_s, a_e, b_s, b_e):

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import re
+
 import numpy as np
 
 ORDERS = ("column", "row")
-_MAX_DIGITS = 15          # 10**15 pixels: far past any image, and exact in int64
-_NEWLINE, _SPACE, _TAB, _CR = 10, 32, 9, 13
+_NEWLINE = 10
 
 
 @dataclass(frozen=True)
@@ -40,48 +41,46 @@ def parse_cells(cells) -> ParsedCells:
     character, a sign, a fraction or a number too long is named in ``why``; its
     values are dropped (it counts as holding none)."""
     texts = ["" if c is None else str(c) for c in cells]
-    n = len(texts)
+    why = {}
     joined = "\n".join(texts)
+    found = _scan(joined)
+    if found is None:                             # rare: name the cells, parse the rest
+        for i, t in enumerate(texts):
+            if _CHARS.search(t) is not None:
+                why[i] = "holds characters other than digits and spaces"
+            elif _LONG.search(t) is not None:
+                why[i] = "holds a number too large for a pixel position"
+        texts = ["" if i in why else t for i, t in enumerate(texts)]
+        joined = "\n".join(texts)
+        found = _scan(joined)
+    return ParsedCells(found[0], found[1], why)
+
+
+def _scan(joined):
+    """(values, ptr) of cells joined by newlines, or None when a cell holds something else
+    than digits and spaces, or a number of more than 15 digits."""
     try:
         raw = joined.encode("ascii")
     except UnicodeEncodeError:
-        raw = None
-    why = {}
-    if raw is None:        # rare: find the cells with non-ASCII text, scan the rest
-        for i, t in enumerate(texts):
-            if not t.isascii():
-                why[i] = "holds characters other than digits and spaces"
-        texts = ["" if i in why else t for i, t in enumerate(texts)]
-        raw = "\n".join(texts).encode("ascii")
+        return None
+    if raw.translate(None, b"0123456789 \t\r\n"):
+        return None
     b = np.frombuffer(raw, dtype=np.uint8)
-    cell = np.cumsum(b == _NEWLINE)            # the cell of each byte (newlines end cells)
-    digit = (b >= 48) & (b <= 57)
-    space = (b == _SPACE) | (b == _TAB) | (b == _CR) | (b == _NEWLINE)
-    other = ~(digit | space)
-    if other.any():
-        for c in np.unique(cell[other]).tolist():
-            why.setdefault(c, "holds characters other than digits and spaces")
-    start = digit & ~np.r_[False, digit[:-1]]
-    end = digit & ~np.r_[digit[1:], False]
-    s_at, e_at = np.flatnonzero(start), np.flatnonzero(end)
-    length = e_at - s_at + 1
-    if (length > _MAX_DIGITS).any():
-        for c in np.unique(cell[s_at[length > _MAX_DIGITS]]).tolist():
-            why.setdefault(c, "holds a number too large for a pixel position")
-    # Each digit times 10**(its place from the number's end), summed per number.
-    token = np.cumsum(start) - 1
-    pos = np.flatnonzero(digit)
-    place = np.minimum(e_at[token[pos]] - pos, _MAX_DIGITS)
-    terms = (b[pos].astype(np.int64) - 48) * (10 ** place.astype(np.int64))
-    values = np.zeros(0, np.int64)
-    if s_at.size:
-        values = np.add.reduceat(terms, np.r_[0, np.cumsum(length)[:-1]])
-    tcell = cell[s_at]
-    if why:
-        keep = ~np.isin(tcell, np.fromiter(why, dtype=np.int64))
-        values, tcell = values[keep], tcell[keep]
-    ptr = np.searchsorted(tcell, np.arange(n + 1))
-    return ParsedCells(values.astype(np.int64), ptr.astype(np.int64), why)
+    digit = b >= 48                               # only digits and spaces are left
+    first = np.flatnonzero(digit & ~np.r_[False, digit[:-1]])
+    last = np.flatnonzero(digit & ~np.r_[digit[1:], False])
+    if (last - first >= 15).any():
+        return None
+    # The numbers parsed in C in one pass; each cell's count from where its numbers start.
+    values = np.fromstring(joined, dtype=np.int64, sep=" ") if first.size else \
+        np.zeros(0, np.int64)
+    ends = np.r_[np.flatnonzero(b == _NEWLINE), b.size]
+    ptr = np.r_[0, np.searchsorted(first, ends)].astype(np.int64)
+    return values, ptr
+
+
+_LONG = re.compile(r"[0-9]{16,}")
+_CHARS = re.compile(r"[^0-9 \t\r\n]")
 
 
 @dataclass(frozen=True)
