@@ -113,7 +113,8 @@ def joined(dets):
     gt[:, :d0.gt.shape[1]] = d0.gt
     det = replace(d0, image=image[order], cls=np.concatenate(cls)[order], conf=conf[order],
                   hit=np.concatenate([d.hit for d in dets])[order], gt=gt, classes=tuple(names),
-                  best_iou=np.concatenate([d.best_iou for d in dets])[order])
+                  best_iou=np.concatenate([d.best_iou for d in dets])[order],
+                  within=None)
     return det, src[order]
 
 
@@ -194,7 +195,7 @@ def _with_perfect(det: Detections):
     order = np.argsort(det.gt_image, kind="stable")
     perfect = replace(det, image=det.gt_image[order], cls=det.gt_cls[order],
                       conf=np.full(g, np.inf), hit=np.ones((g, det.thresholds.size), bool),
-                      best_iou=np.ones(g))
+                      best_iou=np.ones(g), within=None)
     return joined([det, perfect])
 
 

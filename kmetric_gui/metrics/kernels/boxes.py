@@ -78,6 +78,7 @@ class Detections:
     gt_hit: np.ndarray         # (G, T) bool: each truth box matched (image order)
     gt_image: np.ndarray       # (G,)
     gt_cls: np.ndarray         # (G,)
+    within: "np.ndarray | None" = None   # (D,) the prediction's place in its image's string
 
 
 def _codes(truths, preds):
@@ -120,8 +121,10 @@ def detections(truths, preds, thresholds, style="coco") -> Detections:
                gt_hit)
     gt = np.bincount(gi * c + gc, minlength=n * c).reshape(n, c)
     rank = np.lexsort((np.arange(pi.size), -pconf))      # pi is in image order already
+    counts = np.bincount(pi, minlength=n)
+    within = np.arange(pi.size) - np.repeat(np.cumsum(counts) - counts, counts)
     return Detections(pi[rank], pc[rank], pconf[rank], hit[rank], gt, th,
-                      tuple(code), style, best[rank], gt_hit, gi, gc)
+                      tuple(code), style, best[rank], gt_hit, gi, gc, within[rank])
 
 
 def _match(sel, pg, gg, pxy, gxy, th, style, p_order, g_order, hit, best, gt_hit):
@@ -232,3 +235,12 @@ def point_matches(truth: BoxImage, points: BoxImage):
             match[i], unused[j] = j, False
     tp = int((match >= 0).sum())
     return tp, int(unused.sum()), len(t) - tp, match
+
+
+def pr_curve(det: Detections, cls, t=0):
+    """(recall, precision) of class code ``cls`` at threshold index ``t``, ranking order."""
+    sel = det.cls == cls
+    h = det.hit[sel, t]
+    tp, fp = np.cumsum(h), np.cumsum(~h)
+    npos = max(int(det.gt[:, cls].sum()), 1)
+    return tp / npos, tp / np.maximum(tp + fp, 1)
