@@ -16,20 +16,22 @@ from ._images import Side, align_images, image_sizes, problems_by_reason, target
 from ._mask_metric import IMAGES, SIZE, SIZES, ImageMetric
 from .kernels.boxes import BoxImage
 
-FORMAT = Option("box_format", str, None, ("xywh", "xyxy"), "boxes: x y width height (xywh) "
-                "or x1 y1 x2 y2 (xyxy); default: the competition's form for the metric",
-                label="Box values", choice_labels=("x y width height", "x1 y1 x2 y2"))
+FORMAT = Option("box_format", str, "xyxy", ("xyxy", "xywh"), "map_iou: boxes as x1 y1 x2 y2 "
+                "(xyxy: SIIM-COVID, VinBigData) or x y width height (xywh: global wheat)",
+                label="Box values", choice_labels=("x1 y1 x2 y2", "x y width height"))
 
 
 class BoxMetric(ImageMetric):
-    options = (FORMAT, SIZE, SIZES, IMAGES)
+    options = (SIZE, SIZES, IMAGES)
     default_format = "xyxy"
     truth_groups = (4, 5)         # values per truth box: without, with a label
     pred_groups = (5, 6)          # per predicted box: conf + box, label + conf + box
     points = False                # predictions are label x y points
 
     def box_format(self, options):
-        return opt(options, self, "box_format") or self.default_format
+        if any(o.name == "box_format" for o in self.options):
+            return opt(options, self, "box_format")
+        return self.default_format
 
     def build(self, ctx):
         from ..io.prepare import Prepared

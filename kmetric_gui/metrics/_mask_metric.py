@@ -224,7 +224,7 @@ def sized(truth, pred):
 class SemanticMetric(MaskMetric):
     """A score of pixel counts (in both, truth, prediction), per image or pooled."""
     options = COMMON + (AVERAGE, EMPTY)
-    count_names = ("pixels in both", "truth pixels", "predicted pixels")
+    count_names = ("px in both", "truth px", "predicted px")
 
     def of_counts(self, counts, options, empty):
         """The score of (..., 3) counts."""
@@ -253,7 +253,7 @@ class InstanceMetric(MaskMetric):
     """A score of matched instances at IoU thresholds, per image, averaged over images."""
     instances = True
     options = COMMON + (THRESHOLDS, EMPTY)
-    count_names = ("matched at the first threshold", "truth masks", "predicted masks")
+    count_names = ("matched", "truth masks", "predicted")
 
     def thresholds(self, options):
         t = parse_thresholds(opt(options, self, "iou_thresholds"), "0.5:0.95:0.05")

@@ -10,7 +10,7 @@ The image is the unit: intervals, shake-up and comparison reweight images.
 """
 import numpy as np
 
-from ._box_metric import BoxMetric
+from ._box_metric import FORMAT, BoxMetric
 from ._family import Option, opt
 from ._mask_metric import THRESHOLDS, parse_thresholds
 
@@ -24,8 +24,8 @@ class MapIou(BoxMetric):
     name = "map_iou"
     label = "Box mAP"
     demo_label = "mAP (boxes)"
-    options = BoxMetric.options + (STYLE, THRESHOLDS)
-    count_names = ("hits at the first threshold", "truth boxes", "predicted boxes")
+    options = (FORMAT,) + BoxMetric.options + (STYLE, THRESHOLDS)
+    count_names = ("hits", "truth boxes", "predicted")
 
     def fit(self, sub_targets, sample=None):
         from ._image_layouts import _one_text_column, box_groups

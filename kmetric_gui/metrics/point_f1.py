@@ -19,7 +19,7 @@ class PointF1(BoxMetric):
     truth_groups = (5,)
     pred_groups = (3,)
     points = True
-    count_names = ("true positives", "false positives", "false negatives")
+    count_names = ("TP", "FP", "FN")
 
     def fit(self, sub_targets, sample=None):
         from ._image_layouts import _one_text_column, box_groups

@@ -32,7 +32,7 @@ def _tgs_plain(truth, pred):
 
 def test_iou_precision_equals_the_tgs_rule_on_random_masks(tmp_path, capsys):
     rng = np.random.default_rng(3)
-    ids, sol, sub, ref = [], [], [], []
+    sol, sub, ref = [], [], []
     for i in range(30):
         t = np.zeros((11, 13), bool)
         if i % 5:

@@ -112,7 +112,9 @@ class ImagesView(QWidget):
         right.addWidget(self.canvas)
         right.addWidget(self.pairs)
         right.addWidget(self.pr)
-        right.setSizes([500, 80, 220])
+        self.pr.setMinimumHeight(150)
+        right.setStretchFactor(0, 3)
+        right.setSizes([500, 70, 200])
         split = QSplitter(Qt.Horizontal)
         split.addWidget(self.table)
         split.addWidget(right)
@@ -138,6 +140,9 @@ class ImagesView(QWidget):
         order = np.argsort(v if m.higher_is_better else -v, kind="stable")
         self.scored = rows
         self.model.set_data(ids, r.values, r.counts, order, m.count_names)
+        head = self.table.horizontalHeader()
+        for c, width in enumerate((120, 64, 78, 78, 78)):
+            head.resizeSection(c, width)
         way = "higher" if m.higher_is_better else "lower"
         score = "undefined" if report.score != report.score else f"{report.score:.6f}"
         self.title.setText(f"<b>{m.label}</b> {score} on {r.n:,} images ({way} is better); "
