@@ -21,7 +21,7 @@ import numpy as np
 
 from .rle import decode, merge_runs
 
-BATCH = 4096
+BATCH = 1024
 
 
 @dataclass(frozen=True, eq=False)

@@ -36,7 +36,26 @@ class ParsedCells:
         return np.diff(self.ptr)
 
 
+CELLS = 1024              # cells parsed per pass: each C call short (the app's UI thread waits
+                          # for the GIL while a worker is inside one)
+
+
 def parse_cells(cells) -> ParsedCells:
+    """Whole numbers of each text cell, in passes of CELLS cells (see ``_parse``)."""
+    cells = list(cells)
+    if len(cells) <= CELLS:
+        return _parse(cells)
+    parts = [_parse(cells[a:a + CELLS]) for a in range(0, len(cells), CELLS)]
+    ptr = [np.zeros(1, np.int64)]
+    why, base = {}, 0
+    for k, p in enumerate(parts):
+        ptr.append(p.ptr[1:] + base)
+        base += int(p.ptr[-1])
+        why.update({c + k * CELLS: w for c, w in p.why.items()})
+    return ParsedCells(np.concatenate([p.values for p in parts]), np.concatenate(ptr), why)
+
+
+def _parse(cells) -> ParsedCells:
     """Whole numbers of each text cell (spaces between them). A cell with another
     character, a sign, a fraction or a number too long is named in ``why``; its
     values are dropped (it counts as holding none)."""
