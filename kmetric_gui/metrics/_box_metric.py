@@ -13,7 +13,7 @@ from ..io.problems import ValidationFailed
 from ._family import Option, opt
 from ._image_layouts import _SIZE_COLUMNS, _empty_ids, box_groups
 from ._images import Side, align_images, image_sizes, problems_by_reason, target_name
-from ._mask_metric import IMAGES, SIZE, SIZES, ImageMetric
+from ._mask_metric import IMAGES, SIZE, ImageMetric
 from .kernels.boxes import BoxImage
 
 FORMAT = Option("box_format", str, "xyxy", ("xyxy", "xywh"), "map_iou: boxes as x1 y1 x2 y2 "
@@ -22,7 +22,7 @@ FORMAT = Option("box_format", str, "xyxy", ("xyxy", "xywh"), "map_iou: boxes as 
 
 
 class BoxMetric(ImageMetric):
-    options = (SIZE, SIZES, IMAGES)
+    options = (SIZE, IMAGES)
     default_format = "xyxy"
     truth_groups = (4, 5)         # values per truth box: without, with a label
     pred_groups = (5, 6)          # per predicted box: conf + box, label + conf + box
@@ -77,6 +77,17 @@ class BoxMetric(ImageMetric):
             parts = [boxes[r] for r in side.images[i] if r in boxes]
             out.append(_join(parts, side.cells, side.images[i]))
         return out
+
+    fix_words = "predictions replaced by the truth boxes"
+    no_blend = ("boxes of two submissions do not average (merging them is box fusion, a "
+                "modelling step): out of scope for masks and boxes")
+
+    def perfect_one(self, truth):
+        from dataclasses import replace
+        if self.points:                   # centre points of the truth boxes
+            c = (truth.xyxy[:, :2] + truth.xyxy[:, 2:]) / 2
+            return replace(truth, xyxy=np.column_stack([c, c]).reshape(-1, 4))
+        return replace(truth, conf=np.ones(len(truth)))
 
     def cell_text(self, image):
         return image.text

@@ -83,11 +83,13 @@ def parse_size(text):
 
 
 def image_sizes(ctx, sol, image_ids, col, required):
-    """(n, 2) int64 sizes of the solution's images: --image-size, else height/width columns
-    of the solution (first row of each image), else a sizes file (id,height,width); zeros
-    (unknown) when not ``required``."""
+    """(n, 2) int64 sizes of the solution's images: --image-size (HxW, or a CSV file of
+    id,height,width), else height/width columns of the solution (first row of each image);
+    zeros (unknown) when not ``required``."""
     n = len(image_ids)
     given = getattr(ctx.options, "image_size", None)
+    if given and not _looks_like_size(given):
+        return _sizes_file(given, image_ids, col)
     if given:
         try:
             return np.tile(np.array(parse_size(given), np.int64), (n, 1))
@@ -109,14 +111,17 @@ def image_sizes(ctx, sol, image_ids, col, required):
             col.add(ctx.sol_name, rows_at(first[bad], sol.ids, ctx.sol_name, cols[0],
                                           "image sizes must be positive whole numbers"), first[bad])
         return raw.astype(np.int64)
-    path = getattr(ctx.options, "sizes_file", None)
-    if path:
-        return _sizes_file(path, image_ids, col)
     if required:
         col.add(ctx.sol_name, "image size missing: give height and width columns in the "
-                "solution, --image-size HxW, or --sizes FILE (id,height,width)")
+                "solution, or --image-size HxW (or a CSV file of id,height,width)")
         raise ValidationFailed(col.problems)
     return np.zeros((n, 2), np.int64)
+
+
+def _looks_like_size(text):
+    t = str(text).strip().lower()
+    return any(c in t for c in "x*,") and all(p.strip().isdigit() for p in
+                                              t.replace("*", "x").replace(",", "x").split("x"))
 
 
 def _sizes_file(path, image_ids, col):

@@ -2,7 +2,7 @@
 
 Layout: an id column and one column of Kaggle run-length encodings in both
 files, one row per image or one per instance (rows grouped by id); image
-sizes from height/width columns of the solution, --image-size or --sizes.
+sizes from height/width columns of the solution or --image-size (HxW, or a CSV of sizes).
 
 Each metric gives ``image_stats`` (per-image additive statistics, (n, m))
 and ``score_of`` (their sums -> the score), so intervals, shake-up, paired
@@ -24,9 +24,9 @@ ORDER = Option("rle_order", str, "column", ("column", "row"),
                "masks: pixels numbered down the columns first (column) or along the rows (row)",
                label="RLE pixel order", choice_labels=("top to bottom, then left to right",
                                                        "left to right, then top to bottom"))
-SIZE = Option("image_size", str, None, help="masks and boxes: every image's size HEIGHTxWIDTH "
-              "(else height/width columns of the solution, or --sizes-file)")
-SIZES = Option("sizes_file", str, None, help="masks and boxes: a CSV of id,height,width")
+SIZE = Option("image_size", str, None, help="masks and boxes: every image's size HEIGHTxWIDTH, "
+              "or a CSV file of id,height,width (default: height/width columns of the solution)",
+              examples=("48x64",))
 IMAGES = Option("images", str, None, help="masks and boxes: a folder of the images (id.png, "
                 "id.jpg): the pictures draw over them")
 EMPTY = Option("empty_empty", str, "one", ("one", "zero", "skip"),
@@ -37,8 +37,9 @@ AVERAGE = Option("mask_average", str, "image", ("image", "global"),
                  "masks: mean of the per-image scores (image) or one score of all pixels pooled "
                  "(global)", label="Average", choice_labels=("mean over images", "pixels pooled"))
 THRESHOLDS = Option("iou_thresholds", str, None, help="IoU thresholds: one (0.5), a list "
-                    "(0.5,0.75) or a range (0.5:0.95:0.05); default: the competition's")
-COMMON = (ORDER, SIZE, SIZES, IMAGES)
+                    "(0.5,0.75) or a range (0.5:0.95:0.05); default: the competition's",
+                    examples=("0.5:0.9:0.1", "0.75"))
+COMMON = (ORDER, SIZE, IMAGES)
 EMPTY_VALUE = {"one": 1.0, "zero": 0.0, "skip": np.nan}
 
 
@@ -110,23 +111,38 @@ class ImageMetric(FamilyMetric):
     def row_stats(self, result):
         return result.stats, result.score_fn
 
-    def fixes(self, report, rows, top):
-        from ..core.additive import fix_first
-        truth = take(report.prepared.truth, rows)
-        fixed, _, _, _ = self.image_stats(truth, truth, report.options)
-        r = report.result
-        return fix_first(r.stats, fixed, r.score_fn, top, self.higher_is_better)
+    # -- the analyses of the contract (metrics/family_analyses.py) ----------------------
+    fix_words = "prediction set to the truth mask"
+    no_blend = ("a Kaggle mask is 0/1 pixels, already thresholded: a blend needs the "
+                "probabilities, which the files do not hold (out of scope for masks and boxes)")
+
+    def perfect_one(self, truth):
+        """The prediction that gets one truth image right."""
+        return truth
+
+    def perfect(self, prep):
+        return [self.perfect_one(t) for t in prep.truth]
+
+    def fixed_prediction(self, truth, pred, rows=None):
+        out = list(pred)
+        for i in (range(len(out)) if rows is None else np.asarray(rows, np.int64).tolist()):
+            out[i] = self.perfect_one(truth[i])
+        return out
+
+    def unit_stats(self, report):
+        return report.result.stats, report.result.score_fn
+
+    def score_values(self, truth, pred, report):
+        stats, _, _, _ = self.image_stats(truth, pred, report.options)
+        return stats, self.score_of(report.options)
+
+    def blend_values(self, a, b, alpha):
+        return None
 
     def fix_details(self, report, units, sol_rows):
         c = report.result.counts
         a, b, p = self.count_names
         return [f"{a} {c[u, 0]:,}, {b} {c[u, 1]:,}, {p} {c[u, 2]:,}" for u in units]
-
-    def differ(self, report_a, report_b, engine, i, j):
-        from .kernels.masks import image_differ
-        ra, rb = report_a.result, report_b.result
-        return image_differ(ra.stats, rb.stats, ra.score_fn, ra.values, rb.values, self.count_names,
-                            ra.counts, rb.counts)
 
     # -- output ---------------------------------------------------------------------------
     def json_fields(self, report):

@@ -88,19 +88,31 @@ class MapIou(BoxMetric):
         from .kernels.box_stats import map_fix_first
         return map_fix_first(report.result.detail, top, self.higher_is_better)
 
+    def blend_sets(self, report_a, report_b, alphas, row_sets):
+        return [None] * len(row_sets)
+
     def differ(self, report_a, report_b, engine, i, j):
-        from .kernels.masks import ImageDiffer
+        """Images where A and B differ: mAP of B minus mAP of B with A's predictions on that
+        image (each an exact rescoring with weights; up to 2,000 images)."""
+        from dataclasses import replace
         from .kernels.box_stats import MapPairs
+        from .kernels.differ import UnitDiffer
         ra, rb = report_a.result, report_b.result
-        pairs = MapPairs([ra.detail, rb.detail])
         n = ra.n
-        reverted = np.full(n, np.nan)
-        if n <= 2000:                    # B with A's predictions on one image at a time
-            for a in range(0, n, 100):
-                eye = np.eye(n)[a:a + 100]
-                reverted[a:a + 100] = pairs._score(np.ones_like(eye), {1: 1 - eye, 0: eye})
-        delta = pairs.scores()[1] - reverted
-        return ImageDiffer(ra.values, rb.values, delta, ra.counts, rb.counts, self.count_names)
+        pa, pb = report_a.prepared.pred, report_b.prepared.pred
+        diff = np.array([k for k in range(n) if not (pa[k] == pb[k])] if n <= 2000 else [],
+                        np.int64)
+        pairs = MapPairs([ra.detail, rb.detail])
+        delta = np.zeros(diff.size)
+        for a in range(0, diff.size, 100):
+            eye = np.zeros((min(100, diff.size - a), n))
+            eye[np.arange(eye.shape[0]), diff[a:a + 100]] = 1
+            delta[a:a + 100] = pairs.scores()[1] - pairs._score(np.ones_like(eye),
+                                                                  {1: 1 - eye, 0: eye})
+        order = np.argsort(-np.abs(delta), kind="stable")
+        d = UnitDiffer(diff[order], delta[order], n, self.higher_is_better, "image",
+                       "mAP of B minus mAP of B with A's boxes on that image")
+        return replace(d, **self.differ_texts(report_a, report_b, d.units[:200]))
 
     def json_fields(self, report):
         from .kernels.boxes import map_scores

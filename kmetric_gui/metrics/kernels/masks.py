@@ -264,22 +264,3 @@ def fbeta_of(tp, fp, fn, beta, empty=1.0):
     tp, fp, fn = (np.asarray(x, np.float64) for x in (tp, fp, fn))
     return ratio_score((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp, empty)
 
-
-@dataclass(frozen=True)
-class ImageDiffer:
-    """Where two submissions differ, image by image."""
-    values_a: np.ndarray       # (n,) each image's score under A
-    values_b: np.ndarray       # (n,) under B
-    image_delta: np.ndarray    # (n,) score(B) - score(B with A's prediction for that image)
-    counts_a: np.ndarray       # (n, 3) what each image's row shows (e.g. pixels in both, truth, prediction)
-    counts_b: np.ndarray
-    count_names: tuple
-
-
-def image_differ(stats_a, stats_b, score_fn, values_a, values_b, count_names, counts_a, counts_b):
-    """Per-image deltas of additive per-image statistics (A's, B's) under ``score_fn``."""
-    sa, sb = np.asarray(stats_a, np.float64), np.asarray(stats_b, np.float64)
-    tb = sb.sum(axis=0)
-    delta = score_fn(tb[None, :])[0] - score_fn(tb[None, :] - sb + sa)
-    return ImageDiffer(np.asarray(values_a), np.asarray(values_b), delta, counts_a, counts_b,
-                       tuple(count_names))
