@@ -258,6 +258,18 @@ class SemanticMetric(MaskMetric):
             return counts.astype(np.float64), values, counts, None
         return _mean_stats(values), values, counts, None
 
+    def fixes(self, report, rows, top):
+        """Fix first without another pass over the runs: an image predicted as its truth
+        has counts (truth, truth, truth)."""
+        from ..core.additive import fix_first
+        r, o = report.result, report.options
+        t = r.counts[:, 1]
+        fixed = np.column_stack([t, t, t])
+        values = self.of_counts(fixed, o, self.empty_value(o))
+        stats = fixed.astype(np.float64) if opt(o, self, "mask_average") == "global" \
+            else _mean_stats(values)
+        return fix_first(r.stats, stats, r.score_fn, top, self.higher_is_better)
+
     def score_of(self, options):
         if opt(options, self, "mask_average") == "global":
             empty = self.empty_value(options)
@@ -298,6 +310,14 @@ class InstanceMetric(MaskMetric):
 
     def score_of(self, options):
         return _mean_score
+
+    def fixes(self, report, rows, top):
+        """Fix first without another pass: an image predicted as its truth scores 1 (every
+        mask matched at every threshold), or the empty-and-empty value."""
+        from ..core.additive import fix_first
+        r = report.result
+        values = np.where(r.counts[:, 1] > 0, 1.0, self.empty_value(report.options))
+        return fix_first(r.stats, _mean_stats(values), r.score_fn, top, self.higher_is_better)
 
 
 def _mean_stats(values):
