@@ -157,8 +157,10 @@ class ImageMetric(FamilyMetric):
         word = "higher" if self.higher_is_better else "lower"
         left = int(np.isnan(r.values).sum())
         out = [f"{r.n:,} images; {word} is better"]
-        if left:
+        if left and any(o.name == "empty_empty" for o in self.options):
             out.append(f"{left:,} image(s) left out (empty truth and prediction)")
+        elif left:
+            out.append(f"{left:,} image(s) with neither truth nor prediction (they add nothing)")
         return out
 
     def report_tables(self, entry):

@@ -7,6 +7,7 @@ import numpy as np
 
 TP, FP, FN = (60, 200, 90, 150), (230, 60, 50, 150), (50, 120, 240, 150)   # RGBA
 BLANK = (256, 256)
+POINT = 5                 # half the side of a drawn point, in pixels
 
 
 @dataclass
@@ -75,7 +76,8 @@ def _boxes(report, k, t, p, title):
             boxes.append((*t.xyxy[j], "tp" if match[j] >= 0 else "fn", t.labels[j]))
         for j in range(len(p)):
             x, y = p.xyxy[j][:2]
-            boxes.append((x - 2, y - 2, x + 2, y + 2, "tp" if j in used else "fp", p.labels[j]))
+            r = POINT                                # a point drawn as a small square
+            boxes.append((x - r, y - r, x + r, y + r, "tp" if j in used else "fp", p.labels[j]))
         pairs = [f"{t.labels[j]} ← point {int(m) + 1}" for j, m in enumerate(match) if m >= 0][:20]
     size = tuple(getattr(t, "size", (0, 0)))
     if not all(size):

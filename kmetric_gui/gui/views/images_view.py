@@ -49,7 +49,7 @@ class ImagesModel(QAbstractTableModel):
                 return str(self.ids[k])
             if c == 1:
                 v = self.values[k]
-                return "left out" if v != v else f"{v:.4g}"
+                return "—" if v != v else f"{v:.4g}"
             return f"{int(self.counts[k, c - 2]):,}"
         if role == Qt.TextAlignmentRole and c:
             return int(Qt.AlignRight | Qt.AlignVCenter)
