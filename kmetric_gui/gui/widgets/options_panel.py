@@ -53,7 +53,7 @@ def option_widget(option):
         for label, value in zip(labels, option.choices):
             w.addItem(label, value)
         return w
-    # A spin box only for a bounded range with a declared step (log loss's eps of 1e-15
+    # A spin box only for a bounded range with a declared step (an eps of 1e-15
     # showed as 0.00 and was written back as 0): other numbers are typed and read by the
     # schema.
     if option.type is float and not option.optional and option.minimum is not None \
