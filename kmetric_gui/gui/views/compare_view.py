@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QSizePoli
 from ...errors import InputError
 from ...metrics.kernels.differ import FbetaDiffer, KappaDiffer, LwlrapDiffer, UnitDiffer
 from .compare_units import UnitDifferPanel
+from ..crash import guarded
 from ..widgets.heatmap import Heatmap
 from ...core.words import plural
 
@@ -225,6 +226,7 @@ class CompareView(QWidget):
                              + sum(t.rowHeight(r) for r in range(rows))
                              + (t.horizontalScrollBar().sizeHint().height() if wide else 0))
 
+    @guarded
     def resizeEvent(self, event):
         super().resizeEvent(event)
         if self.cmp is not None:

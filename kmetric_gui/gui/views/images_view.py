@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QHBoxLayout, QLab
                                QPushButton, QSplitter, QTableView, QVBoxLayout, QWidget)
 
 from ...metrics.image_pictures import find_image, picture, worst
+from ..crash import guarded
 
 PENS = {"tp": (40, 170, 70), "fp": (220, 50, 40), "fn": (40, 100, 230)}
 CLASS_COLOURS = [(31, 119, 180), (255, 127, 14), (44, 160, 44), (214, 39, 40), (148, 103, 189)]
@@ -34,12 +35,15 @@ class ImagesModel(QAbstractTableModel):
         self.heads = ["id", "score", *count_names]
         self.endResetModel()
 
+    @guarded
     def rowCount(self, parent=QModelIndex()):
         return 0 if parent.isValid() else int(self.order.size)
 
+    @guarded
     def columnCount(self, parent=QModelIndex()):
         return 0 if parent.isValid() else 5
 
+    @guarded
     def data(self, index, role=Qt.DisplayRole):
         if not index.isValid():
             return None
@@ -55,6 +59,7 @@ class ImagesModel(QAbstractTableModel):
             return int(Qt.AlignRight | Qt.AlignVCenter)
         return None
 
+    @guarded
     def headerData(self, section, orientation, role=Qt.DisplayRole):
         if role == Qt.DisplayRole and orientation == Qt.Horizontal:
             return self.heads[section]
