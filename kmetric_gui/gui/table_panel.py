@@ -176,9 +176,11 @@ class TablePanel(QWidget):
                      if c.spec is not None and c.spec.name == "pred"]
             if len(preds) == 1:
                 c = preds[0]
-                extra.append(Column(f"{c.name} — {sub.name}", prep.pred, fmt=c.fmt,
+                # Headed by the file alone: "prediction (diagnosis) — qwk_submission_b.csv"
+                # took 344 px and pushed itself past the right edge at 1280x720.
+                extra.append(Column(sub.name, prep.pred, fmt=c.fmt,
                                     align_right=c.align_right, sort_key=c.sort_key,
-                                    tooltip=f"prediction of {sub.name} (compared, read-only)"))
+                                    tooltip=f"{c.name} of {sub.name} (compared, read-only)"))
         if self._sort is not None and (self._sort[0] >= len(self.model.columns) or
                                        self.model.columns[self._sort[0]].meta.get("extra")):
             # The rows stay in that order; later refreshes no longer sort by a column gone.
