@@ -1,37 +1,58 @@
-"""How metric workers start: forked from a clean server process that imported
-pandas once (multiprocessing's forkserver), where there is one.
-
-A spawned worker is a new interpreter that imports pandas itself (half a second
-before it can read a file). The server is itself a fresh interpreter, started
-from nothing of the caller's (so no state of the app or CLI reaches a metric's
-code), and ``warm_up`` starts it early: its import of pandas then overlaps the
-caller's own start-up. Frozen bundles and platforms without forkserver spawn,
-and so does KMETRIC_METRIC_START=spawn (workers then are the caller's children,
-so their CPU time shows in its own accounting: bench/metricfile.py uses it).
+"""A spare host process, started early: a metric-file command starts its workers' host
+(metricfile/host.py, which imports pandas, half a second) first of all, so that import
+overlaps the command's own; the run then takes it if it fits (same Python, same
+sandbox plan). The host is a fresh interpreter, started from nothing of the caller's,
+so no state of the app or the CLI reaches a metric's code. Nothing starts on import.
 """
-import multiprocessing
-import os
-import sys
+import shutil
+import tempfile
 
-# what the server imports before it forks workers (metricfile/server.py)
-PRELOAD = ["kmetric_gui.metricfile.server"]
+_spare = {}            # "host": the spare Host, "key": what it was started for
 
 
-def context():
-    """The multiprocessing context of metric workers, the server running if forkserver."""
-    if (getattr(sys, "frozen", False) or os.environ.get("KMETRIC_METRIC_START") == "spawn"
-            or "forkserver" not in multiprocessing.get_all_start_methods()):
-        return multiprocessing.get_context("spawn")
-    ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(PRELOAD)
-    from multiprocessing import forkserver
+def _key(python, mode):
+    from .pool import single_mode
+    return (python, mode, single_mode())
+
+
+def warm_up(python=None, mode="auto"):
+    """Start a spare host now (no-op when one runs already or none can start)."""
+    from . import sandbox
+    from .pool import Host, HostFailed, single_mode
+    if _spare:
+        return
+    state = sandbox.plan(mode)
+    if mode == "require" and not state.used:
+        return                       # the run says why, in one line
+    scratch = tempfile.mkdtemp(prefix="kmetric-metric-")
     try:
-        forkserver.ensure_running()          # at once when it runs; restarted if it ended
-    except (OSError, EOFError, ValueError):
-        return multiprocessing.get_context("spawn")   # no server here (a sandbox): spawn
-    return ctx
+        host = Host(python, state, scratch, single_mode())
+    except HostFailed:
+        shutil.rmtree(scratch, ignore_errors=True)
+        return
+    _spare.update(host=host, key=_key(python, mode))
 
 
-def warm_up():
-    """Start the server now (no-op where workers are spawned or it runs already)."""
-    context()
+def take(python, mode):
+    """The spare host when it was started for this Python and sandbox mode, else None."""
+    if not _spare or _spare["key"] != _key(python, mode):
+        return None
+    host = _spare.pop("host")
+    _spare.clear()
+    if host.gone.is_set():
+        drop(host)
+        return None
+    return host
+
+
+def drop(host):
+    host.kill()
+    shutil.rmtree(host.scratch, ignore_errors=True)
+
+
+def discard():
+    """End a spare host nobody took (a command that failed before its run)."""
+    if _spare:
+        host = _spare.pop("host")
+        _spare.clear()
+        drop(host)
