@@ -57,7 +57,7 @@ class Limits:
             return "no memory limit (this platform has none)"
         gb = f"{self.memory_bytes / (1 << 30):.1f}".rstrip("0").rstrip(".")
         how = "--metric-memory-gb" if self.memory_given else \
-            f"half of this machine's memory; --metric-memory-gb changes it"
+            "half of this machine's memory; --metric-memory-gb changes it"
         return f"at most {gb} GB of memory a process ({how})"
 
 
