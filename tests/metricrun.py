@@ -104,3 +104,28 @@ def sandbox_or_skip():
     if not state.used:
         pytest.skip(f"no sandbox on this machine: {state.reason}")
     return state
+
+
+OLD_PANDAS = ("pandas==1.5.3", "numpy<2", "pyarrow<15")
+
+
+def old_pandas_python(request, tmp_path_factory):
+    """A Python with pandas 1.5.3 (a venv made here, pip-installed from PyPI; kept in
+    pytest's cache folder so later runs take seconds); skips where PyPI cannot be reached."""
+    cache = getattr(request.config, "cache", None)
+    folder = (Path(cache.mkdir("metric-python-pandas1")) if cache is not None
+              else tmp_path_factory.mktemp("metric-python-pandas1"))
+    python = folder / "venv" / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
+    marker = folder / "ready.txt"
+    if marker.exists() and python.exists():
+        return str(python)
+    import shutil
+    shutil.rmtree(folder / "venv", ignore_errors=True)
+    subprocess.run([sys.executable, "-m", "venv", str(folder / "venv")], check=True, timeout=300)
+    r = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                        *OLD_PANDAS], capture_output=True, text=True, timeout=900)
+    if r.returncode:
+        pytest.skip("pandas 1.5.3 could not be installed from PyPI here: "
+                    + " ".join(r.stderr.split())[-300:])
+    marker.write_text(" ".join(OLD_PANDAS))
+    return str(python)

@@ -226,3 +226,25 @@ def test_another_python_for_the_same_content_is_asked_about(qtbot, window, mf, t
     assert place["python"]["own"] is False and place["python"]["path"] == sys.executable
     assert place["sandbox"]["used"] is False
     assert f"at {sys.executable}" in mf.panel.place.text()
+
+
+@pytest.mark.slow
+def test_the_python_option_runs_it_in_another_python(qtbot, window, mf, request, tmp_path_factory):
+    """Options > Metric file > Python: the next run is in that Python (asked first: another
+    program), its versions in the dock; a path that is no program is refused, the old kept."""
+    from metricrun import old_pandas_python
+    python = old_pandas_python(request, tmp_path_factory)
+    window.open_files(*PAIR)
+    with qtbot.waitSignal(mf.scored, timeout=60000) as own:
+        mf.open(str(GOOD))
+    box = mf.args_box
+    with qtbot.waitSignal(mf.scored, timeout=120000) as got:
+        box.python.setText(python)
+        box.python.editingFinished.emit()
+    assert mf.asked == [GOOD.name, GOOD.name]
+    assert got.args[0].place["python"]["pandas"] == "1.5.3"
+    assert got.args[0].fs.score == own.args[0].fs.score
+    assert f"at {python} (pandas 1.5.3" in mf.panel.place.text()
+    box.python.setText("/no/such/python")
+    box.python.editingFinished.emit()
+    assert box.place()[0] == python and box.python.text() == python
