@@ -236,7 +236,7 @@ class MetricWorker:
         a kill), with the memory limit where it may be the cause."""
         why = getattr(err, "why", None) or "it crashed or was killed"
         text = f"metric file {self.source.name}: the process running it ended abruptly: {why}"
-        if self.limits.memory_bytes and ("killed" in why or "abort" in why or "crashed" in why):
+        if self.limits.memory_bytes and ("killed" in why or "abort" in why):
             text += f"; it may have passed the memory limit ({self.limits.memory_words()})"
         said = self.output().get("stderr", ("", 0))[0].strip().splitlines()
         if said:

@@ -79,7 +79,8 @@ def test_a_bad_python_is_one_line(tmp_path):
             return 1.0
         """)
     bin_python = empty / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
-    cases = [(tmp_path / "nope", "no such file"), (tmp_path, "a folder, not a Python interpreter (give e.g. VENV/bin/python)"),
+    cases = [(tmp_path / "nope", "no such file"),
+             (tmp_path, "a folder, not a Python interpreter (give e.g. VENV/bin/python)"),
              (not_exec, "not an executable file"),
              (bin_python, "numpy cannot be imported (ModuleNotFoundError: No module named 'numpy'); "
                           f"install them there: {bin_python} -m pip install pandas pyarrow")]

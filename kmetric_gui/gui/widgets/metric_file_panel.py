@@ -4,6 +4,7 @@ where it ran (sandbox, Python), what is running, and what went wrong. It draws o
 results come typed. Every label is plain text: a metric's messages and output are
 shown as written (an <img> in a message is text, never a picture), and cut."""
 import math
+import re
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QTableWidget, QTableWidgetItem,
@@ -20,10 +21,30 @@ def cut(text, limit=SHOWN):
     return text[:limit - 40].rstrip() + f"… (cut; {len(text):,} characters in all)"
 
 
+def breakable(text):
+    """A zero-width space in every run of 40 characters without a space: a wrapped label
+    can then break a message such as 'BBBB…' instead of running past the dock."""
+    return re.sub(r"(\S{40})(?=\S)", "\\1\u200b", text)
+
+
 def plain_label(text=""):
     label = QLabel(text)
     label.setTextFormat(Qt.PlainText)
     return label
+
+
+class Line(QLabel):
+    """A plain-text line of the dock, hidden while empty (a short dock shows what is said)."""
+
+    def __init__(self):
+        super().__init__("")
+        self.setTextFormat(Qt.PlainText)
+        self.setWordWrap(True)
+        self.hide()
+
+    def setText(self, text):
+        super().setText(text)
+        self.setVisible(bool(text))
 
 
 def fmt(x):
@@ -48,11 +69,9 @@ class MetricFilePanel(QWidget):
         self.title = plain_label("No metric file. Drop a .py or .ipynb metric file on the window, "
                                  "or File > Open metric file…")
         self.title.setWordWrap(True)
-        self.status = plain_label("")
-        self.status.setWordWrap(True)
+        self.status = Line()
         self.status.setTextInteractionFlags(Qt.TextSelectableByMouse)
-        self.place = plain_label("")         # the sandbox and the Python it runs in
-        self.place.setWordWrap(True)
+        self.place = Line()                  # the sandbox and the Python it runs in
         self.place.setStyleSheet("color: #555;")
         self.score_label = plain_label("—")
         f = self.score_label.font()
@@ -60,12 +79,10 @@ class MetricFilePanel(QWidget):
         f.setBold(True)
         self.score_label.setFont(f)
         self.score_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
-        self.splits = plain_label("")
-        self.interval = plain_label("")
-        self.parity = plain_label("")
-        self.parity.setWordWrap(True)
-        self.error = plain_label("")
-        self.error.setWordWrap(True)
+        self.splits = Line()
+        self.interval = Line()
+        self.parity = Line()
+        self.error = Line()
         self.error.setStyleSheet("color: #b00020;")
         self.error.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.details = ""
@@ -89,8 +106,9 @@ class MetricFilePanel(QWidget):
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
         self.table.setMinimumHeight(110)
         self.table.hide()
-        for w in (self.title, self.status, self.place, self.score_label, self.splits, self.interval,
-                  self.parity, self.error, self.details_button):
+        # what went wrong first: a short dock (1280x720) shows it without scrolling
+        for w in (self.title, self.status, self.error, self.details_button, self.score_label,
+                  self.splits, self.interval, self.parity, self.place):
             lay.addWidget(w, 0, Qt.AlignLeft) if w is self.details_button else lay.addWidget(w)
         lay.addLayout(buttons)
         lay.addWidget(self.table, 1)
@@ -144,7 +162,7 @@ class MetricFilePanel(QWidget):
         """One line, cut; the whole text (``details``, else the line itself when cut)
         behind the Details button."""
         text = str(text)
-        self.error.setText(cut(text))
+        self.error.setText(breakable(cut(text)))
         self.details = details or (text if len(text) > SHOWN else "")
         self.details_button.setVisible(bool(self.details))
 
