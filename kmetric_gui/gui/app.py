@@ -129,6 +129,8 @@ def main(argv=None):
     win = shown["win"] = create_window(args)
     # Worker threads end even when closing failed half-way (a destroyed running QThread aborts).
     app.aboutToQuit.connect(win.jobs.shutdown)
+    from ..metricfile.start import discard
+    app.aboutToQuit.connect(discard)          # the metric files' spare host, if one waits
     win.show()
     if args.screenshot:
         return _screenshot_mode(app, win, args)

@@ -64,6 +64,7 @@ def _unchanged(source):
 
 def _worker(run, workers, cancel):
     w = MetricWorker(run.source, (run.truth, run.submission), run.id_column, run.limits(), workers)
+    w.keep_spare = True               # the next run (interval, compare, rescore) starts warm
     w.cancel_check = cancel           # Cancel kills the process within a tenth of a second
     w.nice = WORKER_NICE
     return w
@@ -78,7 +79,7 @@ def read(path, sandbox_mode="auto"):
 def inspect(source, cancel, python=None, sandbox="auto"):
     """The signature, docstring and declared direction (the file's code runs: in its worker)."""
     with MetricWorker(source, (), None, Limits(INSPECT_TIMEOUT, python=python, sandbox=sandbox)) as w:
-        w.cancel_check = cancel
+        w.cancel_check, w.keep_spare = cancel, True
         return w.inspect()
 
 

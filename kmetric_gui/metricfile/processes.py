@@ -15,6 +15,7 @@ from . import sandbox, wire
 
 CAPTURE = 64 << 10            # bytes of the metric's output kept (the rest counted, dropped)
 GRACE = 3.0                   # seconds the host has to end its processes before they are killed
+HELLO = 300.0                 # seconds a host may take to import pandas and say hello
 POSIX = os.name == "posix"
 
 
@@ -217,9 +218,14 @@ class Host:
 
     def hello(self, check=None):
         """The host's versions once it imported pandas; HostFailed if it ended before."""
+        import time
+        end = time.monotonic() + HELLO
         while not self.hello_seen.wait(0.1):
             if check is not None:
                 check()
+            if time.monotonic() > end:
+                self.kill()
+                raise HostFailed(f"it did not start within {HELLO:g} s")
         if self.info is None:
             try:
                 self.proc.wait(5)

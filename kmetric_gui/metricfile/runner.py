@@ -83,6 +83,7 @@ class MetricWorker:
         self.cancel_check = None     # the app's job: its Cancel kills the pool at the next check
         self.nice = 0                # the app's workers: niced below its window (worker.init)
         self.environment = None      # the workers' Python, libraries and sandbox (place())
+        self.keep_spare = False      # the app: a spare host started for the next run (start.py)
 
     # -- the pool ----------------------------------------------------------------
     def _executor(self):
@@ -103,6 +104,8 @@ class MetricWorker:
         interpreter, never a fork of this process, so none of our state reaches the metric."""
         lim = self.limits
         spare = start.take(lim.python, lim.sandbox)
+        if self.keep_spare:
+            start.warm_up(lim.python, lim.sandbox)       # its pandas import overlaps this run
         state = spare.state if spare is not None else sandbox.plan(lim.sandbox)
         try:
             sandbox.check(state)

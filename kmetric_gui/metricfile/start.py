@@ -1,13 +1,16 @@
 """A spare host process, started early: a metric-file command starts its workers' host
 (metricfile/host.py, which imports pandas, half a second) first of all, so that import
 overlaps the command's own; the run then takes it if it fits (same Python, same
-sandbox plan). The host is a fresh interpreter, started from nothing of the caller's,
-so no state of the app or the CLI reaches a metric's code. Nothing starts on import.
+sandbox plan). The app keeps one spare ready for its next run (MetricWorker.keep_spare).
+The host is a fresh interpreter, started from nothing of the caller's, so no state of
+the app or the CLI reaches a metric's code. Nothing starts on import.
 """
 import shutil
 import tempfile
+import threading
 
 _spare = {}            # "host": the spare Host, "key": what it was started for
+_lock = threading.Lock()
 
 
 def _key(python, mode):
@@ -19,27 +22,29 @@ def warm_up(python=None, mode="auto"):
     """Start a spare host now (no-op when one runs already or none can start)."""
     from . import sandbox
     from .pool import Host, HostFailed, single_mode
-    if _spare:
-        return
-    state = sandbox.plan(mode)
-    if mode == "require" and not state.used:
-        return                       # the run says why, in one line
-    scratch = tempfile.mkdtemp(prefix="kmetric-metric-")
-    try:
-        host = Host(python, state, scratch, single_mode())
-    except HostFailed:
-        shutil.rmtree(scratch, ignore_errors=True)
-        return
-    _spare.update(host=host, key=_key(python, mode))
+    with _lock:
+        if _spare:
+            return
+        state = sandbox.plan(mode)
+        if mode == "require" and not state.used:
+            return                       # the run says why, in one line
+        scratch = tempfile.mkdtemp(prefix="kmetric-metric-")
+        try:
+            host = Host(python, state, scratch, single_mode())
+        except HostFailed:
+            shutil.rmtree(scratch, ignore_errors=True)
+            return
+        _spare.update(host=host, key=_key(python, mode))
 
 
 def take(python, mode):
-    """The spare host when it was started for this Python and sandbox mode, else None."""
-    if not _spare or _spare["key"] != _key(python, mode):
-        return None
-    host = _spare.pop("host")
-    _spare.clear()
-    if host.gone.is_set():
+    """The spare host when it was started for this Python and sandbox mode, else None (a
+    spare for another place is ended)."""
+    with _lock:
+        if not _spare:
+            return None
+        host, key = _spare.pop("host"), _spare.pop("key")
+    if key != _key(python, mode) or host.gone.is_set():
         drop(host)
         return None
     return host
@@ -51,8 +56,9 @@ def drop(host):
 
 
 def discard():
-    """End a spare host nobody took (a command that failed before its run)."""
-    if _spare:
-        host = _spare.pop("host")
+    """End a spare host nobody took (a command that failed before its run; the app's end)."""
+    with _lock:
+        host = _spare.pop("host", None)
         _spare.clear()
+    if host is not None:
         drop(host)
