@@ -269,7 +269,7 @@ def run_compare(args, copts):
                               copts.seed, args.executor,
                               copts.permutations if args.permutations else min(copts.permutations, 1000),
                               copts.splits if args.splits else min(copts.splits, 500),
-                              copts.public_fraction, copts.alphas, _progress_for, limits=limits,
+                              copts.public_fraction, copts.alphas or 101, _progress_for, limits=limits,
                               on_start=lambda w: tell(w, args))
     except (InputError, MetricFailed) as e:
         return refusal(e)

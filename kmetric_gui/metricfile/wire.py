@@ -1,8 +1,9 @@
 """Messages between kmetric and a metric's worker processes: pickles in frames.
 
 The worker may run another Python with other versions of numpy (``--metric-python``),
-so numpy arrays and scalars travel as (dtype, shape, bytes), never as numpy's own
-pickles (numpy 2 pickles name modules numpy 1 lacks). Standard library only at import:
+so numpy arrays and scalars travel as (dtype, shape, bytes) and Arrow arrays as Arrow's
+IPC stream, never as the libraries' own pickles (numpy 2 pickles name modules numpy 1
+lacks). Standard library only at import:
 the host process reads frames before it imports anything else.
 
 A frame is a header (channel, length) and a payload; channel 0 is the host's own.
@@ -25,8 +26,27 @@ def _scalar(dtype, data):
     return np.frombuffer(data, dtype=np.dtype(dtype))[0]
 
 
+def _arrow(data, chunked):
+    import pyarrow as pa
+    column = pa.ipc.open_stream(data).read_all().column(0)
+    return column if chunked else column.combine_chunks()
+
+
+def _arrow_bytes(column):
+    """Arrow's IPC stream: the format every pyarrow version reads."""
+    import pyarrow as pa
+    sink = pa.BufferOutputStream()
+    table = pa.table({"c": column})
+    with pa.ipc.new_stream(sink, table.schema) as out:
+        out.write_table(table)
+    return sink.getvalue().to_pybytes()
+
+
 class _Pickler(pickle.Pickler):
     def reducer_override(self, obj):
+        pa = sys.modules.get("pyarrow")
+        if pa is not None and isinstance(obj, (pa.Array, pa.ChunkedArray)):
+            return _arrow, (_arrow_bytes(obj), isinstance(obj, pa.ChunkedArray))
         np = sys.modules.get("numpy")
         if np is None:
             return NotImplemented
