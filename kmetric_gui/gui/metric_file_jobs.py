@@ -32,7 +32,7 @@ class Run:
                 self.higher_is_better, self.python, self.sandbox)
 
     def limits(self):
-        return Limits(self.timeout, python=self.python, sandbox=self.sandbox)
+        return Limits(self.timeout, python=self.python, sandbox=self.sandbox, keep=True)
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,6 @@ def _unchanged(source):
 
 def _worker(run, workers, cancel):
     w = MetricWorker(run.source, (run.truth, run.submission), run.id_column, run.limits(), workers)
-    w.keep_spare = True               # the next run (interval, compare, rescore) starts warm
     w.cancel_check = cancel           # Cancel kills the process within a tenth of a second
     w.nice = WORKER_NICE
     return w
@@ -78,13 +77,14 @@ def read(path, sandbox_mode="auto"):
 
 def inspect(source, cancel, python=None, sandbox="auto"):
     """The signature, docstring and declared direction (the file's code runs: in its worker)."""
-    with MetricWorker(source, (), None, Limits(INSPECT_TIMEOUT, python=python, sandbox=sandbox)) as w:
-        w.cancel_check, w.keep_spare = cancel, True
+    with MetricWorker(source, (), None, Limits(INSPECT_TIMEOUT, python=python, sandbox=sandbox,
+                                              keep=True)) as w:
+        w.cancel_check = cancel
         return w.inspect()
 
 
 def doctests(source, cancel, python=None, sandbox="auto"):
-    with MetricWorker(source, (), None, Limits(python=python, sandbox=sandbox)) as w:
+    with MetricWorker(source, (), None, Limits(python=python, sandbox=sandbox, keep=True)) as w:
         w.cancel_check = cancel
         return w.doctests()
 

@@ -22,10 +22,12 @@ import sys
 from . import wire
 
 END = ("end",)
+_scratch = []                 # the run's scratch folder: kmetric starts the host in it
 
 
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
+    _scratch.append(os.getcwd())      # before any metric could change the folder
     mode = argv[argv.index("--mode") + 1] if "--mode" in argv else "server"
     out_fd = int(argv[argv.index("--out-fd") + 1]) if "--out-fd" in argv else 2
     proto_in, proto_out = os.dup(0), os.dup(1)
@@ -74,7 +76,9 @@ def _preload():
         try:
             import pyarrow.compute  # noqa: F401
 
-            from . import frames, worker  # noqa: F401
+            # all of the worker's code in memory before any metric runs: a host kept for
+            # the next run forks it from here, never from files a metric could have changed
+            from . import edits, frames, kaggle_metric_utilities, replicate, worker  # noqa: F401
         except Exception as e:        # noqa: BLE001
             info["problem"] = f"kmetric's worker cannot start there ({type(e).__name__}: {e})"
     return info
@@ -162,6 +166,9 @@ def _serve(proto_in, send):
                             workers[msg[1]] = [pid, a, wire.Splitter()]
                             by_pid[pid] = msg[1]
                             sel.register(a, selectors.EVENT_READ, msg[1])
+                        elif msg[0] == "reset":
+                            _reset(sel, workers, by_pid, msg[1])
+                            send(0, wire.dumps(("reset",)))
                         else:
                             _end()
                     elif channel in workers:
@@ -191,6 +198,24 @@ def _serve(proto_in, send):
                     continue
                 for _, payload in entry[2].feed(data):
                     send(key.data, payload)
+
+
+def _reset(sel, workers, by_pid, scratch):
+    """The run is over, the host stays for the next (the app): every process below it
+    ended and reaped, the scratch folder emptied (its copy of kmetric's code kept), and in
+    the sandbox its private /dev/shm too. The next run's workers are forked afresh."""
+    for entry in workers.values():
+        try:
+            sel.unregister(entry[1])
+        except (KeyError, ValueError):
+            pass
+        entry[1].close()
+    workers.clear()
+    by_pid.clear()
+    kill_below(os.getpid())
+    _empty(scratch, keep=(".kmetric-worker",))
+    if os.environ.get("KMETRIC_SANDBOXED"):
+        _empty("/dev/shm")            # the sandbox's own, never the machine's
 
 
 def _child(sock, init):
@@ -234,7 +259,32 @@ def _reap():
 # -- the end -------------------------------------------------------------------------------
 def _end():
     kill_below(os.getpid())
+    if _scratch:
+        _empty(_scratch[0])           # the run's scratch folder (kmetric removes it too)
     os._exit(0)
+
+
+def _empty(folder, keep=()):
+    """The folder's contents removed; only a scratch folder of kmetric's or the sandbox's
+    /dev/shm, whatever a metric did to the paths it was given."""
+    import shutil
+    if not (os.path.basename(folder).startswith("kmetric-metric-") or folder == "/dev/shm"):
+        return
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        if name in keep:
+            continue
+        path = os.path.join(folder, name)
+        try:
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                os.unlink(path)
+        except OSError:
+            pass
 
 
 def descendants(root):

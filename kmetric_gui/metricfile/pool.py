@@ -161,6 +161,8 @@ class Pool:
     # -- output and the end ----------------------------------------------------------------
     def output(self):
         """The metric's standard output and error over every host: (first text, bytes)."""
+        if getattr(self, "final_output", None) is not None:
+            return self.final_output
         out = {}
         for host in self.hosts:
             for name, (text, total) in host.output().items():
@@ -168,9 +170,10 @@ class Pool:
                 out[name] = ((t + text)[:CAPTURE], n + total)
         return out
 
-    def shutdown(self, wait=True, cancel_futures=True):
+    def shutdown(self, wait=True, cancel_futures=True, keep=False):
         """Every process ended and reaped: the host ends them (it answers while a worker
-        runs the metric), what is left is killed after a grace (shorter unless ``wait``)."""
+        runs the metric), what is left is killed after a grace (shorter unless ``wait``).
+        ``keep``: the host stays for the next run if it can (returned; else None)."""
         with self.lock:
             self.closing = True
             futures = [s.future for s in self.slots if s.future is not None]
@@ -178,8 +181,13 @@ class Pool:
             self.backlog.clear()
         for fut in futures:
             fut.cancel()
+        self.final_output = self.output()
+        kept = None
+        if keep and len(self.hosts) == 1 and self.hosts[0].reset():
+            kept = self.hosts.pop()
         for host in self.hosts:
             host.stop(GRACE if wait else 1.0)
+        return kept
 
 
 def _returncode(host):

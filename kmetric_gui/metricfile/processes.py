@@ -59,6 +59,7 @@ class Capture:
 
     def __init__(self, fd):
         self.fd, self.head, self.total = fd, bytearray(), 0
+        self.lock = threading.Lock()
         self.thread = threading.Thread(target=self._drain, name="kmetric-capture", daemon=True)
         self.thread.start()
 
@@ -68,10 +69,11 @@ class Capture:
                 data = os.read(self.fd, 1 << 16)
                 if not data:
                     break
-                room = CAPTURE - len(self.head)
-                if room > 0:
-                    self.head += data[:room]
-                self.total += len(data)
+                with self.lock:
+                    room = CAPTURE - len(self.head)
+                    if room > 0:
+                        self.head += data[:room]
+                    self.total += len(data)
         except OSError:
             pass
         finally:
@@ -81,7 +83,13 @@ class Capture:
                 pass
 
     def text(self):
-        return bytes(self.head).decode("utf-8", "replace")
+        with self.lock:
+            return bytes(self.head).decode("utf-8", "replace")
+
+    def mark(self):
+        """Count from here (a host kept for the next run)."""
+        with self.lock:
+            self.head, self.total = bytearray(), 0
 
 
 def _package_parent():
@@ -135,6 +143,7 @@ class Host:
         self.on_frame = on_frame
         self.info = None
         self.hello_seen = threading.Event()
+        self.reset_done = threading.Event()
         self.gone = threading.Event()
         self.stopping = False
         argv = host_argv(python, scratch, single)
@@ -144,7 +153,7 @@ class Host:
             argv += ["--out-fd", str(out_w)]
         tmp = {"TMPDIR": scratch, "TEMP": scratch, "TMP": scratch}
         if state.used:
-            env = dict(sandbox.environment(python is None), **tmp)
+            env = dict(sandbox.environment(python is None), KMETRIC_SANDBOXED="1", **tmp)
             cmd = sandbox.command(argv, scratch, env)
         else:
             env, cmd = dict(os.environ, **tmp), argv
@@ -206,6 +215,8 @@ class Host:
                 if channel == 0 and self.info is None:
                     self.info = wire.loads(payload)[1]
                     self.hello_seen.set()
+                elif channel == 0 and wire.loads(payload) == ("reset",):
+                    self.reset_done.set()
                 elif self.on_frame is not None:
                     self.on_frame(self, channel, payload)
         except Exception:             # noqa: BLE001 -- a broken stream: the host is lost
@@ -242,6 +253,22 @@ class Host:
         if self.out is not None:
             out["stdout"] = (self.out.text(), self.out.total)
         return out
+
+    def reset(self, timeout=GRACE):
+        """Its processes ended, its folder emptied, the host kept (Linux, forked workers):
+        True once it said so within ``timeout`` seconds."""
+        if self.single or not sys.platform.startswith("linux") or self.gone.is_set() \
+                or self.info is None or self.stopping:
+            return False
+        self.reset_done.clear()
+        self.send(0, ("reset", self.scratch))
+        if not self.reset_done.wait(timeout) or self.gone.is_set():
+            return False
+        self.on_frame = None
+        for cap in (self.err, self.out):
+            if cap is not None:
+                cap.mark()
+        return True
 
     # -- the end -------------------------------------------------------------------------
     def stop(self, grace=GRACE):

@@ -42,7 +42,8 @@ class Limits:
     """What a run may use and where it runs: time, memory (a share of the RAM unless
     given), another Python (``python``) and the sandbox mode."""
 
-    def __init__(self, timeout=DEFAULT_TIMEOUT, memory_gb=None, python=None, sandbox="auto"):
+    def __init__(self, timeout=DEFAULT_TIMEOUT, memory_gb=None, python=None, sandbox="auto",
+                 keep=False):
         self.timeout = float(timeout)
         self.memory_given = bool(memory_gb)
         ram = physical_memory()
@@ -51,6 +52,7 @@ class Limits:
         else:
             self.memory_bytes = int(MEMORY_SHARE * ram) if ram and _limits_memory() else None
         self.python, self.sandbox = python, sandbox
+        self.keep = keep          # the app's: the host stays for the next run (MetricWorker.keep_host)
 
     def memory_words(self):
         if self.memory_bytes is None:
@@ -83,7 +85,7 @@ class MetricWorker:
         self.cancel_check = None     # the app's job: its Cancel kills the pool at the next check
         self.nice = 0                # the app's workers: niced below its window (worker.init)
         self.environment = None      # the workers' Python, libraries and sandbox (place())
-        self.keep_spare = False      # the app: a spare host started for the next run (start.py)
+        self.keep_host = self.limits.keep   # the app: the host stays for its next run (start.py)
 
     # -- the pool ----------------------------------------------------------------
     def _executor(self):
@@ -104,8 +106,6 @@ class MetricWorker:
         interpreter, never a fork of this process, so none of our state reaches the metric."""
         lim = self.limits
         spare = start.take(lim.python, lim.sandbox)
-        if self.keep_spare:
-            start.warm_up(lim.python, lim.sandbox)       # its pandas import overlaps this run
         state = spare.state if spare is not None else sandbox.plan(lim.sandbox)
         try:
             sandbox.check(state)
@@ -179,17 +179,25 @@ class MetricWorker:
             client.close()
             return
         if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+            self._end(pool, wait=False)
 
     def close(self):
-        """The end of the run: every process ended and reaped, the scratch folder removed."""
+        """The end of the run: every process ended and reaped, the scratch folder removed
+        (the app's: emptied, with the host kept for its next run)."""
         if self._client is not None:
             self.kill()
         pool, self._pool = self._pool, None
         if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
-        if self.dir:
+            self._end(pool, wait=True)
+        if self.dir and not getattr(self, "_kept", False):
             shutil.rmtree(self.dir, ignore_errors=True)
+
+    def _end(self, pool, wait):
+        kept = pool.shutdown(wait=wait, cancel_futures=True, keep=self.keep_host)
+        if kept is not None:
+            self._kept = True
+            lim = self.limits
+            start.give_back(kept, lim.python, lim.sandbox)
 
     def __enter__(self):
         return self

@@ -1,7 +1,7 @@
 """A spare host process, started early: a metric-file command starts its workers' host
 (metricfile/host.py, which imports pandas, half a second) first of all, so that import
 overlaps the command's own; the run then takes it if it fits (same Python, same
-sandbox plan). The app keeps one spare ready for its next run (MetricWorker.keep_spare).
+sandbox plan). The app keeps the host of its last run for the next (MetricWorker.keep_host).
 The host is a fresh interpreter, started from nothing of the caller's, so no state of
 the app or the CLI reaches a metric's code. Nothing starts on import.
 """
@@ -48,6 +48,16 @@ def take(python, mode):
         drop(host)
         return None
     return host
+
+
+def give_back(host, python, mode):
+    """A host whose run ended (processes ended, folder emptied): the next run takes it."""
+    with _lock:
+        old = _spare.pop("host", None)
+        _spare.clear()
+        _spare.update(host=host, key=_key(python, mode))
+    if old is not None:
+        drop(old)
 
 
 def drop(host):

@@ -21,11 +21,7 @@ def init(workdir, memory_bytes, nice=0):
     """A worker's start (in the host, metricfile/host.py, which already sent its standard
     streams to kmetric's capture): the metric's memory limit and folder; ``nice``: the
     app's workers yield the CPU to its window (the event loop keeps its pace)."""
-    if nice and hasattr(os, "nice"):
-        try:
-            os.nice(nice)
-        except OSError:
-            pass
+    nice_to(nice)
     if memory_bytes:
         try:
             import resource
@@ -34,6 +30,17 @@ def init(workdir, memory_bytes, nice=0):
             pass                  # not on this platform: the parent still enforces time
     os.chdir(workdir)
     _keep_freed_memory()
+
+
+def nice_to(level):
+    """This process at niceness ``level`` at least (the host may be niced already)."""
+    if level and hasattr(os, "nice"):
+        try:
+            now = os.nice(0)
+            if level > now:
+                os.nice(level - now)
+        except OSError:
+            pass
 
 
 def _keep_freed_memory():

@@ -248,3 +248,44 @@ def test_the_python_option_runs_it_in_another_python(qtbot, window, mf, request,
     box.python.setText("/no/such/python")
     box.python.editingFinished.emit()
     assert box.place()[0] == python and box.python.text() == python
+
+
+@pytest.mark.skipif(not LINUX, reason="a host is kept between runs on Linux")
+def test_the_host_kept_for_the_next_run_starts_it_clean(qtbot, window, mf, tmp_path):
+    """The app keeps its host warm between runs; what a run left (processes, files in its
+    folder or the sandbox's /dev/shm) is gone before the next one starts."""
+    tok = token()
+    left = write(tmp_path, f"""
+        import os, subprocess
+        HIGHER_IS_BETTER = True
+        def score(solution, submission, row_id_column_name):
+            subprocess.Popen(["sh", "-c", "sleep {tok} &"]).wait()
+            open("left.txt", "w").write("x")
+            if os.access("/dev/shm", os.W_OK) and os.environ.get("KMETRIC_SANDBOXED"):
+                open("/dev/shm/left.txt", "w").write("x")
+            return float(os.getppid())
+        """, name="left.py")
+    look = write(tmp_path, """
+        import os
+        HIGHER_IS_BETTER = True
+        def score(solution, submission, row_id_column_name):
+            seen = os.path.exists("left.txt") or os.path.exists("/dev/shm/left.txt")
+            return float(os.getppid()) + 0.5 * seen
+        """, name="look.py")
+    window.open_files(*PAIR)
+    try:
+        with qtbot.waitSignal(mf.scored, timeout=60000) as a:
+            mf.open(str(left))
+        qtbot.waitUntil(lambda: idle(mf) and not window.jobs.busy, timeout=60000)
+        assert wait_none(tok, 5.0) == []
+        from kmetric_gui.metricfile import start
+        kept = start._spare["host"].proc.pid
+        with qtbot.waitSignal(mf.scored, timeout=60000) as b:
+            mf.open(str(look))
+        assert b.args[0].fs.score == a.args[0].fs.score          # the same host, nothing left
+        qtbot.waitUntil(lambda: idle(mf) and not window.jobs.busy, timeout=60000)
+        assert start._spare["host"].proc.pid == kept
+    finally:
+        import os
+        for pid in sleepers(tok):
+            os.kill(pid, 9)
