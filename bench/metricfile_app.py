@@ -71,7 +71,7 @@ def main():
     win = MainWindow(size=(1280, 720))
     win.show()
     mf = win.metric_file
-    mf.ask_run = lambda name: True
+    mf.ask_run = lambda name, *state: True
     win.options_panel.replicates.setValue(max(100, args.replicates))
     probe = Probe(app)
     win.open_files(sol, sub)

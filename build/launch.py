@@ -8,9 +8,12 @@ import os
 import re
 import sys
 
-# First thing: a metric file's worker is this executable started again by multiprocessing's
-# spawn (metricfile/runner.py); freeze_support() runs that child's task and exits, before
-# the CLI or the app would start in it.
+# First thing: a metric file's workers' host is this executable started again
+# (metricfile/pool.py): it runs the host and exits, before the CLI or the app would start.
+if len(sys.argv) > 1 and sys.argv[1] == "--kmetric-metric-host":
+    from kmetric_gui.metricfile.host import main as host_main
+    host_main(sys.argv[2:])
+    sys.exit(0)
 multiprocessing.freeze_support()
 
 # What a bare Linux lacks for Qt (the bundle carries the rest): the system library the

@@ -38,7 +38,8 @@ sys_pkgs=(libgl1 libegl1 libx11-6 libx11-xcb1 libfontconfig1 libfreetype6
           fontconfig-config fonts-dejavu-core
           libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0
           libxcb-render-util0 libxcb-shape0 libxcb-xinerama0 libxcb-randr0
-          libxcb-xkb1)
+          libxcb-xkb1
+          bubblewrap)     # the metric-file sandbox (docs/metric-files.md)
 if [ "$debian_py" = 1 ] && ! "$PY" -c 'import ensurepip, venv' >/dev/null 2>&1; then
   sys_pkgs+=("python${pyver}-venv")
 fi

@@ -414,9 +414,9 @@ def test_launcher_names_the_packages_when_qt_lacks_a_system_library(tmp_path):
 
 @needs_bundle
 def test_frozen_metric_worker_starts(tmp_path):
-    """A metric file's worker is the bundle's executable started again by spawn: with
-    freeze_support() first in build/launch.py it runs its task (here the file's doctests)
-    instead of starting the CLI again."""
+    """A metric file's host process is the bundle's executable started again with
+    --kmetric-metric-host: build/launch.py runs the host first of all (here for the
+    file's doctests) instead of starting the CLI again."""
     metric = tmp_path / "m.py"
     metric.write_text(textwrap.dedent('''
         def score(solution, submission, row_id_column_name):

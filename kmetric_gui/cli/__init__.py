@@ -57,11 +57,15 @@ def _is_tty(stream):
 
 
 def _main(argv):
-    from .metricfile_start import start_early
+    from .metricfile_start import end_spare, start_early
     # A metric file's workers import pandas while the command parses and reads. Started
     # here, never on import: the workers' server imports the `kmetric` script again.
     start_early(sys.argv[1:] if argv is None else list(argv))
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit:
+        end_spare()
+        raise
     try:
         return args.run(args)
     except KeyboardInterrupt:
@@ -86,6 +90,8 @@ def _main(argv):
         print(f"kmetric: internal error ({type(e).__name__}: {e}); "
               "rerun with KMETRIC_DEBUG=1 for details and report it", file=sys.stderr)
         return 1
+    finally:
+        end_spare()                 # a host started early that the run did not take
 
 
 def entry(argv: Sequence[str] | None = None) -> None:

@@ -18,7 +18,15 @@ def add_metric_file_options(s, fixes=False):
     d.add_argument("--lower-is-better", dest="higher_is_better", action="store_const", const=False)
     g.add_argument("--metric-timeout", metavar="SECONDS",
                    help="stop the metric after this many seconds in all (default 1800, Kaggle's)")
-    g.add_argument("--metric-memory-gb", metavar="GB", help="memory limit of the metric's process")
+    g.add_argument("--metric-memory-gb", metavar="GB",
+                   help="memory limit of each of the metric's processes (default: half the RAM)")
+    g.add_argument("--metric-sandbox", metavar="auto|off|require", default="auto",
+                   help="Linux with bubblewrap: run the metric with no network and the files "
+                        "read-only but its scratch folder (auto: where it works; require: refuse "
+                        "to run without it)")
+    g.add_argument("--metric-python", metavar="PATH",
+                   help="run the metric in another Python (e.g. a venv with older pandas); it "
+                        "needs pandas and pyarrow")
     g.add_argument("--executor", metavar="local|dask:ADDRESS", default="local",
                    help="where the bootstrap's calls run: local processes (default) or an existing "
                         "Dask cluster (needs the 'cluster' extra; its workers must see the files' paths)")
@@ -29,6 +37,11 @@ def add_metric_file_options(s, fixes=False):
 
 
 def _limits(args, problems):
+    """The run's Limits from the flags (each problem one line)."""
+    import os
+
+    from ..metricfile.runner import Limits
+    from ..metricfile.sandbox import MODES
     timeout = memory = None
     if args.metric_timeout is not None:
         timeout = _number(args.metric_timeout, "--metric-timeout", problems)
@@ -40,19 +53,43 @@ def _limits(args, problems):
             problems.append(f"--metric-memory-gb must be above 0; got {args.metric_memory_gb}")
     if args.executor != "local" and not (args.executor.startswith("dask:") and len(args.executor) > 5):
         problems.append(f"--executor expects local or dask:ADDRESS; got '{args.executor}'")
-    return timeout, memory
+    mode = getattr(args, "metric_sandbox", "auto") or "auto"
+    if mode not in MODES:
+        problems.append(f"--metric-sandbox expects auto, off or require; got '{mode}'")
+    python = getattr(args, "metric_python", None)
+    if python is not None:
+        why = python_problem(python)
+        if why:
+            problems.append(f"--metric-python {python}: {why}")
+        python = os.path.abspath(python)
+    return Limits(timeout if timeout is not None else Limits().timeout, memory, python, mode)
 
 
-def _tell_once(metric_file):
-    """The once-per-file notice that a metric file runs as code here (stderr)."""
-    from ..metricfile.seen import NOTICE, first_time
-    from ..metricfile.source import load_source
-    try:
-        source = load_source(metric_file)
-    except Exception:
-        return                      # the run itself reports what is wrong with the file
-    if first_time(source.sha256):
-        print("kmetric: note: " + NOTICE.format(name=source.name), file=sys.stderr)
+def python_problem(path):
+    """Why ``path`` cannot be another Python to run a metric in, or None."""
+    import os
+    if not os.path.exists(path):
+        return "no such file"
+    if os.path.isdir(path):
+        return "a folder, not a Python interpreter (give e.g. VENV/bin/python)"
+    if not os.access(path, os.X_OK):
+        return "not an executable file"
+    return None
+
+
+def tell(w, args):
+    """Start the run's processes and say, once per content and place, that the file is
+    code running with the user's rights (and the sandbox's limits, if any). stderr."""
+    from ..metricfile import notice
+    from ..metricfile.seen import first_note
+    env = w.start()
+    if env is None:
+        return
+    state = env["sandbox"]
+    key = f"{w.source.sha256}:{'sandbox' if state.used else 'none'}:{w.limits.python or 'own'}"
+    if first_note(key):
+        for line in notice.note(w.source.name, state, w.limits, env):
+            print(f"kmetric: note: {line}", file=sys.stderr)
 
 
 def say(lines):
@@ -63,32 +100,36 @@ def say(lines):
 
 
 def start(args, more=(), notice=True):
-    """(timeout, memory) after the once-per-file notice, or None once the flags'
-    problems (the limits', then ``more``) are printed."""
+    """The run's Limits, or None once the flags' problems (the limits', then ``more``)
+    are printed. (The note comes with the run: ``tell``.)"""
     problems = []
     limits = _limits(args, problems)
     problems += list(more)
     if problems:
         say(problems)
         return None
-    if notice:
-        _tell_once(args.metric_file)
     return limits
 
 
-def refusal(e):
-    """A refused input (every problem) or a failed metric (its one line): exit 2."""
-    return say(getattr(e, "problems", None) or [str(e)])
+def refusal(e, w=None):
+    """A refused input (every problem) or a failed metric (its one line): exit 2; what
+    the metric wrote (``w``) said after it, cut."""
+    code = say(getattr(e, "problems", None) or [str(e)])
+    if w is not None:
+        output_notes(w.source.name, w.output())
+    return code
 
 
 def _fmt(x):
     return "undefined" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.6f}"
 
 
-def to_json(fs):
+def to_json(fs, w=None):
+    """The score object; ``w`` (the run's MetricWorker) adds where it ran: its Python,
+    the sandbox, the limits (``metric_file.python``, ``.sandbox``, ...)."""
     d = {"metric": f"file:{fs.source.name}",
          "metric_file": {"path": fs.source.path, "sha256": fs.source.sha256, "function": "score",
-                         "args": fs.args},
+                         "args": fs.args, **(w.place() if w is not None else {})},
          "score": fs.score, "higher_is_better": fs.higher_is_better, "n_rows": fs.n_rows}
     d.update(fs.splits)
     return d
@@ -116,14 +157,15 @@ def run_score(args, ci, shake):
     if limits is None:
         return 2
     import os
-    timeout, memory = limits
     top = getattr(args, "top_fixes", None)
     workers = max(1, min(os.cpu_count() or 1, 8)) if ci or shake or top else 1
+    w = None
     try:
         with open_worker(args.metric_file, (args.truth, args.submission), args.id_column,
-                         timeout, memory, workers, args.executor) as w:
+                         workers=workers, executor=args.executor, limits=limits) as w:
+            tell(w, args)
             fs, usage = score_file(w, args.metric_arg, args.higher_is_better)
-            d, lines = to_json(fs), human_lines(fs)
+            d, lines = to_json(fs, w), human_lines(fs)
             if ci is not None:
                 _interval(w, fs, usage, ci, d, lines, bootstrap)
             if shake is not None:
@@ -132,19 +174,44 @@ def run_score(args, ci, shake):
             if top:
                 from .metricfile_stats import fixes_into
                 fixes_into(w, fs, usage, top, budget, d, lines)
-            printed = w.printed()
+            output = w.output()
         _parity(args, fs, d, lines)
     except (InputError, MetricFailed) as e:
-        return refusal(e)
+        return refusal(e, w)
     except Cancelled:
         print("kmetric: interrupted", file=sys.stderr)
         return 130
-    if printed.strip():
-        first = printed.strip().splitlines()[0][:120]
-        print(f"kmetric: note: metric file {fs.source.name} printed to standard output "
-              f"(kept out of this output); its first line: {first}", file=sys.stderr)
+    output_notes(fs.source.name, output, d)
     print(json.dumps(d) if args.json else "\n".join(lines))
     return 0
+
+
+def output_notes(name, output, d=None):
+    """What the metric wrote to its standard output and error: captured (never passed on),
+    said in a line each, cut; the sizes in JSON (``metric_file.output``)."""
+    for stream, verb, where in (("stdout", "printed", "standard output"),
+                                ("stderr", "wrote", "standard error")):
+        text, total = output.get(stream, ("", 0))
+        if d is not None:
+            d["metric_file"].setdefault("output", {})[f"{stream}_bytes"] = total
+        if not total:
+            continue
+        lines = text.strip().splitlines()
+        first = cut(" ".join(lines[0].split()), 120) if lines else ""
+        print(f"kmetric: note: metric file {name} {verb} {_size(total)} to {where} (kept out of this output)"
+              + (f"; its first line: {first}" if first else ""), file=sys.stderr)
+
+
+def _size(n):
+    for unit, scale in (("MB", 1 << 20), ("kB", 1 << 10)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n} bytes"
+
+
+def cut(text, limit):
+    from ..metricfile.worker import cut as _cut
+    return _cut(text, limit)
 
 
 def _parity(args, fs, d, lines):
@@ -195,15 +262,15 @@ def run_compare(args, copts):
     limits = start(args)
     if limits is None:
         return 2
-    timeout, memory = limits
     try:
         d = compare_with_file(args.metric_file, args.truth, args.submissions, args.metric_arg,
-                              args.higher_is_better, args.id_column, timeout, memory, copts.level,
+                              args.higher_is_better, args.id_column, None, None, copts.level,
                               min(copts.replicates, 1000) if args.bootstrap is None else copts.replicates,
                               copts.seed, args.executor,
                               copts.permutations if args.permutations else min(copts.permutations, 1000),
                               copts.splits if args.splits else min(copts.splits, 500),
-                              copts.public_fraction, copts.alphas or 101, _progress_for)
+                              copts.public_fraction, copts.alphas or 101, _progress_for, limits=limits,
+                              on_start=lambda w: tell(w, args))
     except (InputError, MetricFailed) as e:
         return refusal(e)
     if args.json:

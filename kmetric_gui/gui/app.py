@@ -30,7 +30,20 @@ def parse_args(argv):
                    help="window size in pixels (also for --screenshot), whatever the saved layout")
     p.add_argument("--timeout", type=float, default=60.0,
                    help="--screenshot: give up after this many seconds")
+    p.add_argument("--metric-file", metavar="FILE",
+                   help="score with a competition's metric file (.py or .ipynb); naming it here "
+                        "is your consent to run it (the app does not ask)")
+    p.add_argument("--metric-python", metavar="PATH",
+                   help="with --metric-file: run it in another Python (needs pandas and pyarrow)")
+    p.add_argument("--metric-sandbox", choices=("auto", "off", "require"), default="auto",
+                   help="with --metric-file: the sandbox (Linux, bubblewrap): auto, off or require")
     args = p.parse_args(argv)
+    if args.metric_python is not None:
+        from ..cli.metricfile import python_problem
+        why = python_problem(args.metric_python)
+        if why:
+            p.error(f"--metric-python {args.metric_python}: {why}")
+        args.metric_python = os.path.abspath(args.metric_python)
     if bool(args.truth) != bool(args.submission):
         p.error("give both TRUTH and SUBMISSION, or neither")
     if args.demo and args.metric and args.metric != args.demo:
@@ -84,6 +97,9 @@ def create_window(args=None):
                 c.scored.disconnect(add)
                 c.compare_jobs.add(list(args.compare))
             c.scored.connect(add)
+    if getattr(args, "metric_file", None):
+        win.metric_file.open(args.metric_file, explicit=True, python=args.metric_python,
+                             sandbox=args.metric_sandbox)
     return win
 
 
@@ -123,6 +139,8 @@ def main(argv=None):
     win = shown["win"] = create_window(args)
     # Worker threads end even when closing failed half-way (a destroyed running QThread aborts).
     app.aboutToQuit.connect(win.jobs.shutdown)
+    from ..metricfile.start import discard
+    app.aboutToQuit.connect(discard)          # the metric files' spare host, if one waits
     win.show()
     if args.screenshot:
         return _screenshot_mode(app, win, args)

@@ -1,13 +1,15 @@
 """A competition's own metric file in the app: opened from File > Open metric file…,
-a drop on the window, the recent list or a project; asked about once per file
-content (metricfile/seen.py); scored, with an interval and the comparison, by jobs
-on the worker threads while the metric runs in its own process (metric_file_jobs).
+a drop on the window, the recent list, a project or `kmetric-gui --metric-file`;
+run only after the app's own "Run it" for that content (metricfile/seen.py keeps
+the app's list apart from the CLI's) or when started explicitly from the command
+line; scored, with an interval and the comparison, by jobs on the worker threads
+while the metric runs in processes of its own (metric_file_jobs), in the sandbox
+where there is one, in another Python if asked.
 
 The window's data is never touched: a metric file scores the files on disk, and
 what goes wrong is said in the dock and the Validation panel, the data staying.
 The ``ask_*`` methods are the only dialogs (tests replace them).
 """
-import json
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -18,11 +20,11 @@ from ..metricfile.arg_schema import arg_options, as_texts, required
 from ..metricfile.runner import MetricFailed
 from . import metric_file_jobs as jobs_
 from . import metric_file_ui as ui
+from .metric_file_project import MAX_RECENT, RecentAndProject  # noqa: F401 -- MAX_RECENT: tests
 
 SUFFIXES = (".py", ".ipynb")
 KINDS = ("metricfile-read", "metricfile-inspect", "metricfile", "metricfile-ci",
          "metricfile-compare", "metricfile-check")
-MAX_RECENT = 8
 LANE = "background"            # never queues the data's own load and score behind it
 
 
@@ -30,7 +32,7 @@ def is_metric_file(path):
     return Path(str(path)).suffix.lower() in SUFFIXES
 
 
-class MetricFileActions(QObject):
+class MetricFileActions(RecentAndProject, QObject):
     scored = Signal(object)        # metric_file_jobs.Scored shown
     interval_ready = Signal(object)
     compared = Signal(object)      # the compare JSON object shown
@@ -46,11 +48,13 @@ class MetricFileActions(QObject):
         self._last_key = None
         self.dock, self.panel = ui.add_dock(win)
         self.args_box = ui.add_args_box(win, self._args_changed,
-                                        lambda t: win.statusBar().showMessage(t, 10000))
+                                        lambda t: win.statusBar().showMessage(t, 10000),
+                                        self._place_changed)
         self.actions = ui.add_menus(win, self)
         self.panel.open_requested.connect(self.open_dialog)
         self.panel.run_requested.connect(self.run)
         self.panel.cancel_requested.connect(self.cancel)
+        self.panel.details_requested.connect(self.show_details)
         self._timer = QTimer(self, singleShot=True, interval=0)
         self._timer.timeout.connect(self._maybe_run)
         s = win.session
@@ -59,12 +63,14 @@ class MetricFileActions(QObject):
         s.results_changed.connect(lambda *_: self._show_parity())
         win.options_panel.stats_changed.connect(self._interval)
         win.jobs.busy_changed.connect(self._busy)
+        win.jobs.ended.connect(self._job_ended)
         self.fill_recent()
         self._enable()
 
     # -- the questions (tests replace these) -------------------------------------------
-    def ask_run(self, name):
-        return ui.ask_run(self.win, name)
+    def ask_run(self, name, state):
+        """"Run it"? ``state``: the sandbox a run gets (the question says what it limits)."""
+        return ui.ask_run(self.win, name, state)
 
     def ask_direction(self, name):
         return ui.ask_direction(self.win, name)
@@ -78,27 +84,42 @@ class MetricFileActions(QObject):
         if path:
             self.open(path)
 
-    def open(self, path, args=None, higher_is_better=None, expected_sha=None):
-        """Read the file (on a worker), ask once per content, then read its signature."""
-        self._pending = (dict(args or {}), higher_is_better, expected_sha)
+    def open(self, path, args=None, higher_is_better=None, expected_sha=None, explicit=False,
+             python=None, sandbox="auto"):
+        """Read the file (on a worker), ask unless the app was told "Run it" for this content
+        (``explicit``: the user named it on the command line), then read its signature.
+        ``python``/``sandbox``: where it runs (a project's; else what the Options hold)."""
+        if python is not None or sandbox != "auto":
+            self.args_box.set_place(python, sandbox)
+        mode = self.args_box.place()[1]
+        self._pending = (dict(args or {}), higher_is_better, expected_sha, explicit)
         self.dock.show()
         self.dock.raise_()
         self.panel.set_running(True, f"Reading {Path(path).name}…")
-        self.win.jobs.submit("metricfile-read", lambda progress, cancel: jobs_.read(path),
+        self.win.jobs.submit("metricfile-read", lambda progress, cancel: jobs_.read(path, mode),
                              self._read, on_error=self._failed, lane=LANE)
 
-    def _read(self, source):
+    def _trust_key(self, source):
+        """The app's "Run it" is for this content in this Python (another Python is another
+        program to run: a project naming one asks again)."""
+        python = self.args_box.place()[0]
+        return source.sha256 + (f"@{python}" if python else "")
+
+    def _read(self, read):
+        source, state = read
         expected = self._pending[2] if self._pending else None
+        explicit = bool(self._pending and self._pending[3])
         self.notes = []
         if expected and expected != source.sha256:
             self.notes.append(f"The metric file {source.name} changed since the project was saved "
                               "(its sha256 differs).")
-        if not seen.known(source.sha256):
-            if not self.ask_run(source.name):
+        key = self._trust_key(source)
+        if not explicit and not seen.trusted(key):
+            if not self.ask_run(source.name, state):
                 self.panel.set_running(False, f"{source.name} not run (you said no).")
                 self._say(f"Metric file {source.name} not opened")
                 return
-            seen.remember(source.sha256)
+            seen.trust(key)
         self.close(quiet=True)
         self.source = source
         self._remember(source.path)
@@ -108,15 +129,17 @@ class MetricFileActions(QObject):
         if self.notes:
             self.panel.show_error(" ".join(self.notes))
             self._say(" ".join(self.notes))
+        python, mode = self.args_box.place()
+        self.panel.show_place("")
         self.win.jobs.submit("metricfile-inspect",
-                             lambda progress, cancel: jobs_.inspect(source, cancel),
+                             lambda progress, cancel: jobs_.inspect(source, cancel, python, mode),
                              lambda info: self._inspected(source, info), on_error=self._failed,
                              lane=LANE)
 
     def _inspected(self, source, info):
         if source is not self.source:
             return
-        args, hib, _ = self._pending or ({}, None, None)
+        args, hib = (self._pending or ({}, None))[:2]
         self._pending = None
         self.info = info
         self.options = arg_options(info, source.name)
@@ -162,8 +185,10 @@ class MetricFileActions(QObject):
         if self.source is None or self.info is None or not (s.truth_path and s.sub_path):
             return None
         vals = self.args_box.values
+        python, mode = self.args_box.place()
         return jobs_.Run(self.source, s.truth_path, s.sub_path, s.options.id_column,
-                         tuple(as_texts(vals)), bool(self.args_box.higher_is_better()))
+                         tuple(as_texts(vals)), bool(self.args_box.higher_is_better()),
+                         python=python, sandbox=mode)
 
     def _maybe_run(self):
         run = self.current_run()
@@ -173,6 +198,13 @@ class MetricFileActions(QObject):
     def _args_changed(self):
         if self.info is not None:
             self.run()
+
+    def _place_changed(self):
+        """Another Python or sandbox mode: asked again where that Python is new for this
+        content (metricfile/seen.py), then read and run there."""
+        if self.source is not None:
+            hib = self.args_box.higher_is_better()
+            self.open(self.source.path, dict(self.args_box.values), hib, self.source.sha256)
 
     def run(self):
         run = self.current_run()
@@ -201,11 +233,9 @@ class MetricFileActions(QObject):
         self.last = result
         fs = result.fs
         self.panel.show_score(fs.score, fs.splits)
-        self.panel.set_running(False, f"Scored {fs.n_rows:,} rows in its own process "
-                                      f"({fs.call_seconds:.2f} s a call).")
-        if fs.printed.strip():
-            self.panel.status.setText(self.panel.status.text() + " It printed: "
-                                      + fs.printed.strip().splitlines()[0][:120])
+        self.panel.set_running(False, f"Scored {fs.n_rows:,} rows in its own processes "
+                                      f"({fs.call_seconds:.2f} s a call)." + ui.output_words(result.output))
+        self.panel.show_place(ui.place_words(result.place))
         self._show_parity()
         self._say(f"Metric file {fs.source.name}: {fs.score:.6f}")
         self.scored.emit(result)
@@ -271,7 +301,16 @@ class MetricFileActions(QObject):
     def cancel(self):
         for kind in KINDS:
             self.win.jobs.cancel(kind)
-        self.panel.set_running(False, "Cancelled: the metric's process was stopped.")
+        self.panel.set_running(False, "Cancelled: the metric's processes were stopped.")
+
+    def _job_ended(self, kind, outcome):
+        """However a metric-file job ended (Esc included), the dock is idle once none runs:
+        Run again on, Cancel off."""
+        if kind not in KINDS or any(k in KINDS for k in self.win.jobs.in_flight()):
+            return
+        if self.panel.running():
+            self.panel.set_running(False, "Stopped: the metric's processes were ended. Run again "
+                                          "to score." if outcome == "cancelled" else "")
 
     def check(self):
         source = self.source
@@ -288,7 +327,9 @@ class MetricFileActions(QObject):
             if failed:
                 self.panel.show_error(report[-2000:])
             self._say(text)
-        self.win.jobs.submit("metricfile-check", lambda progress, cancel: jobs_.doctests(source, cancel),
+        python, mode = self.args_box.place()
+        self.win.jobs.submit("metricfile-check",
+                             lambda progress, cancel: jobs_.doctests(source, cancel, python, mode),
                              done, on_error=self._failed, lane=LANE)
 
     def show_doc(self):
@@ -296,21 +337,30 @@ class MetricFileActions(QObject):
             self.doc_dialog = ui.show_doc(self.win, self.source.name, (self.info or {}).get("doc", ""))
 
     # -- what went wrong ---------------------------------------------------------------
+    def show_details(self, text):
+        name = self.source.name if self.source is not None else "metric file"
+        self.details_dialog = ui.show_details(self.win, name, text)
+
     def _failed(self, exc):
+        output = getattr(exc, "output", None)
         if isinstance(exc, InputError):
             lines = [str(x) for x in (getattr(exc, "problems", None) or [str(exc)])]
             self._show_problem(lines[0], lines, validation=True)
         elif isinstance(exc, MetricFailed):
-            self._show_problem(str(exc))
+            self._show_problem(str(exc), details=exc.details, output=output)
         else:
-            self._show_problem(f"metric file: {type(exc).__name__}: {exc}")
+            self._show_problem(f"metric file: {type(exc).__name__}: {exc}",
+                               details=getattr(exc, "details", None))
 
-    def _show_problem(self, text, lines=None, validation=False):
-        self.panel.set_running(False, "")
-        self.panel.show_error(text)
+    def _show_problem(self, text, lines=None, validation=False, details=None, output=None):
+        from .widgets.metric_file_panel import cut
+        self.panel.set_running(False, ui.output_words(output).strip())
+        self.panel.show_error(text, details)
+        lines = [cut(line) for line in (lines or [text])]
+        text = lines[0]
         title = "<b>Metric file: the submission is not valid</b>" if validation else \
             "<b>Metric file failed (the data is unchanged)</b>"
-        self.win.problems.set_problems(lines or [text], title=title)
+        self.win.problems.set_problems(lines, title=title)
         self.win.problems_dock.show()
         self.dock.show()
         self.dock.raise_()
@@ -328,49 +378,3 @@ class MetricFileActions(QObject):
         on = self.source is not None
         for key in ("close", "run", "check", "doc"):
             self.actions[key].setEnabled(on)
-
-    # -- recent files and projects ------------------------------------------------------
-    def recent(self):
-        try:
-            return [str(p) for p in json.loads(self.win.settings.value("recent_metric_files", "[]"))]
-        except (TypeError, ValueError):
-            return []
-
-    def _remember(self, path):
-        path = str(Path(path).resolve())
-        items = [path] + [p for p in self.recent() if p != path]
-        self.win.settings.setValue("recent_metric_files", json.dumps(items[:MAX_RECENT]))
-        self.fill_recent()
-
-    def fill_recent(self):
-        self.recent_menu.clear()
-        for p in self.recent():
-            self.recent_menu.addAction(Path(p).name, lambda p=p: self.open(p))
-        self.recent_menu.setEnabled(bool(self.recent()))
-
-    def project_entry(self, folder):
-        """The project's "metric_file" object (None without one)."""
-        if self.source is None:
-            return None
-        import os
-        p = Path(self.source.path).resolve()
-        try:
-            rel = Path(os.path.relpath(p, Path(folder).resolve())).as_posix()
-        except ValueError:
-            rel = str(p)
-        return {"path": rel, "absolute": str(p), "sha256": self.source.sha256,
-                "args": {k: v for k, v in self.args_box.values.items() if v is not None},
-                "higher_is_better": self.args_box.higher_is_better()}
-
-    def restore(self, entry, project_path):
-        """Open a project's metric file: found beside the project, else where it was."""
-        if not entry:
-            return
-        folder = Path(project_path).resolve().parent
-        for cand in (folder / entry["path"], Path(entry.get("absolute") or "")):
-            if str(cand) and cand.is_file():
-                self.open(str(cand), entry.get("args"), entry.get("higher_is_better"),
-                          entry.get("sha256"))
-                return
-        self._show_problem(f"metric file {Path(entry['path']).name} of the project is not there any "
-                           "more; open it with File > Open metric file…")

@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 
 from ..errors import InputError
-from ..metricfile.runner import Limits, MetricWorker
+from ..metricfile.runner import DEFAULT_TIMEOUT, Limits, MetricWorker
 from ..metricfile.source import load_source
 
 INSPECT_TIMEOUT = 120.0       # loading the file and reading its signature
@@ -22,12 +22,17 @@ class Run:
     id_column: "str | None"
     texts: tuple              # NAME=VALUE arguments
     higher_is_better: bool
-    timeout: float = Limits().timeout
+    timeout: float = DEFAULT_TIMEOUT
+    python: "str | None" = None   # another Python (--metric-python), None: kmetric's own
+    sandbox: str = "auto"         # --metric-sandbox
 
     @property
     def key(self):
         return (self.source.sha256, self.truth, self.submission, self.id_column, self.texts,
-                self.higher_is_better)
+                self.higher_is_better, self.python, self.sandbox)
+
+    def limits(self):
+        return Limits(self.timeout, python=self.python, sandbox=self.sandbox, keep=True)
 
 
 @dataclass(frozen=True)
@@ -35,6 +40,8 @@ class Scored:
     run: Run
     fs: object                # metricfile.kaggle.FileScore
     usage: object
+    place: dict = None        # where it ran: Python, libraries, sandbox (MetricWorker.place)
+    output: dict = None       # what it wrote: {"stdout"|"stderr": (first text, bytes)}
 
 
 @dataclass(frozen=True)
@@ -56,26 +63,28 @@ def _unchanged(source):
 
 
 def _worker(run, workers, cancel):
-    w = MetricWorker(run.source, (run.truth, run.submission), run.id_column, Limits(run.timeout),
-                     workers)
+    w = MetricWorker(run.source, (run.truth, run.submission), run.id_column, run.limits(), workers)
     w.cancel_check = cancel           # Cancel kills the process within a tenth of a second
     w.nice = WORKER_NICE
     return w
 
 
-def read(path):
-    return load_source(path)
+def read(path, sandbox_mode="auto"):
+    """(the file's source, the sandbox a run would get): said in the question before it runs."""
+    from ..metricfile.sandbox import probe
+    return load_source(path), probe(sandbox_mode)
 
 
-def inspect(source, cancel):
+def inspect(source, cancel, python=None, sandbox="auto"):
     """The signature, docstring and declared direction (the file's code runs: in its worker)."""
-    with MetricWorker(source, (), None, Limits(INSPECT_TIMEOUT)) as w:
+    with MetricWorker(source, (), None, Limits(INSPECT_TIMEOUT, python=python, sandbox=sandbox,
+                                              keep=True)) as w:
         w.cancel_check = cancel
         return w.inspect()
 
 
-def doctests(source, cancel):
-    with MetricWorker(source, (), None, Limits()) as w:
+def doctests(source, cancel, python=None, sandbox="auto"):
+    with MetricWorker(source, (), None, Limits(python=python, sandbox=sandbox, keep=True)) as w:
         w.cancel_check = cancel
         return w.doctests()
 
@@ -85,8 +94,13 @@ def score(run, progress, cancel):
     _unchanged(run.source)
     progress(0.1, f"running {run.source.name} in its own process")
     with _worker(run, 1, cancel) as w:
-        fs, usage = score_file(w, run.texts, run.higher_is_better)
-    return Scored(run, fs, usage)
+        try:
+            fs, usage = score_file(w, run.texts, run.higher_is_better)
+        except Exception as e:                 # what it wrote goes with its failure
+            e.output = w.output()
+            raise
+        place, output = w.place(), w.output()
+    return Scored(run, fs, usage, place, output)
 
 
 def interval(scored, level, replicates, seed, progress, cancel):
@@ -114,5 +128,6 @@ def compare(run, others, level, replicates, seed, progress, cancel):
     from ..metricfile.compare import compare_with_file
     _unchanged(run.source)
     return compare_with_file(run.source.path, run.truth, [run.submission, *others], run.texts,
-                             run.higher_is_better, run.id_column, run.timeout, None, level,
-                             replicates, seed, cancel=cancel, progress=progress, nice=WORKER_NICE)
+                             run.higher_is_better, run.id_column, None, None, level,
+                             replicates, seed, cancel=cancel, progress=progress, nice=WORKER_NICE,
+                             limits=run.limits())

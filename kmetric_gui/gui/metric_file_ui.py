@@ -68,20 +68,64 @@ def add_dock(win):
     return dock, panel
 
 
-class ArgsBox(QGroupBox):
-    """The metric file's direction and extra arguments (from its signature's schema)."""
+FIXED_ROWS = 3                 # direction, sandbox, Python; then score()'s own arguments
 
-    def __init__(self, on_change, on_refused):
+
+class ArgsBox(QGroupBox):
+    """The metric file's direction, where it runs (the sandbox, another Python) and its
+    extra arguments (from its signature's schema)."""
+
+    def __init__(self, on_change, on_refused, on_place=lambda: None):
         super().__init__("Metric file")
         self.form = QFormLayout(self)
-        self.on_change, self.on_refused = on_change, on_refused
+        self.on_change, self.on_refused, self.on_place = on_change, on_refused, on_place
         self.direction = QComboBox()
         self.direction.addItem("higher is better", True)
         self.direction.addItem("lower is better", False)
         self.direction.currentIndexChanged.connect(lambda *_: self.on_change())
         self.form.addRow("Direction", self.direction)
+        self.sandbox = QComboBox()
+        for mode, text in (("auto", "where available"), ("off", "off"), ("require", "required")):
+            self.sandbox.addItem(text, mode)
+        self.sandbox.setToolTip("Linux with bubblewrap: the metric runs with no network, the files "
+                                "read-only but its scratch folder, ~/.ssh and other secrets hidden "
+                                "(--metric-sandbox)")
+        self.sandbox.currentIndexChanged.connect(lambda *_: self.on_place())
+        self.form.addRow("Sandbox", self.sandbox)
+        self.python = QLineEdit()
+        self.python.setPlaceholderText("kmetric's own")
+        self.python.setToolTip("Another Python to run the metric in, e.g. a venv with older pandas "
+                               "(VENV/bin/python; it needs pandas and pyarrow) (--metric-python)")
+        self.python.editingFinished.connect(self._python_edited)
+        self.form.addRow("Python", self.python)
+        self._python = None
         self.specs, self.widgets, self.values = {}, {}, {}
         self.hide()
+
+    def place(self):
+        """(another Python or None, the sandbox mode) in force."""
+        return self._python, self.sandbox.currentData()
+
+    def set_place(self, python, mode):
+        self.sandbox.blockSignals(True)
+        self.sandbox.setCurrentIndex(max(0, self.sandbox.findData(mode or "auto")))
+        self.sandbox.blockSignals(False)
+        self._python = python or None
+        self.python.setText(python or "")
+
+    def _python_edited(self):
+        import os
+        text = self.python.text().strip()
+        if text and not (os.path.isfile(text) and os.access(text, os.X_OK)):
+            self.python.setText(self._python or "")
+            self.on_refused(f"Python {text} refused: not an executable file; the metric keeps "
+                            f"{self._python or 'kmetric' + chr(39) + 's own Python'}")
+            return
+        value = os.path.abspath(text) if text else None
+        if value != self._python:
+            self._python = value
+            self.python.setText(value or "")
+            self.on_place()
 
     def set_direction(self, hib):
         self.direction.blockSignals(True)
@@ -93,8 +137,8 @@ class ArgsBox(QGroupBox):
 
     def set_options(self, name, options, values):
         """One field per argument, showing ``values`` (name -> value in force)."""
-        while self.form.rowCount() > 1:
-            self.form.removeRow(1)
+        while self.form.rowCount() > FIXED_ROWS:
+            self.form.removeRow(FIXED_ROWS)
         self.setTitle(f"Metric file: {name}")
         self.specs = {o.name: o for o in options}
         self.widgets, self.values = {}, dict(values)
@@ -131,33 +175,51 @@ class ArgsBox(QGroupBox):
             self.on_change()
 
     def clear(self):
-        while self.form.rowCount() > 1:
-            self.form.removeRow(1)
+        while self.form.rowCount() > FIXED_ROWS:
+            self.form.removeRow(FIXED_ROWS)
         self.specs, self.widgets, self.values = {}, {}, {}
         self.hide()
 
 
-def add_args_box(win, on_change, on_refused):
-    box = ArgsBox(on_change, on_refused)
+def add_args_box(win, on_change, on_refused, on_place):
+    box = ArgsBox(on_change, on_refused, on_place)
     win.options_panel.layout().insertWidget(1, box)      # under Files
     return box
 
 
-def ask_run(win, name):
-    box = QMessageBox(QMessageBox.Warning, "Run a metric file?",
-                      f"The metric file {name} is Python code: it runs on this machine, in a "
-                      "separate process with a time limit. Run it only if you trust where it came "
-                      "from.\n\nYou are asked once for each file content.",
+def run_question(name, state):
+    """The question's text: what the code may do here, plainly (metricfile/notice.py)."""
+    from ..metricfile.notice import rights
+    return (f"The metric file {name} is Python code. {rights(state)} It runs in processes of its "
+            "own, stopped at its time limit. Run it only if you trust where it came from.\n\n"
+            "You are asked once for each file content.")
+
+
+def ask_run(win, name, state):
+    box = QMessageBox(QMessageBox.Warning, "Run a metric file?", run_question(name, state),
                       QMessageBox.Yes | QMessageBox.Cancel, win)
+    box.setTextFormat(Qt.PlainText)
     box.button(QMessageBox.Yes).setText("&Run it")
     box.setDefaultButton(QMessageBox.Cancel)
     return box.exec() == QMessageBox.Yes
+
+
+def show_details(win, name, text):
+    """The whole text behind a cut message (plain text, read-only)."""
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    from .dialogs import _dialog
+    view = QPlainTextEdit()
+    view.setReadOnly(True)
+    view.setPlainText(text)
+    return _dialog(win, f"{name} — details", view, size=(720, 420))
 
 
 def ask_direction(win, name):
     box = QMessageBox(QMessageBox.Question, "Which way is better?",
                       f"The metric file {name} does not say whether a higher or a lower score is "
                       "better. Which is it?", QMessageBox.Cancel, win)
+    box.setTextFormat(Qt.PlainText)
     hi = box.addButton("&Higher is better", QMessageBox.AcceptRole)
     lo = box.addButton("&Lower is better", QMessageBox.AcceptRole)
     box.exec()
@@ -177,3 +239,30 @@ def show_doc(win, name, doc):
     view = QTextBrowser()
     view.setPlainText(doc or f"{name}: score() has no docstring.")
     return _dialog(win, f"{name} — score()", view, size=(640, 420))
+
+
+def place_words(place):
+    """Where the metric ran, for the dock: the sandbox (or why none) and its Python."""
+    if not place:
+        return ""
+    sb = place.get("sandbox") or {}
+    where = (f"Sandbox: {sb.get('tool')} ({sb.get('limits')})." if sb.get("used")
+             else f"No sandbox: {sb.get('reason') or 'none here'}.")
+    py = place.get("python") or {}
+    libs = ", ".join(f"{k} {py[k]}" for k in ("pandas", "numpy") if py.get(k))
+    other = "" if py.get("own", True) else f" at {py.get('path')}"
+    return f"{where} Python {py.get('version') or '?'}{other}" + (f" ({libs})." if libs else ".")
+
+
+def output_words(output):
+    """What the metric wrote (captured, never shown whole): sizes and a first line, cut."""
+    words = []
+    for stream, verb in (("stdout", "printed"), ("stderr", "wrote to standard error")):
+        text, total = (output or {}).get(stream, ("", 0))
+        if not total:
+            continue
+        lines = text.strip().splitlines()
+        first = " ".join(lines[0].split())[:120] if lines else ""
+        size = f"{total:,} bytes" if total < 1 << 20 else f"{total / (1 << 20):.1f} MB"
+        words.append(f" It {verb} {size}" + (f"; first line: {first}" if first else "") + ".")
+    return "".join(words)

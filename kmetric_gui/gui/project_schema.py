@@ -223,11 +223,13 @@ def check_statistics(stats, problems):
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,99}")
 MAX_ARGS = 100
-METRIC_FILE_KEYS = ("path", "absolute", "sha256", "args", "higher_is_better")
+METRIC_FILE_KEYS = ("path", "absolute", "sha256", "args", "higher_is_better", "python", "sandbox")
+SANDBOX_MODES = ("auto", "off", "require")
 
 
 def check_metric_file(mf, problems):
-    """A competition's metric file: {path, absolute, sha256, args, higher_is_better}. Its
+    """A competition's metric file: {path, absolute, sha256, args, higher_is_better, python,
+    sandbox}. Its
     arguments are single values under Python names; the file itself is read (and its
     hash compared) only when the project is opened."""
     where = "metric_file"
@@ -250,6 +252,10 @@ def check_metric_file(mf, problems):
         problems.add(f"{where}.sha256", "must be 64 hexadecimal digits")
     if mf.get("higher_is_better") is not None and not isinstance(mf["higher_is_better"], bool):
         problems.add(f"{where}.higher_is_better", "must be true, false or empty")
+    if mf.get("python") is not None and not _text(mf["python"]):
+        problems.add(f"{where}.python", f"must be empty or the path of a Python, 1 to {MAX_TEXT} characters")
+    if mf.get("sandbox") is not None and mf["sandbox"] not in SANDBOX_MODES:
+        problems.add(f"{where}.sandbox", f"must be one of {', '.join(SANDBOX_MODES)}")
     args = mf.get("args", {})
     if not isinstance(args, dict) or len(args) > MAX_ARGS:
         problems.add(f"{where}.args", f"must be an object of at most {MAX_ARGS} arguments")

@@ -26,20 +26,26 @@ def _quiet(what, estimate, detail):
 def compare_with_file(metric_file, truth, subs, arg_texts=(), higher_is_better=None, id_column=None,
                       timeout=None, memory_gb=None, level=0.95, replicates=1000, seed=0, executor="local",
                       permutations=0, splits=0, public_fraction=None, alphas=0, progress_for=_quiet,
-                      cancel=None, progress=None, nice=0):
+                      cancel=None, progress=None, nice=0, limits=None, on_start=None):
     """The `kmetric compare --json` object for submissions scored by a metric file.
     ``permutations``, ``splits``, ``alphas`` (0: none) ask for the pair statistics beyond the
     bootstrap; ``progress_for(what, estimate seconds, detail)`` gives a progress callable (or None).
-    ``cancel``/``progress``: the app's job (Cancel kills the worker; k of n submissions)."""
+    ``cancel``/``progress``: the app's job (Cancel kills the worker; k of n submissions).
+    ``limits``: a runner.Limits (time, memory, Python, sandbox) instead of timeout/memory_gb;
+    ``on_start(worker)``: called once the first worker's processes can start (the CLI's note)."""
     workers = max(1, min(os.cpu_count() or 1, 8))
     scores, reps, names, notes = [], [], [], []
-    usage = None
+    usage = place = None
     for k, path in enumerate(subs):
         if progress is not None:
             progress(k / len(subs), f"comparing: {Path(path).name}")
-        with open_worker(metric_file, (truth, path), id_column, timeout, memory_gb, workers, executor) as w:
+        with open_worker(metric_file, (truth, path), id_column, timeout, memory_gb, workers, executor,
+                         limits) as w:
             w.cancel_check, w.nice = cancel, nice
+            if on_start is not None and place is None:
+                on_start(w)
             fs, usage = score_file(w, arg_texts, higher_is_better)
+            place = place or w.place()
             b, est = plan_replicates(w, fs.call_seconds, replicates)
             if b < replicates:
                 notes.append(f"{Path(path).name}: {b} of {replicates} bootstrap replicates, as many "
@@ -55,7 +61,7 @@ def compare_with_file(metric_file, truth, subs, arg_texts=(), higher_is_better=N
     out = {"metric": f"file:{scores[0].source.name}", "n_units": scores[0].n_rows, "unit": "row",
            "higher_is_better": higher_is_better,
            "metric_file": {"path": scores[0].source.path, "sha256": scores[0].source.sha256,
-                           "function": "score", "args": scores[0].args},
+                           "function": "score", "args": scores[0].args, **place},
            "submissions": [], "pairs": [], "replicates": int(len(reps[0])), "seed": seed,
            "splits": splits}
     for name, fs, v in zip(names, scores, reps):
@@ -86,7 +92,8 @@ def compare_with_file(metric_file, truth, subs, arg_texts=(), higher_is_better=N
         fraction = fraction if fraction is not None else DEFAULT_FRACTION
         out["public_fraction"] = fraction
         _pairs(out, metric_file, truth, subs, scores, usage, dict(
-            id_column=id_column, timeout=timeout, memory_gb=memory_gb, workers=workers, executor=executor),
+            id_column=id_column, timeout=timeout, memory_gb=memory_gb, workers=workers, executor=executor,
+            limits=limits),
             permutations, splits, fraction, alphas, seed, notes, progress_for, cancel, nice)
     if notes:
         out["warnings"] = notes
@@ -100,7 +107,7 @@ def _pairs(out, metric_file, truth, subs, scores, usage, opts, permutations, spl
     for i in range(len(subs) - 1):
         fs = scores[i]
         with open_worker(metric_file, (truth, subs[i]), opts["id_column"], opts["timeout"],
-                         opts["memory_gb"], opts["workers"], opts["executor"]) as w:
+                         opts["memory_gb"], opts["workers"], opts["executor"], opts["limits"]) as w:
             w.cancel_check, w.nice = cancel, nice
             for j in range(i + 1, len(subs)):
                 p = next(pairs)

@@ -106,13 +106,17 @@ def split_rows(usage):
 
 
 def open_worker(metric_file, paths, id_column=None, timeout=None, memory_gb=None, workers=1,
-                executor="local"):
+                executor="local", limits=None):
+    """A MetricWorker of the file; ``limits`` (a runner.Limits: time, memory, another
+    Python, the sandbox mode) replaces ``timeout`` and ``memory_gb``."""
     import importlib.util
     source = load_source(metric_file)
-    if importlib.util.find_spec("pandas") is None:
+    own = limits is None or limits.python is None
+    if own and importlib.util.find_spec("pandas") is None:
         raise InputError(f"metric file {source.name}: metric files take pandas DataFrames, and pandas is "
                          "not installed here: pip install 'kmetric_gui[metricfile]' (or pip install pandas)")
-    limits = Limits(timeout if timeout is not None else Limits().timeout, memory_gb)
+    if limits is None:
+        limits = Limits(timeout if timeout is not None else Limits().timeout, memory_gb)
     return MetricWorker(source, paths, id_column, limits, workers, executor=executor)
 
 

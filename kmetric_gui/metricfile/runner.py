@@ -1,32 +1,72 @@
-"""The parent's side of a metric worker: a process pool with the time and memory
-limits, a temporary working folder, killed on timeout or cancel.
+"""The parent's side of a metric worker: its processes (metricfile/pool.py) with the
+time and memory limits, in the sandbox where there is one, in a scratch folder; every
+process of the run ended and reaped on the time limit, cancel, failure and the end.
 
-The pool is a ``concurrent.futures`` executor of local processes; tasks are
-module functions of ``worker`` taking plain data, so any executor would do.
+The pool is a ``concurrent.futures`` executor; tasks are module functions of
+``worker`` taking plain data, so any executor would do (a Dask cluster's too).
 """
 import os
 import shutil
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 
 from ..errors import Cancelled, InputError
-from . import start, worker
+from . import sandbox, start, worker
+from .pool import HostFailed, Pool, TaskRaised
 from .source import where
 
 DEFAULT_TIMEOUT = 1800.0      # Kaggle's 30 minutes for Public and Private together
+MEMORY_SHARE = 0.5            # without --metric-memory-gb: each process at most half the RAM
 
 
 class MetricFailed(Exception):
-    """The metric's code failed (not the user's data): one line, exit 2."""
+    """The metric's code failed (not the user's data): one line, exit 2; ``details``: the
+    full text (traceback, the whole message) where there is more than the line."""
+
+    def __init__(self, message, details=None):
+        super().__init__(message)
+        self.details = details
+
+
+def physical_memory():
+    """Bytes of RAM, or None where it cannot be read."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
 
 
 class Limits:
-    def __init__(self, timeout=DEFAULT_TIMEOUT, memory_gb=None):
+    """What a run may use and where it runs: time, memory (a share of the RAM unless
+    given), another Python (``python``) and the sandbox mode."""
+
+    def __init__(self, timeout=DEFAULT_TIMEOUT, memory_gb=None, python=None, sandbox="auto",
+                 keep=False):
         self.timeout = float(timeout)
-        self.memory_bytes = int(memory_gb * (1 << 30)) if memory_gb else None
+        self.memory_given = bool(memory_gb)
+        ram = physical_memory()
+        if memory_gb:
+            self.memory_bytes = int(memory_gb * (1 << 30))
+        else:
+            self.memory_bytes = int(MEMORY_SHARE * ram) if ram and _limits_memory() else None
+        self.python, self.sandbox = python, sandbox
+        self.keep = keep          # the app's: the host stays for the next run (MetricWorker.keep_host)
+
+    def memory_words(self):
+        if self.memory_bytes is None:
+            return "no memory limit (this platform has none)"
+        gb = f"{self.memory_bytes / (1 << 30):.1f}".rstrip("0").rstrip(".")
+        how = "--metric-memory-gb" if self.memory_given else \
+            "half of this machine's memory; --metric-memory-gb changes it"
+        return f"at most {gb} GB of memory a process ({how})"
+
+
+def _limits_memory():
+    """Whether an address-space limit holds here (Linux; macOS ignores it, Windows has none)."""
+    import sys
+    return sys.platform.startswith("linux")
 
 
 class MetricWorker:
@@ -38,23 +78,77 @@ class MetricWorker:
         self.paths = tuple(os.path.abspath(p) for p in paths)   # the worker runs in its own folder
         self.limits, self.function, self.workers = limits or Limits(), function, max(1, workers)
         self.started = time.monotonic()
-        self.dir = tempfile.mkdtemp(prefix="kmetric-metric-")
-        self.out_path = os.path.join(self.dir, ".stdout")
-        self._pool = None
+        self.dir = None              # the scratch folder, made with the pool
+        self._pool = self._ended = None
         self.executor_name = executor
         self._client = None
         self.cancel_check = None     # the app's job: its Cancel kills the pool at the next check
         self.nice = 0                # the app's workers: niced below its window (worker.init)
+        self.environment = None      # the workers' Python, libraries and sandbox (place())
+        self.keep_host = self.limits.keep   # the app: the host stays for its next run (start.py)
 
     # -- the pool ----------------------------------------------------------------
     def _executor(self):
         if self._pool is None and self.executor_name.startswith("dask:"):
             self._pool = self._dask(self.executor_name[5:])
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(      # a clean interpreter's fork, never our state
-                self.workers, mp_context=start.context(), initializer=worker.init,
-                initargs=(self.dir, self.limits.memory_bytes, self.out_path, self.nice))
+            self._start_pool()
         return self._pool
+
+    def start(self):
+        """Start the run's processes now (else the first task does): the environment they
+        report (Python, pandas, numpy, the sandbox State), or None on a cluster."""
+        pool = self._executor()
+        return None if self._client is not None or pool is None else self.environment
+
+    def _start_pool(self):
+        """The workers' host up (a spare one started early when it fits): a clean
+        interpreter, never a fork of this process, so none of our state reaches the metric."""
+        lim = self.limits
+        spare = start.take(lim.python, lim.sandbox)
+        state = spare.state if spare is not None else sandbox.plan(lim.sandbox)
+        try:
+            sandbox.check(state)
+        except sandbox.SandboxMissing as e:
+            if spare is not None:
+                start.drop(spare)
+            raise InputError(str(e)) from None
+        self.dir = spare.scratch if spare is not None else tempfile.mkdtemp(prefix="kmetric-metric-")
+        pool = Pool(self.workers, lim.python, state, self.dir,
+                    (self.dir, lim.memory_bytes, self.nice), spare)
+        self._pool = self._ended = pool
+        try:
+            info = pool.start(check=lambda: self._time_left(None))
+        except sandbox.SandboxMissing as e:
+            self.kill()
+            raise InputError(str(e)) from None
+        except HostFailed as e:
+            self.kill()
+            raise self._host_failed(str(e)) from None
+        if info.get("problem"):
+            self.kill()
+            raise self._host_failed(info["problem"])
+        self.environment = dict(info, sandbox=pool.state)
+
+    def _host_failed(self, why):
+        py = self.limits.python
+        if py is not None:
+            hint = (f"; install them there: {py} -m pip install pandas pyarrow"
+                    if "cannot be imported" in why else "")
+            return InputError(f"--metric-python {py}: {why}{hint}")
+        return MetricFailed(f"metric file {self.source.name}: its worker process could not start ({why})")
+
+    def place(self):
+        """JSON of where the metric ran: its Python and libraries, the sandbox, the limits."""
+        env = self.environment or {}
+        state = env.get("sandbox") or sandbox.plan(self.limits.sandbox)
+        return {"python": {"path": self.limits.python or env.get("executable"), "version": env.get("python"),
+                           "pandas": env.get("pandas"), "numpy": env.get("numpy"),
+                           "pyarrow": env.get("pyarrow"), "own": self.limits.python is None},
+                "sandbox": state.to_json(),
+                "memory_limit_gb": None if self.limits.memory_bytes is None
+                else round(self.limits.memory_bytes / (1 << 30), 2),
+                "timeout": self.limits.timeout}
 
     def _dask(self, address):
         """A dask.distributed cluster's executor (the optional 'cluster' extra). Its workers
@@ -76,6 +170,7 @@ class MetricWorker:
         return self.limits.timeout - (time.monotonic() - self.started)
 
     def kill(self):
+        """Every process of the run ended at once (the time limit, Cancel, a failure)."""
         pool, self._pool = self._pool, None
         if self._client is not None:
             client, self._client = self._client, None
@@ -83,22 +178,26 @@ class MetricWorker:
                 pool.shutdown(wait=False)
             client.close()
             return
-        if pool is None:
-            return
-        for p in list(getattr(pool, "_processes", {}).values()):
-            try:
-                p.kill()
-            except (OSError, AttributeError):
-                pass
-        pool.shutdown(wait=False, cancel_futures=True)
+        if pool is not None:
+            self._end(pool, wait=False)
 
     def close(self):
+        """The end of the run: every process ended and reaped, the scratch folder removed
+        (the app's: emptied, with the host kept for its next run)."""
         if self._client is not None:
             self.kill()
         pool, self._pool = self._pool, None
         if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
-        shutil.rmtree(self.dir, ignore_errors=True)
+            self._end(pool, wait=True)
+        if self.dir and not getattr(self, "_kept", False):
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    def _end(self, pool, wait):
+        kept = pool.shutdown(wait=wait, cancel_futures=True, keep=self.keep_host)
+        if kept is not None:
+            self._kept = True
+            lim = self.limits
+            start.give_back(kept, lim.python, lim.sandbox)
 
     def __enter__(self):
         return self
@@ -133,18 +232,33 @@ class MetricWorker:
                     break
                 except FutureTimeout:
                     continue
-                except BrokenProcessPool:
+                except BrokenProcessPool as e:
                     self.kill()
-                    raise MetricFailed(self._died()) from None
+                    raise MetricFailed(self._died(e)) from None
+                except TaskRaised as e:
+                    self.kill()
+                    self._raise(e.result)
             if progress is not None:
                 progress(k + 1, len(futures))
         return out
 
-    def _died(self):
-        mem = self.limits.memory_bytes
-        why = (f"it may have passed the memory limit of {mem / (1 << 30):g} GB (--metric-memory-gb)"
-               if mem else "it crashed or was killed")
-        return f"metric file {self.source.name}: the worker process running it ended abruptly; {why}"
+    def _died(self, err=None):
+        """One line for a worker process that ended without answering (os._exit, a crash,
+        a kill), with the memory limit where it may be the cause."""
+        why = getattr(err, "why", None) or "it crashed or was killed"
+        text = f"metric file {self.source.name}: the process running it ended abruptly: {why}"
+        if self.limits.memory_bytes and ("killed" in why or "abort" in why):
+            text += f"; it may have passed the memory limit ({self.limits.memory_words()})"
+        said = self.output().get("stderr", ("", 0))[0].strip().splitlines()
+        if said:
+            text += f"; its last words: {worker.cut(' '.join(said[-1].split()), 160)}"
+        return text
+
+    def output(self):
+        """{"stdout"|"stderr": (first text, bytes in all)}: what the metric wrote (captured,
+        never passed on), also after the run ended."""
+        pool = self._ended
+        return pool.output() if pool is not None and hasattr(pool, "output") else {}
 
     # -- what the callers ask ----------------------------------------------------
     def inspect(self):
@@ -200,9 +314,12 @@ class MetricWorker:
                 start = pending.pop(fut)
                 try:
                     part = fut.result()
-                except BrokenProcessPool:
+                except BrokenProcessPool as e:
                     self.kill()
-                    raise MetricFailed(self._died()) from None
+                    raise MetricFailed(self._died(e)) from None
+                except TaskRaised as e:
+                    self.kill()
+                    self._raise(e.result)
                 if part and part[0][0] in ("syntax", "import", "nofunction"):
                     self.kill()
                     self._raise(part[0])
@@ -218,30 +335,29 @@ class MetricWorker:
         return r[1]
 
     def printed(self):
-        """What the metric wrote to standard output (first lines), or ''."""
-        try:
-            with open(self.out_path, encoding="utf-8", errors="replace") as f:
-                return f.read(2000)
-        except OSError:
-            return ""
+        """What the metric wrote to standard output (its first 2000 characters), or ''."""
+        return self.output().get("stdout", ("", 0))[0][:2000]
 
     def _raise(self, r):
         kind = r[0]
         name = self.source.name
         if kind == "ok":
             return
+        details = r[4] if len(r) > 4 else None
         if kind == "visible":
             raise InputError(f"metric file {name}: {r[1]}")
         if kind == "syntax":
             raise MetricFailed(f"metric file {name}, {where(self.source, r[2])}: {r[1]}")
         if kind == "import":
-            raise MetricFailed(f"metric file {name} imports '{r[1]}', which is not installed here; "
-                               f"install it into this environment (pip install {r[1].split('.')[0]})")
+            py = self.limits.python
+            how = f"{py} -m pip install" if py else "pip install"
+            place = f"the Python at {py}" if py else "this environment"
+            raise MetricFailed(f"metric file {name} imports '{r[1]}', which is not installed in {place}; "
+                               f"install it there ({how} {r[1].split('.')[0]})")
         if kind == "nofunction":
             raise MetricFailed(f"metric file {name} defines no function '{r[1]}'")
         if kind == "memory":
-            raise MetricFailed(f"metric file {name}: {r[1]}"
-                               + (" (the --metric-memory-gb limit)" if self.limits.memory_bytes else ""))
+            raise MetricFailed(f"metric file {name}: {r[1]} ({self.limits.memory_words()})")
         line = r[2] if len(r) > 2 else None
         at = f", {where(self.source, line)}" if line else ""
-        raise MetricFailed(f"metric file {name}{at}: {r[1]}")
+        raise MetricFailed(f"metric file {name}{at}: {r[1]}", details)

@@ -1,16 +1,22 @@
-"""Metric files the user has been told about: a metric file is code that runs on
-their machine, and they hear so once per file content (its SHA-256 remembered).
+"""What a user agreed to about metric files, one list per place, never shared:
 
-The list lives in the user's config folder ($XDG_CONFIG_HOME or ~/.config, or
-%APPDATA% on Windows), under kmetric_gui/metric-files.txt; KMETRIC_CONFIG_DIR
-overrides the folder (tests). Failing to read or write it never stops a run.
+- the app's trust list: file contents (SHA-256) the user said "Run it" to in the app;
+  the app runs such a content without asking again, and nothing else writes here;
+- the CLI's notes: contents (with where they ran) the CLI has told the user about
+  once. A `kmetric` command is itself the user's explicit request to run the file,
+  and it records nothing the app trusts.
+
+The lists live in the user's config folder ($XDG_CONFIG_HOME or ~/.config, or
+%APPDATA% on Windows), under kmetric_gui/; KMETRIC_CONFIG_DIR overrides the folder
+(tests). Failing to read or write them never stops a run (the app then asks again).
+An older single list (metric-files.txt, written by both) is no longer read.
 """
 import os
 import sys
 from pathlib import Path
 
-NOTICE = ("metric file {name} is Python code: it runs on this machine, in a separate process "
-          "with the time and memory limits (this note is shown once per file)")
+APP_TRUST = "app-trusted-metric-files.txt"
+CLI_NOTES = "cli-told-metric-files.txt"
 
 
 def _folder():
@@ -22,29 +28,38 @@ def _folder():
     return Path(base) / "kmetric_gui"
 
 
-def known(sha256):
-    """Whether the user has been told about a file with this content."""
-    path = _folder() / "metric-files.txt"
+def _has(name, key):
+    path = _folder() / name
     try:
-        return sha256 in (set(path.read_text(encoding="ascii").split()) if path.exists() else set())
+        return key in (set(path.read_text(encoding="utf-8").split()) if path.exists() else set())
     except (OSError, UnicodeDecodeError):
         return False
 
 
-def remember(sha256):
-    """Note that the user has been told (the app: once they said to run it)."""
-    path = _folder() / "metric-files.txt"
+def _add(name, key):
+    path = _folder() / name
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "a", encoding="ascii") as f:
-            f.write(sha256 + "\n")
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(key + "\n")
     except OSError:
         pass
 
 
-def first_time(sha256):
-    """True the first time a file with this content is run (and remember it)."""
-    if known(sha256):
+def trusted(sha256):
+    """Whether the user said "Run it" to this content in the app."""
+    return _has(APP_TRUST, sha256)
+
+
+def trust(sha256):
+    """The app's "Run it": this content runs in the app without asking again."""
+    _add(APP_TRUST, sha256)
+
+
+def first_note(key):
+    """True the first time the CLI tells about ``key`` (a content and where it runs)."""
+    key = "".join(key.split())
+    if _has(CLI_NOTES, key):
         return False
-    remember(sha256)
+    _add(CLI_NOTES, key)
     return True

@@ -1,37 +1,74 @@
-"""How metric workers start: forked from a clean server process that imported
-pandas once (multiprocessing's forkserver), where there is one.
-
-A spawned worker is a new interpreter that imports pandas itself (half a second
-before it can read a file). The server is itself a fresh interpreter, started
-from nothing of the caller's (so no state of the app or CLI reaches a metric's
-code), and ``warm_up`` starts it early: its import of pandas then overlaps the
-caller's own start-up. Frozen bundles and platforms without forkserver spawn,
-and so does KMETRIC_METRIC_START=spawn (workers then are the caller's children,
-so their CPU time shows in its own accounting: bench/metricfile.py uses it).
+"""A spare host process, started early: a metric-file command starts its workers' host
+(metricfile/host.py, which imports pandas, half a second) first of all, so that import
+overlaps the command's own; the run then takes it if it fits (same Python, same
+sandbox plan). The app keeps the host of its last run for the next (MetricWorker.keep_host).
+The host is a fresh interpreter, started from nothing of the caller's, so no state of
+the app or the CLI reaches a metric's code. Nothing starts on import.
 """
-import multiprocessing
-import os
-import sys
+import shutil
+import tempfile
+import threading
 
-# what the server imports before it forks workers (metricfile/server.py)
-PRELOAD = ["kmetric_gui.metricfile.server"]
-
-
-def context():
-    """The multiprocessing context of metric workers, the server running if forkserver."""
-    if (getattr(sys, "frozen", False) or os.environ.get("KMETRIC_METRIC_START") == "spawn"
-            or "forkserver" not in multiprocessing.get_all_start_methods()):
-        return multiprocessing.get_context("spawn")
-    ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(PRELOAD)
-    from multiprocessing import forkserver
-    try:
-        forkserver.ensure_running()          # at once when it runs; restarted if it ended
-    except (OSError, EOFError, ValueError):
-        return multiprocessing.get_context("spawn")   # no server here (a sandbox): spawn
-    return ctx
+_spare = {}            # "host": the spare Host, "key": what it was started for
+_lock = threading.Lock()
 
 
-def warm_up():
-    """Start the server now (no-op where workers are spawned or it runs already)."""
-    context()
+def _key(python, mode):
+    from .pool import single_mode
+    return (python, mode, single_mode())
+
+
+def warm_up(python=None, mode="auto"):
+    """Start a spare host now (no-op when one runs already or none can start)."""
+    from . import sandbox
+    from .pool import Host, HostFailed, single_mode
+    with _lock:
+        if _spare:
+            return
+        state = sandbox.plan(mode)
+        if mode == "require" and not state.used:
+            return                       # the run says why, in one line
+        scratch = tempfile.mkdtemp(prefix="kmetric-metric-")
+        try:
+            host = Host(python, state, scratch, single_mode())
+        except HostFailed:
+            shutil.rmtree(scratch, ignore_errors=True)
+            return
+        _spare.update(host=host, key=_key(python, mode))
+
+
+def take(python, mode):
+    """The spare host when it was started for this Python and sandbox mode, else None (a
+    spare for another place is ended)."""
+    with _lock:
+        if not _spare:
+            return None
+        host, key = _spare.pop("host"), _spare.pop("key")
+    if key != _key(python, mode) or host.gone.is_set():
+        drop(host)
+        return None
+    return host
+
+
+def give_back(host, python, mode):
+    """A host whose run ended (processes ended, folder emptied): the next run takes it."""
+    with _lock:
+        old = _spare.pop("host", None)
+        _spare.clear()
+        _spare.update(host=host, key=_key(python, mode))
+    if old is not None:
+        drop(old)
+
+
+def drop(host):
+    host.kill()
+    shutil.rmtree(host.scratch, ignore_errors=True)
+
+
+def discard():
+    """End a spare host nobody took (a command that failed before its run; the app's end)."""
+    with _lock:
+        host = _spare.pop("host", None)
+        _spare.clear()
+    if host is not None:
+        drop(host)

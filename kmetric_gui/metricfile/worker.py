@@ -3,7 +3,7 @@
 The pool's initializer sets limits and the working folder; each task loads the
 metric file and the frames once (cached per process) and answers with plain
 tuples, so a metric's own exception classes never need unpickling:
-("ok", value) | ("problem", [lines]) | ("error", line).
+("ok", value) | ("problem", [lines]) | ("error", line, line number, seconds, details).
 """
 import io
 import math
@@ -14,16 +14,14 @@ import traceback
 
 _state = {}                  # what this process has loaded: the metric and the frames, with their keys
 VISIBLE_LIMIT = 280          # Kaggle shows participants this many characters
+DETAILS_LIMIT = 64 << 10     # the full text behind "details" (a 10 MB message is not shown whole)
 
 
-def init(workdir, memory_bytes, out_path, nice=0):
-    """Pool initializer: the metric's limits, folder and standard output; ``nice``: the
+def init(workdir, memory_bytes, nice=0):
+    """A worker's start (in the host, metricfile/host.py, which already sent its standard
+    streams to kmetric's capture): the metric's memory limit and folder; ``nice``: the
     app's workers yield the CPU to its window (the event loop keeps its pace)."""
-    if nice and hasattr(os, "nice"):
-        try:
-            os.nice(nice)
-        except OSError:
-            pass
+    nice_to(nice)
     if memory_bytes:
         try:
             import resource
@@ -31,12 +29,18 @@ def init(workdir, memory_bytes, out_path, nice=0):
         except (ImportError, ValueError, OSError):
             pass                  # not on this platform: the parent still enforces time
     os.chdir(workdir)
-    out = os.open(out_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-    os.dup2(out, 1)              # the metric's prints go to a file, never into our output
-    sys.stdout = io.TextIOWrapper(os.fdopen(1, "wb", buffering=0), write_through=True)
-    import atexit
-    atexit.register(_end_now)
     _keep_freed_memory()
+
+
+def nice_to(level):
+    """This process at niceness ``level`` at least (the host may be niced already)."""
+    if level and hasattr(os, "nice"):
+        try:
+            now = os.nice(0)
+            if level > now:
+                os.nice(level - now)
+        except OSError:
+            pass
 
 
 def _keep_freed_memory():
@@ -58,19 +62,6 @@ def _keep_freed_memory():
     mallopt(m_top_pad, 64 << 20)
 
 
-def _end_now():
-    """The pool's worker ends at once when it is let go: tearing down an interpreter
-    holding large frames took 0.3-0.5 s that the caller waited for (and Arrow's thread
-    pool can abort a process in that teardown, apache/arrow#34314). Registered last,
-    so it runs first of the exit handlers; multiprocessing's own already ran."""
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
-    os._exit(0)
-
-
 def _code_name(name):
     return f"<metric file {name}>"
 
@@ -84,10 +75,53 @@ def _line_in_file(tb, name):
 
 
 def _describe(err, name):
-    """('error', one line) for an exception raised by the metric's code."""
+    """('error', one line, line in the file, None, details) for anything the metric's code
+    raised: any exception, SystemExit, KeyboardInterrupt or another BaseException."""
     line = _line_in_file(err.__traceback__, name)
-    msg = " ".join(str(err).split()) or "(no message)"
-    return ("error", f"{type(err).__name__}: {msg}", line)
+    return ("error", _one_line(err), line, None, _details(err))
+
+
+def _one_line(err):
+    kind = type(err).__name__
+    if isinstance(err, SystemExit):
+        return f"it called sys.exit({err.code!r}) (SystemExit); a metric returns a number or raises"
+    if isinstance(err, KeyboardInterrupt):
+        return "it raised KeyboardInterrupt (an interrupt from inside the metric)"
+    text = _text(err)
+    msg = " ".join(text[:4 * VISIBLE_LIMIT].split()) or "(no message)"
+    return cut(f"{kind}: {msg}", total=len(kind) + 2 + len(text))
+
+
+def _text(err):
+    try:
+        return str(err)
+    except BaseException:            # noqa: BLE001 -- a __str__ that fails
+        return f"(its message cannot be shown: {type(err).__name__}.__str__ failed)"
+
+
+def cut(text, limit=VISIBLE_LIMIT, total=None):
+    """``text`` at most ``limit`` characters, a cut said with an ellipsis and the length
+    (``total``: the length of the whole, when ``text`` is already a part of it)."""
+    total = max(total or 0, len(text))
+    if total <= limit:
+        return text
+    return text[:limit - 40].rstrip() + f"… (cut; {total:,} characters in all)"
+
+
+def _details(err, limit=DETAILS_LIMIT):
+    """The full text behind 'details': the message and the metric's traceback, capped."""
+    head = f"{type(err).__name__}: {_text(err)[:limit]}"
+    try:
+        tb = "".join(traceback.format_tb(err.__traceback__))
+    except Exception:                # noqa: BLE001
+        tb = ""
+    text = (tb + head) if tb else head
+    return text if len(text) <= limit else text[:limit] + f"\n… (cut at {limit:,} characters)"
+
+
+def describe_base(err):
+    """A task's answer when it raised past every handler (kmetric's own bug included)."""
+    return _describe(err, "")
 
 
 def _install_kaggle_helpers():
@@ -112,10 +146,9 @@ def _load(code, name, function):
         exec(compiled, ns)
     except ModuleNotFoundError as e:
         raise _Refused(("import", e.name or str(e), _line_in_file(e.__traceback__, name))) from None
-    except BaseException as e:   # the module's top level failed: its line and error
-        if isinstance(e, (KeyboardInterrupt, SystemExit)):
-            raise _Refused(("error", f"{type(e).__name__} while loading", None)) from None
-        raise _Refused(_describe(e, name)) from None
+    except BaseException as e:   # noqa: BLE001 -- the module's top level failed: its line and error
+        kind, text, line, _, details = _describe(e, name)
+        raise _Refused((kind, f"while loading the file: {text}", line, None, details)) from None
     fn = ns.get(function)
     if not callable(fn):
         raise _Refused(("nofunction", function, None))
@@ -305,12 +338,13 @@ def score_rows(code, name, function, paths, id_col, kwargs, row_sets):
             r = ("memory", "the metric ran out of memory", None)
         except _not_editable() as e:
             r = ("unavailable", str(e), None)
-        except Exception as e:
+        except BaseException as e:    # noqa: BLE001 -- SystemExit, KeyboardInterrupt... said, never raised
             if type(e).__name__ == "ParticipantVisibleError":
-                r = ("visible", str(e)[:VISIBLE_LIMIT], None)
+                r = ("visible", _text(e)[:VISIBLE_LIMIT], None)
             else:
                 r = _describe(e, name)
-        out.append(r[:3] + (None,) * (3 - len(r)) + (time.perf_counter() - t0,))
+        details = r[4] if len(r) > 4 else None
+        out.append(r[:3] + (None,) * (3 - len(r)) + (time.perf_counter() - t0, details))
     return out
 
 

@@ -18,12 +18,12 @@ NOTE = ("plots, PDF and the metric's anatomy are made for the built-in metrics o
         "gives its score, its splits and what re-scoring resamples gives")
 
 
-def build(args, ci, timeout, memory):
+def build(args, ci, limits):
     """(report.json object, tables {name: rows}) of the submissions; InputError or
     MetricFailed as `score --metric-file` raises them."""
     import os
 
-    from ..cli.metricfile import human_lines, to_json
+    from ..cli.metricfile import human_lines, tell, to_json
     from ..metricfile.kaggle import bootstrap, open_worker, plan_replicates, score_file
     from .build import count_rows, file_info
     from ..core.intervals import percentile_interval
@@ -31,11 +31,13 @@ def build(args, ci, timeout, memory):
     hib = args.higher_is_better
     workers = max(1, min(os.cpu_count() or 1, 8)) if ci else 1
     for path in args.submissions:
-        with open_worker(args.metric_file, (args.truth, path), args.id_column, timeout, memory,
-                         workers, args.executor) as w:
+        with open_worker(args.metric_file, (args.truth, path), args.id_column, workers=workers,
+                         executor=args.executor, limits=limits) as w:
+            if not entries:
+                tell(w, args)
             fs, usage = score_file(w, args.metric_arg, hib)
             hib = fs.higher_is_better
-            d = dict(to_json(fs), name=Path(path).name)
+            d = dict(to_json(fs, w), name=Path(path).name)
             if ci is not None:
                 b, _ = plan_replicates(w, fs.call_seconds, ci.replicates)
                 if b >= 2:
@@ -60,9 +62,9 @@ def build(args, ci, timeout, memory):
         main["submissions"] = [d for d, _ in entries]
         from ..metricfile.compare import compare_with_file
         cmp = compare_with_file(args.metric_file, args.truth, args.submissions, args.metric_arg, hib,
-                                args.id_column, timeout, memory,
+                                args.id_column, None, None,
                                 ci.level if ci else 0.95, min(ci.replicates, 1000) if ci else 1000,
-                                ci.seed if ci else 0, args.executor)
+                                ci.seed if ci else 0, args.executor, limits=limits)
         main["comparison"] = cmp
         tables["comparison_pairs.csv"] = [["a", "b", "delta", "delta_ci_low", "delta_ci_high",
                                            "p_b_better", "public_delta", "private_delta"]] + [
@@ -106,7 +108,7 @@ def run(args, ci, folder):
     if limits is None:
         return 2
     try:
-        d, tables = build(args, ci, *limits)
+        d, tables = build(args, ci, limits)
     except (InputError, MetricFailed) as e:
         return refusal(e)
     staging = stage(folder)

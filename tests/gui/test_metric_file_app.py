@@ -28,7 +28,7 @@ def own_config(tmp_path_factory, monkeypatch):
 def mf(window):
     m = window.metric_file
     m.asked = []
-    m.ask_run = lambda name: m.asked.append(name) or True
+    m.ask_run = lambda name, state=None: m.asked.append(name) or True
     m.ask_direction = lambda name: pytest.fail("the direction was asked")
     return m
 
@@ -143,6 +143,7 @@ def test_cancel_ends_the_job_and_kills_the_worker(qtbot, window, mf, tmp_path):
             time.sleep(120)
             return 1.0
         """)
+    mf.args_box.set_place(None, "off")        # it writes its pid outside its scratch folder
     wait_scored(qtbot, window, lambda: (drop(window, p), window.open_files(*pair("bll"))))
     qtbot.waitUntil(pid_file.exists, timeout=60000)
     pid = int(pid_file.read_text())

@@ -21,7 +21,7 @@ def project(tmp_path, metric_file):
 
 GOOD = {"path": "metric.py", "absolute": "/x/metric.py", "sha256": SHA,
         "args": {"epsilon": 1e-15, "micro_average": False, "mode": "macro", "k": 3},
-        "higher_is_better": False}
+        "higher_is_better": False, "python": "/venvs/pandas1/bin/python", "sandbox": "require"}
 
 
 def test_a_valid_metric_file_is_read_back(tmp_path):
@@ -45,6 +45,10 @@ def test_a_valid_metric_file_is_read_back(tmp_path):
     ({"args": {"x": 1e400}}, "field 'metric_file.args.x'"),
     ({"args": {"x": "a\x00b"}}, "field 'metric_file.args.x'"),
     ({"code": "import os"}, "field 'metric_file.code' is not a field of a metric file"),
+    ({"sandbox": "none"}, "field 'metric_file.sandbox' must be one of auto, off, require"),
+    ({"sandbox": False}, "field 'metric_file.sandbox'"),
+    ({"python": ["/bin/python"]}, "field 'metric_file.python' must be empty or the path of a Python"),
+    ({"python": "p" * 5000}, "field 'metric_file.python'"),
 ])
 def test_hostile_metric_file_fields_are_refused_in_words(tmp_path, change, words):
     p = project(tmp_path, dict(GOOD, **change))

@@ -136,7 +136,7 @@ def test_bad_metric_files_one_line_exit_2(tmp_path, capsys, name, body, needle):
     m = metric_file(tmp_path, body, name)
     code, out, err = run_cli(capsys, "score", sol, sub, "--metric-file", m, "--higher-is-better")
     assert code == 2, (out, err)
-    lines = [x for x in err.strip().splitlines() if not x.startswith("kmetric: note: metric file")]
+    lines = [x for x in err.strip().splitlines() if not x.startswith("kmetric: note:")]
     assert len(lines) == 1 and needle in lines[0], err
     assert "Traceback" not in err and name in lines[0]
     if name == "visible.py":
@@ -149,7 +149,7 @@ def test_printed_output_kept_out_of_json(tmp_path, capsys):
     code, out, err = run_cli(capsys, "score", sol, sub, "--metric-file", m, "--higher-is-better", "--json")
     assert code == 0
     assert json.loads(out)["score"] == 0.5
-    assert "hello from metric" in err and "printed to standard output" in err
+    assert "hello from metric" in err and "printed 54 bytes to standard output" in err
 
 
 def test_endless_loop_stopped_at_time_limit(tmp_path, capsys):
@@ -406,9 +406,14 @@ def test_told_once_per_file_that_it_runs_as_code(tmp_path, capsys):
     m = metric_file(tmp_path, GOOD)
     args = ("score", sol, sub, "--metric-file", m, "--higher-is-better")
     _, _, err = run_cli(capsys, *args)
-    assert "is Python code: it runs on this machine" in err
+    assert "is Python code. It runs with your user's rights" in err
     _, _, err = run_cli(capsys, *args)
     assert "is Python code" not in err
     m.write_text(GOOD + "\n# changed\n")          # new content: told again
     _, _, err = run_cli(capsys, *args)
     assert "is Python code" in err
+    _, _, err = run_cli(capsys, *args, "--metric-sandbox", "off")    # another place: told again
+    assert "No sandbox is used: --metric-sandbox off" in err
+    from kmetric_gui.metricfile import seen
+    from kmetric_gui.metricfile.source import load_source
+    assert not seen.trusted(load_source(m).sha256)      # the CLI's runs: nothing the app trusts

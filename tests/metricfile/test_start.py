@@ -1,5 +1,6 @@
-"""How metric workers start: forked from a clean server started early (forkserver),
-spawned where asked; killed at the limit; the server ends with its caller."""
+"""How metric workers start: forked from a clean host process started early (its own
+session), one process each where asked; killed at the limit; the host ends with its
+caller; a spare host the run did not take is ended; a sandbox that fails falls back."""
 import json
 import os
 import subprocess
@@ -12,11 +13,11 @@ import pytest
 
 from kmetric_gui.cli import main
 from kmetric_gui.cli.metricfile_start import start_early
-from kmetric_gui.metricfile import start
+from kmetric_gui.metricfile import pool, start
 
 ROOT = Path(__file__).resolve().parents[2]
 EX = ROOT / "resources" / "metrics"
-FORKSERVER = sys.platform != "win32" and not getattr(sys, "frozen", False)
+FORKS = hasattr(os, "fork")
 
 
 def _gone(pid):
@@ -41,20 +42,30 @@ def _wait_gone(pid, seconds=15):
     (["compare", "s.csv", "a.csv", "b.csv", "--metric-file", "m.py"], True),
     (["score", "s.csv", "u.csv"], False),                      # no metric file
     (["score", "s.csv", "u.csv", "--metric-file", "m.py", "--executor", "dask:h:8786"], False),
+    (["score", "s.csv", "u.csv", "--metric-file", "m.py", "--metric-sandbox", "bogus"], False),
+    (["score", "s.csv", "u.csv", "--metric-file", "m.py", "--metric-python", "/no/such/python"], False),
     ([], False),
 ])
 def test_started_early_only_for_a_metric_file_command(monkeypatch, args, starts):
     calls = []
-    monkeypatch.setattr(start, "warm_up", lambda: calls.append(1))
+    monkeypatch.setattr(start, "warm_up", lambda python, mode: calls.append((python, mode)))
     start_early(args)
-    assert calls == ([1] if starts else [])
+    assert calls == ([(None, "auto")] if starts else [])
+
+
+def test_started_early_for_its_python_and_sandbox(monkeypatch):
+    calls = []
+    monkeypatch.setattr(start, "warm_up", lambda python, mode: calls.append((python, mode)))
+    start_early(["score", "s", "u", "--metric-file", "m.py", f"--metric-python={sys.executable}",
+                 "--metric-sandbox", "off"])
+    assert calls == [(os.path.abspath(sys.executable), "off")]
 
 
 def test_main_starts_the_workers_early_and_importing_does_not(monkeypatch):
     """The server starts from main() for a metric-file command; importing the CLI with such
     arguments in sys.argv starts nothing (the server imports the `kmetric` script again)."""
     calls = []
-    monkeypatch.setattr(start, "warm_up", lambda: calls.append(1))
+    monkeypatch.setattr(start, "warm_up", lambda python, mode: calls.append(1))
     monkeypatch.setattr(sys, "argv", ["kmetric", "score", "s.csv", "u.csv", "--metric-file", "m.py"])
     import importlib
     import kmetric_gui.cli as cli
@@ -64,11 +75,31 @@ def test_main_starts_the_workers_early_and_importing_does_not(monkeypatch):
     assert calls == [1]
 
 
-def test_spawn_when_asked(monkeypatch):
+def test_one_process_per_worker_when_asked(monkeypatch):
     monkeypatch.setenv("KMETRIC_METRIC_START", "spawn")
-    assert start.context().get_start_method() == "spawn"
+    assert pool.single_mode()
     monkeypatch.delenv("KMETRIC_METRIC_START")
-    assert start.context().get_start_method() == ("forkserver" if FORKSERVER else "spawn")
+    assert pool.single_mode() is not FORKS
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="/proc")
+def test_a_spare_host_the_run_did_not_take_is_ended(capsys):
+    """A command refused before its run (a missing file) ends the host started early."""
+    hosts = []
+    real = start.warm_up
+
+    def warm_up(python, mode):
+        real(python, mode)
+        hosts.append(start._spare["host"])
+    import kmetric_gui.metricfile.start as st
+    try:
+        st.warm_up = warm_up
+        assert main(["score", "missing_s.csv", "missing_u.csv", "--metric-file", "m.py"]) == 2
+    finally:
+        st.warm_up = real
+    (host,) = hosts
+    assert host.proc.returncode is not None and _wait_gone(host.proc.pid)
+    assert not Path(host.scratch).exists()
 
 
 def _metric(tmp_path, body):
@@ -111,7 +142,7 @@ def test_worker_killed_at_the_time_limit(tmp_path, capsys):
                 pass
         """)
     code = main(["score", str(EX / "bll_solution.csv"), str(EX / "bll_submission.csv"),
-                 "--metric-file", str(m), "--metric-timeout", "4"])
+                 "--metric-file", str(m), "--metric-timeout", "4", "--metric-sandbox", "off"])
     _, err = capsys.readouterr()
     assert code == 2 and "stopped after 4 s" in err
     assert _wait_gone(int(pid_file.read_text()))
@@ -130,9 +161,9 @@ def test_same_numbers_spawned_or_forked(tmp_path):
     assert f["score"] == s["score"] and f["ci"] == s["ci"]
 
 
-@pytest.mark.skipif(not FORKSERVER, reason="no forkserver: Windows and frozen bundles spawn")
-def test_server_ends_with_its_caller(tmp_path):
-    """The workers' parent is the server; it is gone once the command has ended, and
+@pytest.mark.skipif(not FORKS or sys.platform != "linux", reason="fork, /proc")
+def test_host_ends_with_its_caller(tmp_path):
+    """The workers' parent is the host; it is gone once the command has ended, and
     the command's output pipe is closed by then (a pipeline does not wait for it)."""
     ppid_file = tmp_path / "ppid"
     m = _metric(tmp_path, f"""
@@ -143,20 +174,39 @@ def test_server_ends_with_its_caller(tmp_path):
             return 1.0
         """)
     r = subprocess.run([sys.executable, "-m", "kmetric_gui.cli", "score", str(EX / "bll_solution.csv"),
-                        str(EX / "bll_submission.csv"), "--metric-file", str(m)],
+                        str(EX / "bll_submission.csv"), "--metric-file", str(m), "--metric-sandbox", "off"],
                        capture_output=True, text=True, cwd=ROOT, timeout=300,
                        env=dict(os.environ, KMETRIC_CONFIG_DIR=str(tmp_path)))
     assert r.returncode == 0, r.stderr
-    server = int(ppid_file.read_text())
-    assert server != os.getpid()
-    assert _wait_gone(server)
+    host = int(ppid_file.read_text())
+    assert host != os.getpid()
+    assert _wait_gone(host)
 
 
-@pytest.mark.skipif(not FORKSERVER, reason="forkserver")
-def test_spawn_when_the_server_cannot_start(monkeypatch):
-    from multiprocessing import forkserver
-
-    def fail():
-        raise OSError("no sockets here")
-    monkeypatch.setattr(forkserver, "ensure_running", fail)
-    assert start.context().get_start_method() == "spawn"
+@pytest.mark.skipif(sys.platform != "linux", reason="bubblewrap is Linux's")
+@pytest.mark.parametrize("mode, code", [("auto", 0), ("require", 2)])
+def test_a_sandbox_that_cannot_start_is_said(tmp_path, mode, code):
+    """A bwrap that fails here (a kernel without user namespaces): auto runs without it
+    and says why (note and JSON); require refuses in one line."""
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "bwrap").write_text("#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\n"
+                                "exit 1\n")
+    (fake / "bwrap").chmod(0o755)
+    m = _metric(tmp_path, """
+        HIGHER_IS_BETTER = True
+        def score(solution, submission, row_id_column_name):
+            return 1.0
+        """)
+    env = dict(os.environ, KMETRIC_CONFIG_DIR=str(tmp_path), PATH=f"{fake}{os.pathsep}{os.environ['PATH']}")
+    r = subprocess.run([str(Path(sys.executable).with_name("kmetric")), "score", str(EX / "bll_solution.csv"),
+                        str(EX / "bll_submission.csv"), "--metric-file", str(m), "--metric-sandbox", mode,
+                        "--json"], capture_output=True, text=True, cwd=tmp_path, timeout=300, env=env)
+    assert r.returncode == code, r.stderr
+    why = "bubblewrap cannot run here: bwrap: No permissions to create new namespace"
+    if code == 0:
+        sb = json.loads(r.stdout)["metric_file"]["sandbox"]
+        assert sb["used"] is False and sb["reason"] == why
+        assert f"No sandbox is used: {why}" in r.stderr
+    else:
+        assert r.stderr.strip().splitlines() == [f"kmetric: --metric-sandbox require: {why}"]
