@@ -117,7 +117,10 @@ def load_lean(truth_path, submission_path, options, sol_name, sub_name, progress
 def _first_rows(path, rows=2000):
     import pyarrow as pa
     import pyarrow.csv as pacsv
+    from ..io.width import width_problem
     delim = "\t" if str(path).lower().endswith((".tsv", ".tab")) else ","
+    if width_problem(str(path), delim):
+        raise ValueError("too wide")    # refused by the full read, before Arrow parses it
     reader = pacsv.open_csv(path, read_options=pacsv.ReadOptions(block_size=1 << 20),
                             parse_options=pacsv.ParseOptions(delimiter=delim))
     try:

@@ -16,7 +16,8 @@ import numpy as np
 
 from ..core.calibrated import auto_method, calibrated_interval
 from ..core.coverage import coverage_note, measured_coverage
-from ..core.intervals import CHOICES, Interval, bca_interval, check_level, percentile_interval
+from ..core.intervals import (CHOICES, Interval, bca_interval, check_level, no_interval,
+                              percentile_interval)
 from ..core.resample import MAX_REPLICATES, bootstrap, check_replicates
 from ..core.shakeup import Shakeup, check_fraction, public_size
 from ..core.shakeup import shakeup as simulate
@@ -90,6 +91,11 @@ def interval_of(units, level=0.95, replicates=2000, seed=0, method="auto", cance
     """Interval of one score from its Units (core.resample.Units); ``method`` "auto"
     picks per case (core/calibrated.py) and the Interval's ``method`` says which.
     coverage: simulated datasets of a coverage self-check (core/coverage.py), 0 for none."""
+    why = getattr(units, "overflow", None)
+    if why:
+        # Replicates that draw the huge rows overflow and the others do not: no summary of
+        # them is honest, so there is none (the score says why it is undefined, if it is).
+        return no_interval(level, method if method in CHOICES[1:] else "percentile", why)
     iv = _interval(units, level, replicates, seed, method, cancel)
     if not coverage or not units.n:
         return iv

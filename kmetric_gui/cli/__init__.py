@@ -27,7 +27,8 @@ COMMANDS = (score, compare, report, select, rank, check_metric)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="kmetric", description="Kaggle metric scoring.")
+    from .options import Parser
+    p = Parser(prog="kmetric", description="Kaggle metric scoring.")
     p.add_argument("--version", action="version", version=f"kmetric {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     for command in COMMANDS:

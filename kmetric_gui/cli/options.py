@@ -9,6 +9,28 @@ if TYPE_CHECKING:
     from ..analysis.scoring import Options
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse whose refusals are one line, the flag and the reason first, with the way to
+    the flags' list: `kmetric: --beta: expected a number: ... (see 'kmetric score --help')`,
+    exit 2. argparse's own prints the whole usage first (22 lines for `score`), and the
+    line that matters comes last. The subcommands' parsers are made of this class too."""
+
+    def parse_args(self, args=None, namespace=None):
+        found, extra = self.parse_known_args(args, namespace)
+        if extra:       # named here, so the hint is the subcommand's own --help
+            command = getattr(found, "command", None)
+            where = f"{self.prog} {command}" if command else self.prog
+            self.exit(2, f"kmetric: unrecognized arguments: {' '.join(extra)} "
+                         f"(see '{where} --help')\n")
+        return found
+
+    def error(self, message):
+        text = " ".join(str(message).split())          # one line, whatever argparse wrote
+        if text.startswith("argument "):
+            text = text[len("argument "):]
+        self.exit(2, f"kmetric: {text} (see '{self.prog} --help')\n")
+
+
 def int_arg(text):
     """A whole number in the strict grammar of numbers.py (no hex, no underscores)."""
     from ..numbers import parse_rating

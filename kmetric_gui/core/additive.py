@@ -60,9 +60,10 @@ def fix_first(stats, fixed, score_fn, top, higher_is_better=True):
     top = check_top(top)
     s = np.asarray(stats, dtype=np.float64)
     s = s.reshape(s.shape[0], -1)
-    delta = np.asarray(fixed, dtype=np.float64).reshape(s.shape) - s
-    total = s.sum(axis=0)
-    score = float(score_fn(total[None, :])[0])
+    with np.errstate(over="ignore", invalid="ignore"):    # an overflowing sum: undefined below
+        delta = np.asarray(fixed, dtype=np.float64).reshape(s.shape) - s
+        total = s.sum(axis=0)
+        score = float(score_fn(total[None, :])[0])
     changed = np.flatnonzero(np.any(delta != 0, axis=1))
     if not np.isfinite(score):
         return empty_fixes(score, "the score is undefined", int(changed.size))

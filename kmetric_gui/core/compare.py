@@ -28,9 +28,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
-from .intervals import interval
+from .intervals import interval, no_interval
 from .pair_tests import check_counts, flip_probability, p_value  # noqa: F401 (importable here)
-from .resample import distinct_rows
+from .resample import distinct_rows, overflows
 
 _BLOCK = 1 << 22      # elements per (replicates x units) block
 
@@ -79,6 +79,11 @@ class UnitPairs:
 
     def _total(self, s):
         return s.sum(axis=0) if self.cells is None else self.cells @ s
+
+    @property
+    def overflow(self):
+        """Why a submission's resampled (or swapped) sums cannot all be formed, or None."""
+        return next((w for w in (overflows(s, self.n) for s in self.stats) if w), None)
 
     def scores(self):
         return np.array([float(self.score(self._total(s)[None, :])[0]) for s in self.stats])
@@ -191,6 +196,9 @@ def compare_pair(engine, i, j, *, level=0.95, replicates=1000, permutations=1000
     probability. Delta is always B - A; "better" follows the metric's direction (the
     p-value and the order flips do not depend on it)."""
     check_counts(replicates, permutations, splits)
+    why = getattr(engine, "overflow", None)
+    if why:
+        return _overflowing(engine, i, j, level, method, replicates, why)
     scores = engine.scores()
     delta = float(scores[j] - scores[i])
     boot = engine.pair_bootstrap(i, j, replicates, seed)
@@ -211,8 +219,24 @@ def compare_pair(engine, i, j, *, level=0.95, replicates=1000, permutations=1000
                      p_worse)
 
 
+def _overflowing(engine, i, j, level, method, replicates, why):
+    """A pair whose statistics overflow when resampled: the difference of the two scores
+    when both are defined, and no interval, probability or test (each would rest only on
+    the draws that missed the huge rows)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        scores = engine.scores()
+        delta = float(scores[j] - scores[i])
+    nan = float("nan")
+    return PairStats(delta if np.isfinite(delta) else nan,
+                     no_interval(level, method, why), nan, nan, 0,
+                     np.full(replicates, nan), np.zeros(0), None, 0, nan)
+
+
 def score_interval(engine, i, *, level=0.95, replicates=1000, seed=0, method="percentile"):
     """Bootstrap interval of submission i's own score."""
+    why = getattr(engine, "overflow", None)
+    if why:
+        return no_interval(level, method, why)
     reps = engine.single_bootstrap(i, replicates, seed)
     jk, jw = engine.single_jackknife(i) if method == "bca" else (None, None)
     return interval(reps, level, method, point=float(engine.scores()[i]),

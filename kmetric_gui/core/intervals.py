@@ -56,6 +56,12 @@ class Interval:
         return out
 
 
+def no_interval(level, method, why):
+    """An interval not made, and why (no replicate drawn: ``replicates`` 0)."""
+    nan = float("nan")
+    return Interval(nan, nan, nan, float(level), method, 0, 0, notes=(why,))
+
+
 def min_replicates(level):
     """Fewest replicates that leave at least one replicate beyond each end of a
     two-sided interval at ``level`` (below it the ends are just the extremes)."""

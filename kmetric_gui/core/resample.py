@@ -34,6 +34,31 @@ from ..errors import Cancelled, InputError
 CHUNK = 1 << 18           # random numbers drawn (and gathered) per block
 MAX_REPLICATES = 1_000_000
 COLLAPSE = 16             # merge identical rows when units >= COLLAPSE x distinct rows
+LARGEST = float(np.finfo(np.float64).max)
+
+
+def overflows(stats, n, kind="unit"):
+    """Why sums of ``n`` units drawn from these statistics cannot all be formed, or None:
+    a statistic already infinite or undefined (a squared error of 1e308, -log 0), or n
+    times the largest one past the largest double. Resampled sums then overflow in some
+    replicates and not in others (those that miss the row), so no summary of them is honest."""
+    if stats is None:
+        return None
+    s = np.asarray(stats, dtype=np.float64)
+    if not s.size:
+        return None
+    with np.errstate(over="ignore", invalid="ignore"):
+        big = float(np.abs(s).max())
+        if not np.isfinite(big):
+            return (f"no interval: a {kind}'s statistic is not a finite number (it overflowed, "
+                    f"or is the log of 0), and so is every resample drawing that {kind}; an "
+                    "interval of the resamples that missed it would mislead")
+        if big * max(int(n), 1) >= LARGEST:
+            from .words import plural
+            return (f"no interval: the statistics of these {plural(kind)} are so large that a "
+                    "resample of them can sum past the largest double (about 1.8e308) and "
+                    "overflow; an interval of the resamples that did not would mislead")
+    return None
 
 
 @dataclass(frozen=True)
@@ -74,6 +99,19 @@ class Units:
 
     def point(self):
         return float(self.score(self.total()[None, :])[0])
+
+    @cached_property
+    def overflow(self):
+        """Why sums of resampled units cannot all be formed (see ``overflows``), or None."""
+        return overflows(self.stats, self.n, self.kind)
+
+    @cached_property
+    def finite_total(self):
+        """The sum over all units is finite: any subset's sum is then formed (a shake-up)."""
+        if self.stats is None:
+            return True
+        with np.errstate(over="ignore", invalid="ignore"):
+            return bool(np.isfinite(self.total()).all())
 
     def sums_of_counts(self, counts):
         """Sums (R, m) of the units counted by counts (R, M)."""

@@ -72,7 +72,11 @@ class Shakeup:
         if g.size == 0:
             return dict(mean=nan, sd=nan, p05=nan, p50=nan, p95=nan)
         p05, p50, p95 = np.quantile(g, [0.05, 0.5, 0.95])
-        return dict(mean=float(g.mean()), sd=float(g.std(ddof=1)) if g.size > 1 else nan,
+        # Scaled by the largest gap: gaps near 1e307 each are finite, their sum is not.
+        scale = float(np.abs(g).max()) or 1.0
+        g = g / scale
+        return dict(mean=float(g.mean()) * scale,
+                    sd=float(g.std(ddof=1)) * scale if g.size > 1 else nan,
                     p05=float(p05), p50=float(p50), p95=float(p95))
 
     def to_dict(self):
@@ -147,6 +151,11 @@ def shakeup(units: Units, fraction: float, splits: int = 2000, seed: int | None 
     if hasattr(units, "split_scores"):        # rank statistics split their own rows
         public, private = units.split_scores(k, s, seed, cancel)
         return Shakeup(public, private, float(fraction), k, n, seed, float(actual_gap), units.kind)
+    if not units.finite_total:
+        # The rows' statistics sum past the largest double: the side holding the huge rows
+        # has no score, so no split has a gap (said as undefined in every split).
+        nan = np.full(s, np.nan)
+        return Shakeup(nan, nan.copy(), float(fraction), k, n, seed, float(actual_gap), units.kind)
     units = units.collapsed
     rng = rng_of(seed)
     public = np.empty(s)

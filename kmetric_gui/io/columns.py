@@ -4,7 +4,7 @@ import pyarrow as pa
 
 from ..numbers import arrow_ints, bool_array, column_numbers, shown
 from .ids import align
-from .problems import SHOW, column_hint, quote
+from .problems import SHOW, column_hint, names as listed, quote
 
 
 class Lazy:
@@ -100,13 +100,13 @@ def target_column(sol, sub, sol_name, sub_name, id_col, options, col):
         name = sub_targets[0]
     else:
         col.add(sub_name, f"expected one target column besides '{id_col}'; found "
-                f"{len(sub_targets)}: {', '.join(sub_targets) or 'none'}"
+                f"{len(sub_targets)}: {listed(sub_targets) or 'none'}"
                 f"{column_hint(sub.column_names)}")
         return None
     for fname, t in ((sol_name, sol), (sub_name, sub)):
-        if name not in t.column_names:
-            col.add(fname, f"no target column '{name}'; found columns: "
-                    f"{', '.join(t.column_names)}")
+        found = t.column_names
+        if name not in found:
+            col.add(fname, f"no target column '{name}'; found columns: {listed(found)}")
     return None if col.problems else name
 
 
@@ -136,6 +136,38 @@ def numbers(table, name, fname, ids, col, integer):
                 "continuous predictions need cut points (round them, or use the "
                 "threshold optimizer in the app)", cv.fraction)
     return cv.values if cv.ok else None
+
+
+def number_matrix(table, names, fname, ids, col, rows=None):
+    """(n, len(names)) float64 of the named columns, as ``numbers`` reads each (every
+    problem collected), or None when there is one. ``rows``: the rows taken, in that
+    order (a submission in solution order), written straight into the matrix.
+
+    Numeric columns without gaps are copied in as they are and checked for NaN and
+    infinities a block at a time: a wide table costs microseconds a column, not a few
+    numpy calls each (io/blocks.py)."""
+    from .blocks import fill, plain, positions
+    at = positions(table)
+    n = table.num_rows if rows is None else len(rows)
+    out = np.empty((n, len(names)))
+    again = np.zeros(len(names), bool)
+    for j, name in enumerate(names):
+        c = table.column(at[name])
+        if not plain(c):
+            again[j] = True
+        elif rows is None:
+            fill(out[:, j], c)
+        else:
+            out[:, j] = fill(np.empty(len(c)), c)[rows]
+    again |= ~np.isfinite(out).all(axis=0)
+    ok = True
+    for j in np.flatnonzero(again):      # in column order: each problem named as before
+        v = numbers(table, names[j], fname, ids, col, integer=False)
+        if v is None:
+            ok = False
+        else:
+            out[:, j] = v if rows is None else v[rows]
+    return out if ok else None
 
 
 def fraction_note(vals, fname, name, ids, sub_index):

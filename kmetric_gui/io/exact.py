@@ -8,7 +8,6 @@ as text, and the number grammar judges each value as written (numbers.py).
 import re
 
 import numpy as np
-import pyarrow as pa
 
 from ..numbers import arrow_scalar, plain_array
 
@@ -18,25 +17,36 @@ _BLOCK = 16 << 20
 
 def whole_floats(table):
     """Names of the float columns whose finite values are all whole."""
-    out = []
-    for f in table.schema:
-        if not pa.types.is_floating(f.type):
+    import pyarrow as pa
+    from .blocks import blocks
+    names, n = table.schema.names, table.num_rows
+    whole, plain = [], []
+    for i, col in enumerate(table.columns):     # one pass: no look-up by name per column
+        if not pa.types.is_floating(col.type):
             continue
-        col = table.column(f.name)
-        whole = True
-        for chunk in col.chunks:
-            if not len(chunk):
-                continue
-            # plain_array, not np.asarray: pyarrow's __array__ imports pandas (0.4 s)
-            v = plain_array(chunk.fill_null(arrow_scalar(0.0)) if chunk.null_count else chunk,
-                            np.float64)
-            with np.errstate(invalid="ignore"):
-                if not np.all((v == np.floor(v)) | ~np.isfinite(v)):
-                    whole = False
-                    break
-        if whole:
-            out.append(f.name)
-    return out
+        if col.null_count:
+            if _whole(col):
+                whole.append(i)
+        else:
+            plain.append((i, col))
+    for idx, m in blocks(plain, n):             # thousands of columns a numpy call
+        with np.errstate(invalid="ignore"):
+            ok = ((m == np.floor(m)) | ~np.isfinite(m)).all(axis=1)
+        whole.extend(i for i, good in zip(idx, ok) if good)
+    return [names[i] for i in sorted(whole)]
+
+
+def _whole(col):
+    for chunk in col.chunks:
+        if not len(chunk):
+            continue
+        # plain_array, not np.asarray: pyarrow's __array__ imports pandas (0.4 s)
+        v = plain_array(chunk.fill_null(arrow_scalar(0.0)) if chunk.null_count else chunk,
+                        np.float64)
+        with np.errstate(invalid="ignore"):
+            if not np.all((v == np.floor(v)) | ~np.isfinite(v)):
+                return False
+    return True
 
 
 def long_digits(opener):

@@ -11,7 +11,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..numbers import arrow_ints, arrow_scalar, arrow_texts, plain_array
-from .problems import SHOW, Collector, Problem, ValidationFailed, column_hint, quote
+from .problems import SHOW, Collector, Problem, ValidationFailed, column_hint, names as listed, quote
 
 USAGE = ("public", "private", "ignored")
 
@@ -132,7 +132,7 @@ def _prepare(sol, sub, sol_name, sub_name, options):
     for name, cols in ((sol_name, sol_cols), (sub_name, sub_cols)):
         if id_col not in cols:
             col.add(name, f"no id column '{id_col}'; found columns: "
-                    f"{', '.join(cols)}{column_hint(cols)}")
+                    f"{listed(cols)}{column_hint(cols)}")
     col.raise_if_any()
     sub_usage = [c for c in sub_cols if c.lower() == "usage" and c != id_col]
     if sub_usage:

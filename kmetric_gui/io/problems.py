@@ -48,6 +48,15 @@ def quote(values):
     return shown + (", ..." if len(vals) > SHOW else "")
 
 
+def names(values, limit=10, sep=", ", quoted=False):
+    """Column names for a message: all of a short list; of a long one (a wide file's
+    thousands of classes) the first few and how many there are."""
+    vals = list(values)
+    shown = [repr(str(v)) if quoted else str(v) for v in vals[:limit]]
+    more = f"{sep}... ({len(vals):,} in all)" if len(vals) > limit else ""
+    return sep.join(shown) + more
+
+
 def column_hint(cols):
     joined = ",".join(cols)
     for d, name in ((";", "semicolon"), ("\t", "tab"), ("|", "pipe")):

@@ -109,6 +109,7 @@ def _pairs(out, metric_file, truth, subs, scores, usage, opts, permutations, spl
         with open_worker(metric_file, (truth, subs[i]), opts["id_column"], opts["timeout"],
                          opts["memory_gb"], opts["workers"], opts["executor"], opts["limits"]) as w:
             w.cancel_check, w.nice = cancel, nice
+            w.setup_seconds = fs.setup_seconds       # its processes start cold too
             for j in range(i + 1, len(subs)):
                 p = next(pairs)
                 other = (os.path.abspath(truth), os.path.abspath(subs[j]))

@@ -6,8 +6,8 @@ the submission's own rows; arrays come back in solution order.
 """
 import numpy as np
 
-from ..io.columns import Lazy, column_array, join_ids, numbers, string_ids
-from ..io.problems import SHOW, ValidationFailed
+from ..io.columns import Lazy, column_array, join_ids, number_matrix, numbers, string_ids
+from ..io.problems import SHOW, ValidationFailed, names as listed
 from ..numbers import shown
 
 
@@ -87,13 +87,14 @@ class Sides:
         extra columns are problems. Returns the shared column names (submission order)."""
         ctx = self.ctx
         sol_t, sub_t = self.targets(ctx.sol), self.targets(ctx.sub)
-        missing = [c for c in sol_t if c not in sub_t]
-        extra = [c for c in sub_t if c not in sol_t]
+        in_sol, in_sub = set(sol_t), set(sub_t)     # sets: a wide header is no square
+        missing = [c for c in sol_t if c not in in_sub]
+        extra = [c for c in sub_t if c not in in_sol]
         if missing:
-            self.col.add(ctx.sub_name, f"missing {what} column(s) of the solution: {', '.join(missing)}")
+            self.col.add(ctx.sub_name, f"missing {what} column(s) of the solution: {listed(missing)}")
         if extra:
-            self.col.add(ctx.sub_name, f"{what} column(s) not in the solution: {', '.join(extra)}")
-        return [c for c in sub_t if c in sol_t]
+            self.col.add(ctx.sub_name, f"{what} column(s) not in the solution: {listed(extra)}")
+        return [c for c in sub_t if c in in_sol]
 
 
 def single_target(sides):
@@ -103,22 +104,20 @@ def single_target(sides):
     name = ctx.options.target_column or (subs[0] if len(subs) == 1 else None)
     if name is None:
         col.add(ctx.sub_name, f"expected one target column besides '{ctx.id_col}'; found "
-                f"{len(subs)}: {', '.join(subs) or 'none'}")
+                f"{len(subs)}: {listed(subs) or 'none'}")
         raise ValidationFailed(col.problems)
     for fname, t in ((ctx.sol_name, ctx.sol), (ctx.sub_name, ctx.sub)):
-        if name not in t.column_names:
-            col.add(fname, f"no target column '{name}'; found columns: {', '.join(t.column_names)}")
+        found = t.column_names
+        if name not in found:
+            col.add(fname, f"no target column '{name}'; found columns: {listed(found)}")
     col.raise_if_any()
     return name
 
 
 def matrix(sides, table, names, fname):
     """(n, C) float64 of the named numeric columns of one table (None on a problem)."""
-    read = sides.sol_numbers if fname == sides.ctx.sol_name else sides.sub_numbers
-    cols = [read(c) for c in names]
-    if any(c is None for c in cols):
-        return None
-    return np.column_stack(cols) if cols else np.zeros((table.num_rows, 0))
+    ids = sides.sol_ids if fname == sides.ctx.sol_name else sides.sub_ids
+    return number_matrix(table, names, fname, ids, sides.col)
 
 
 def class_labels(sides, truth_texts, classes, name):
@@ -134,7 +133,7 @@ def class_labels(sides, truth_texts, classes, name):
     present = np.bincount(codes[codes >= 0], minlength=len(classes))
     lacking = [c for c, k in zip(classes, present) if k == 0]
     if lacking and not bad.size:
-        sides.col.add(sides.ctx.sub_name, f"column(s) {', '.join(map(repr, lacking))}: a class the "
+        sides.col.add(sides.ctx.sub_name, f"column(s) {listed(lacking, quoted=True)}: a class the "
                       f"solution's '{name}' never holds (no row to score it on)")
     return codes
 

@@ -15,6 +15,7 @@ def build_probabilities(metric, ctx, probabilities, multilabel):
     and scores (n,) or (n, C) in solution order. ``probabilities``: scores must be
     in [0, 1] (log loss); ``multilabel``: 0/1 solution columns are labels, not one-hot."""
     from ..io.prepare import Prepared
+    from ..io.problems import names as listed
     from ._layouts import Sides, class_labels, matrix, one_hot_codes, single_target
     s = Sides(ctx)
     subs = s.targets(ctx.sub)
@@ -32,7 +33,8 @@ def build_probabilities(metric, ctx, probabilities, multilabel):
                         classes=[name], layout=f"binary: id '{ctx.id_col}' + 0/1 truth and "
                         f"{'probabilities' if probabilities else 'scores'} in '{name}'")
     classes = subs
-    wide = [c for c in classes if c in sols]
+    in_sol = set(sols)                   # a set: a wide header is no square
+    wide = [c for c in classes if c in in_sol]
     if len(wide) >= 2:
         names = s.same_columns("class")
         truth = matrix(s, ctx.sol, names, ctx.sol_name)
@@ -52,7 +54,7 @@ def build_probabilities(metric, ctx, probabilities, multilabel):
         label = next((c for c in sols), None)
         if label is None or len(sols) != 1:
             s.col.add(ctx.sol_name, f"expected one label column or one 0/1 column per class "
-                      f"({', '.join(classes[:5])}); found {', '.join(sols) or 'none'}")
+                      f"({listed(classes, 5)}); found {listed(sols) or 'none'}")
             s.stop_if_any()
         texts = s.texts(ctx.sol, label)
         truth = class_labels(s, texts, classes, label)

@@ -74,6 +74,7 @@ class RegressionMetric(FamilyMetric):
         out = super().json_fields(report)
         r = report.result
         if getattr(r, "column_scores", None) is not None:
-            out["column_scores"] = dict(zip(report.prepared.target_columns,
-                                            r.column_scores.tolist()))
+            # an overflowing column has no score: null, never JSON's invalid Infinity
+            out["column_scores"] = {c: (v if np.isfinite(v) else None) for c, v in
+                                    zip(report.prepared.target_columns, r.column_scores.tolist())}
         return out

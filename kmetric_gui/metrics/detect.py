@@ -76,6 +76,71 @@ def summarize(arr, name):
     return ColumnSummary(name, kind, float(v.min()), float(v.max()))
 
 
+class _Columns:
+    """One table's first rows: each column's position by name and its summary, made once
+    for all columns (io/blocks.py: a look-up per column in the list of names was
+    quadratic; the numeric columns without gaps are summarised in blocks, as
+    ``summarize`` reads them)."""
+
+    def __init__(self, table, rows):
+        from ..io.blocks import positions
+        self.head = table.slice(0, rows)
+        self.names = self.head.schema.names
+        self.at = positions(self.head)
+        self._summaries = None
+
+    def summary(self, name):
+        at = self.at.get(name)
+        if at is None:
+            return None
+        if self._summaries is None:
+            self._summaries = self._summarize()
+        if self._summaries[at] is None:     # text and other columns: read when asked
+            self._summaries[at] = summarize(self.head.column(at), name)
+        return self._summaries[at]
+
+    def row_sums(self, names):
+        """Each sampled row's sum over the columns ``names``, or None when a value is not a
+        number (or a column is missing). Plain numeric columns are added a block at a time."""
+        from ..io.blocks import blocks, plain
+        from ..numbers import column_numbers
+        if any(name not in self.at for name in names):
+            return None
+        total, numeric = np.zeros(self.head.num_rows), []
+        for name in names:
+            col = self.head.column(self.at[name])
+            if plain(col):
+                numeric.append((0, col))
+                continue
+            cv = column_numbers(col)
+            if cv.bad.size:
+                return None
+            total += cv.values
+        for _, m in blocks(numeric, self.head.num_rows):
+            if not np.isfinite(m).all():
+                return None
+            total += m.sum(axis=0)
+        return total
+
+    def _summarize(self):
+        from ..io.blocks import blocks, plain
+        names, n = self.names, self.head.num_rows
+        if n == 0:
+            return [ColumnSummary(c, "empty") for c in names]
+        out = [None] * len(names)
+        numeric = [(i, col) for i, col in enumerate(self.head.columns) if plain(col)]
+        for idx, m in blocks(numeric, n):
+            finite = np.isfinite(m).all(axis=1)
+            with np.errstate(invalid="ignore"):
+                whole = (m == np.round(m)).all(axis=1)
+            low, high = m.min(axis=1), m.max(axis=1)
+            for j, i in enumerate(idx):
+                out[i] = (ColumnSummary(names[i], "int" if whole[j] else "real",
+                                        float(low[j]), float(high[j])) if finite[j]
+                          else ColumnSummary(names[i], "text"))
+        return out
+
+
 @dataclass
 class Sample:
     """The first rows of both tables (pyarrow), summarised on demand."""
@@ -83,44 +148,32 @@ class Sample:
     sub: object
     id_col: str
     rows: int = SAMPLE_ROWS
-    _cache: dict = field(default_factory=dict)
+    _tables: dict = field(default_factory=dict)
 
-    def _summary(self, table, which, name):
-        key = (which, name)
-        if key not in self._cache:
-            if name not in table.column_names:
-                self._cache[key] = None
-            else:
-                self._cache[key] = summarize(table.column(name).slice(0, self.rows), name)
-        return self._cache[key]
+    def _side(self, which):
+        if which not in self._tables:
+            self._tables[which] = _Columns(self.sub if which == "sub" else self.sol, self.rows)
+        return self._tables[which]
 
     def sub_column(self, name):
         """ColumnSummary of a submission column (None when absent)."""
-        return self._summary(self.sub, "sub", name)
+        return self._side("sub").summary(name)
 
     def sol_column(self, name):
-        return self._summary(self.sol, "sol", name)
+        return self._side("sol").summary(name)
 
     @cached_property
     def sub_targets(self):
-        return [c for c in self.sub.column_names if c != self.id_col and c.lower() != "usage"]
+        return [c for c in self._side("sub").names if c != self.id_col and c.lower() != "usage"]
 
     @cached_property
     def sol_targets(self):
-        return [c for c in self.sol.column_names if c != self.id_col and c.lower() != "usage"]
+        return [c for c in self._side("sol").names if c != self.id_col and c.lower() != "usage"]
 
     def rows_sum_to_one(self, names, tol=1e-6):
         """The submission's columns ``names`` sum to 1 on every sampled row."""
-        from ..numbers import column_numbers
-        if not names:
-            return False
-        total = None
-        for n in names:
-            cv = column_numbers(self.sub.column(n).slice(0, self.rows))
-            if cv.bad.size:
-                return False
-            total = cv.values if total is None else total + cv.values
-        return bool(np.all(np.abs(total - 1.0) <= tol))
+        total = self._side("sub").row_sums(names) if names else None
+        return total is not None and bool(np.all(np.abs(total - 1.0) <= tol))
 
 
 def choose(order, sub_targets, chosen, sample, get_metric):

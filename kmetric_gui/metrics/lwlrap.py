@@ -25,6 +25,22 @@ def label_strings(truth, classes):
     return out
 
 
+def _zero_one(sol, names, truth):
+    """Copy the integer columns holding only 0 and 1 into ``truth``, thousands of columns
+    a numpy call (io/blocks.py); the others' positions, for the number grammar's reading."""
+    from ..io.blocks import blocks, plain
+    cols = [(j, sol.column(c)) for j, c in enumerate(names)]
+    rest = [j for j, c in cols if not plain(c, integer=True)]
+    for idx, m in blocks([(j, c) for j, c in cols if plain(c, integer=True)], sol.num_rows):
+        good = ((m == 0) | (m == 1)).all(axis=1)
+        for k, j in enumerate(idx):
+            if good[k]:
+                truth[:, j] = m[k]
+            else:
+                rest.append(j)
+    return sorted(rest)
+
+
 class Lwlrap(Metric):
     name = "lwlrap"
     label = "LwLRAP"
@@ -77,9 +93,9 @@ class Lwlrap(Metric):
         return lwlrap_plain([t[i] for i in keep], [s[i] for i in keep], options.ties)
 
     def build(self, ctx):
-        from ..io.columns import Lazy, join_ids, numbers, string_ids
+        from ..io.columns import Lazy, join_ids, number_matrix, numbers, string_ids
         from ..io.prepare import Prepared
-        from ..io.problems import ValidationFailed
+        from ..io.problems import ValidationFailed, names as listed
         from ..io.read import _release
         sol, sub, sol_name, sub_name, col = ctx.sol, ctx.sub, ctx.sol_name, ctx.sub_name, ctx.col
         id_col, options = ctx.id_col, ctx.options
@@ -94,12 +110,13 @@ class Lwlrap(Metric):
         if len(wide) >= 2 or (len(sol_extra) > 1 and not options.target_column):
             missing = [c for c in sol_extra if c not in in_sub]
             if missing:
-                col.add(sub_name, f"missing class column(s): {', '.join(missing)}")
+                col.add(sub_name, f"missing class column(s): {listed(missing)}")
             extra = [c for c in classes if c not in in_sol]
             if extra:
-                col.add(sub_name, f"class column(s) not in the solution: {', '.join(extra)}")
+                col.add(sub_name, f"class column(s) not in the solution: {listed(extra)}")
             truth = np.zeros((sol.num_rows, len(wide)), dtype=np.int8)
-            for j, c in enumerate(wide):
+            for j in _zero_one(sol, wide, truth):       # the columns not plainly 0/1
+                c = wide[j]
                 v = numbers(sol, c, sol_name, sid, col, integer=True)
                 if v is not None:
                     bad = np.flatnonzero((v != 0) & (v != 1))
@@ -112,7 +129,7 @@ class Lwlrap(Metric):
         else:
             label_col = options.target_column or (sol_extra[0] if sol_extra else None)
             if label_col is None or label_col not in sol.column_names:
-                col.add(sol_name, f"no labels column; found columns: {', '.join(sol.column_names)}")
+                col.add(sol_name, f"no labels column; found columns: {listed(sol.column_names)}")
                 raise ValidationFailed(col.problems)
             truth = _label_matrix(sol.column(label_col), classes, sol_name, label_col, sid, col)
             classes_used = classes
@@ -120,11 +137,8 @@ class Lwlrap(Metric):
                       f"submission one score column per class ({len(classes)})")
         # Scores land in solution order column by column: one (n, C) matrix, no reordered copy.
         ok = al is not None and not al.missing.size
-        scores = np.zeros((sol.num_rows, len(classes_used)))
-        for j, c in enumerate(classes_used):
-            v = numbers(sub, c, sub_name, sub_id, col, integer=False)
-            if v is not None and ok:
-                scores[:, j] = v[al.sub_index]
+        scores = number_matrix(sub, classes_used, sub_name, sub_id, col,
+                               rows=al.sub_index if ok else None)
         col.raise_if_any()
         return Prepared("lwlrap", ctx.reason, id_col, classes_used, sol_ids, truth,
                         scores, ctx.usage, classes=list(classes_used), layout=layout)

@@ -93,8 +93,14 @@ def test_mcrmse_names_a_nan_in_a_late_block(monkeypatch):
         regression.mcrmse(t, p)
 
 
-def test_squares_that_overflow_score_infinite_and_name_no_value():
-    # every input is finite: only the sum is not (as before the fused check)
+def test_squares_that_overflow_are_undefined_with_the_reason_and_name_no_value():
+    # every input is finite: only the sum is not. The RMSE itself (2e200 / sqrt 2) is a
+    # double; its squares are not, so it is undefined here, and the reason says why (issue
+    # 39: it was inf, shown as "undefined" with no reason).
     r = regression.rmse([1e200, 0.0], [-1e200, 0.0])
-    assert r.score == np.inf
-    assert regression.mcrmse([[1e200], [0.0]], [[-1e200], [0.0]]).score == np.inf
+    assert np.isnan(r.score) and "squared errors overflow" in r.undefined_reason
+    assert "2e+200" in r.undefined_reason                  # the largest error
+    m = regression.mcrmse([[1e200], [0.0]], [[-1e200], [0.0]])
+    assert np.isnan(m.score) and "column 0" in m.undefined_reason
+    a = regression.mae([1e308, -1e308], [-1e308, 1e308])
+    assert np.isnan(a.score) and "absolute errors overflow" in a.undefined_reason

@@ -133,7 +133,17 @@ def log_loss(truth, probabilities, *, eps: float = DEFAULT_EPS) -> LogLossResult
         raise InputError(f"multi-class probabilities need at least 2 columns; got {p.shape[1]}")
     t = t.astype(bool, copy=False)
     total, clipped = _binary_blocks(t, p, eps)
+    if not np.isfinite(total):
+        zero = int(np.count_nonzero(np.where(t, p, 1.0 - p) == 0))
+        return LogLossResult(-total / n, _infinite(zero), n, (t, p), eps, clipped)
     return LogLossResult(-total / n, None, n, (t, p), eps, clipped)
+
+
+def _infinite(rows):
+    """Why the mean loss is infinite (eps 0 clips nothing away from 0): the score stays
+    inf, as the definition gives, and this says so where a number cannot (JSON)."""
+    return (f"{rows:,} row(s) give their true class probability 0 and eps is 0 (nothing is "
+            "clipped): their loss, -log 0, is infinite, and so is the mean")
 
 
 def _binary_blocks(t, p, eps, out=None):
@@ -150,7 +160,8 @@ def _binary_blocks(t, p, eps, out=None):
             clipped += int(np.count_nonzero((o < eps) | (o > 1.0 - eps)))
             np.clip(o, eps, 1.0 - eps, out=o)
         lg = o if out is None else out[1][a:b]
-        np.log(o, out=lg)
+        with np.errstate(divide="ignore"):     # log 0 = -inf with eps 0: said by the caller
+            np.log(o, out=lg)
         total += float(lg.sum())
     return total, clipped
 
@@ -199,13 +210,22 @@ def _multi_class(truth, p, eps):
         raise InputError(f"truth has {codes.shape[0]} rows, probabilities {n}")
     flat = np.arange(n, dtype=np.intp) * c + codes
     raw = np.take(p, flat) if p.flags.c_contiguous else p[np.arange(n), codes]
-    if lo >= eps and hi <= 1.0 - eps:      # nothing to clip (a zero or a one needs it)
-        pt, clipped = raw / sums, 0
-    else:
-        sums = _row_sums(p, eps, clip=True)[2]
-        pt = np.clip(raw, eps, 1.0 - eps)
-        pt /= sums
-        clipped = int(np.count_nonzero((raw < eps) | (raw > 1.0 - eps)))
-    losses = np.log(pt)
+    # eps 0: a row of zeros has no share to renormalise (0 / 0) and a true class given
+    # 0 has an infinite loss; both are said as the reason, not as numpy's warnings.
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if lo >= eps and hi <= 1.0 - eps:      # nothing to clip (a zero or a one needs it)
+            pt, clipped = raw / sums, 0
+        else:
+            sums = _row_sums(p, eps, clip=True)[2]
+            pt = np.clip(raw, eps, 1.0 - eps)
+            pt /= sums
+            clipped = int(np.count_nonzero((raw < eps) | (raw > 1.0 - eps)))
+        losses = np.log(pt)
     np.negative(losses, out=losses)
-    return LogLossResult(float(losses.mean()), None, n, (losses, pt), eps, clipped)
+    score = float(losses.mean())
+    if np.isfinite(score):
+        return LogLossResult(score, None, n, (losses, pt), eps, clipped)
+    empty = int(np.count_nonzero(sums == 0))
+    why = (f"{empty:,} row(s) have probabilities summing to 0 and eps is 0: they cannot be "
+           "renormalised" if empty else _infinite(int(np.count_nonzero(pt == 0))))
+    return LogLossResult(score, why, n, (losses, pt), eps, clipped)

@@ -53,18 +53,21 @@ class RegressionResult:
         """Per-row additive statistic: squared error (summed over a row's columns
         except for mcrmse), or absolute error for mae."""
         e = self.errors
-        if self.kind == "mae":
-            return e if e.ndim == 1 else e.sum(axis=1)
-        sq = e * e
-        if self.kind == "mcrmse" or sq.ndim == 1:
-            return sq
-        return sq.sum(axis=1)
+        # A square beyond the largest double is inf: the statistics say so (units overflow).
+        with np.errstate(over="ignore", invalid="ignore"):
+            if self.kind == "mae":
+                return e if e.ndim == 1 else e.sum(axis=1)
+            sq = e * e
+            if self.kind == "mcrmse" or sq.ndim == 1:
+                return sq
+            return sq.sum(axis=1)
 
     def units(self):
         """Resampling units (rows) of this result."""
         e = self.errors
         if self.kind == "mcrmse":
-            return column_root_mean_units(e * e)
+            with np.errstate(over="ignore"):
+                return column_root_mean_units(e * e)
         cells = 1 if e.ndim == 1 else e.shape[1]
         if self.kind == "mae":
             return mean_units(self.row_stats / cells)
@@ -125,6 +128,15 @@ def _name_non_finite(t, p):
                              f"({int(bad.sum())} such value(s) in all)")
 
 
+def _overflow(what, t, p):
+    """Why a sum of errors of finite values is not finite (NaN or inf values raise first)."""
+    _name_non_finite(t, p)
+    with np.errstate(over="ignore"):
+        worst = float(np.max(np.abs(np.subtract(p, t, dtype=np.float64))))
+    return (f"the {what} overflow: their sum passes the largest double (about 1.8e308); "
+            f"the largest error is {worst:.3g}")
+
+
 def _empty(kind, t):
     return RegressionResult(float("nan"), "no rows to score", kind, 0, t - t)
 
@@ -138,9 +150,11 @@ def rmse(y_true, y_pred) -> RegressionResult:
     t, p = _pair(y_true, y_pred, "rmse", as_float=False)
     if t.size == 0:
         return _empty("rmse", t.astype(np.float64))
-    ss = squared_distance(t, p)
+    with np.errstate(over="ignore"):
+        ss = squared_distance(t, p)
     if not np.isfinite(ss):
-        _name_non_finite(t, p)
+        why = _overflow("squared errors", t, p)
+        return RegressionResult(float("nan"), why, "rmse", t.shape[0], (t, p))
     return RegressionResult(float(np.sqrt(ss / t.size)), None, "rmse", t.shape[0], (t, p))
 
 
@@ -149,9 +163,11 @@ def mae(y_true, y_pred) -> RegressionResult:
     t, p = _pair(y_true, y_pred, "mae", as_float=False)
     if t.size == 0:
         return _empty("mae", t.astype(np.float64))
-    s = absolute_distance(t, p)
+    with np.errstate(over="ignore"):
+        s = absolute_distance(t, p)
     if not np.isfinite(s):
-        _name_non_finite(t, p)
+        why = _overflow("absolute errors", t, p)
+        return RegressionResult(float("nan"), why, "mae", t.shape[0], (t, p))
     return RegressionResult(s / t.size, None, "mae", t.shape[0], (t, p))
 
 
@@ -192,7 +208,10 @@ def mcrmse(y_true, y_pred) -> RegressionResult:
         t, p = t[:, None], p[:, None]
     if t.shape[0] == 0:
         return _empty("mcrmse", t.astype(np.float64))
-    col = np.sqrt(column_squares(t, p) / t.shape[0])
+    with np.errstate(over="ignore"):
+        col = np.sqrt(column_squares(t, p) / t.shape[0])
     if not np.isfinite(col).all():
-        _name_non_finite(t, p)
+        bad = int(np.flatnonzero(~np.isfinite(col))[0])
+        why = _overflow(f"squared errors of column {bad}", t, p)
+        return RegressionResult(float("nan"), why, "mcrmse", t.shape[0], (t, p), col)
     return RegressionResult(float(col.mean()), None, "mcrmse", t.shape[0], (t, p), col)
