@@ -66,6 +66,17 @@ def report_units(report, split="all", groups=None):
     return grouped_units(units, codes, n, cells)
 
 
+def check_groups(units, split="all"):
+    """InputError when grouped units cannot give an interval: one group has nothing to
+    resample against (fewer than 10 get a caution beside the interval, core/cautions.py)."""
+    if units.n < 2:
+        where = "" if split == "all" else f" of the {split.capitalize()} rows"
+        raise InputError(f"an interval needs at least 2 groups to resample; every scored row"
+                         f"{where} is in {units.n} group" if units.n else
+                         f"an interval needs at least 2 groups to resample; there are no scored "
+                         f"rows{where}")
+
+
 def grouped_paired(reports, split, groups):
     """A paired engine (core.compare.UnitPairs) over whole groups: each submission's
     statistics summed per group, so bootstrap draws, random swaps and splits move groups.

@@ -15,13 +15,15 @@ import numpy as np
 
 
 from ..core.calibrated import auto_method, calibrated_interval
-from ..core.coverage import coverage_note, measured_coverage
+from ..core.cautions import cautions
+from ..core.coverage import check_simulable, coverage_check, coverage_note, widened_note
 from ..core.intervals import CHOICES, Interval, bca_interval, check_level, percentile_interval
 from ..core.resample import MAX_REPLICATES, bootstrap, check_replicates
 from ..core.shakeup import Shakeup, check_fraction, public_size
+from ..core.studentised import studentised_interval
 from ..core.shakeup import shakeup as simulate
 from ..errors import InputError
-from .grouping import report_units
+from .grouping import check_groups, report_units
 from ..core.words import plural
 
 DEFAULT_FRACTION = 0.3     # Public share when the solution has no Usage column
@@ -89,30 +91,49 @@ def interval_of(units, level=0.95, replicates=2000, seed=0, method="auto", cance
                 coverage=0, progress=None):
     """Interval of one score from its Units (core.resample.Units); ``method`` "auto"
     picks per case (core/calibrated.py) and the Interval's ``method`` says which.
+    Cautions that the data shows (core/cautions.py: a heavy tail, a rare class, few
+    units) are among its warnings.
     coverage: simulated datasets of a coverage self-check (core/coverage.py), 0 for none."""
     iv = _interval(units, level, replicates, seed, method, cancel)
-    if not coverage or not units.n:
+    iv = replace(iv, notes=iv.notes + cautions(units, iv.method))
+    if not coverage:
         return iv
-    measured, sims = measured_coverage(
+    return with_coverage(iv, units, level, replicates, cancel, coverage, seed, progress)
+
+
+def with_coverage(iv, units, level, replicates, cancel, coverage, seed=0, progress=None):
+    """``iv`` with the coverage self-check of its method (core/coverage.py), or InputError
+    when the data is too small for one."""
+    check_simulable(units)
+    measured, sims, tail = coverage_check(
         units, lambda u, k: _interval(u, level, replicates, k, iv.method, cancel), coverage,
         seed, cancel, progress)
-    note = coverage_note(measured, sims, level)
-    return replace(iv, coverage={"measured": None if not np.isfinite(measured) else measured,
-                                 "simulations": sims},
-                   notes=iv.notes + ((note,) if note else ()))
+    notes = tuple(x for x in (coverage_note(measured, sims, level), widened_note(tail)) if x)
+    found = {"measured": None if not np.isfinite(measured) else measured, "simulations": sims}
+    if tail is not None:
+        found["widened_tail_index"] = float(tail.index)
+    return replace(iv, coverage=found, notes=iv.notes + notes)
 
 
 def _interval(units, level, replicates, seed, method, cancel):
-    reps = bootstrap(units, replicates, seed, cancel)
-    if hasattr(units, "replicates") and method in ("auto", "calibrated"):
-        # A rank statistic draws its own rows: no additive sums to calibrate with.
-        iv = percentile_interval(reps, level)
-        if method == "calibrated":
-            iv = replace(iv, notes=iv.notes + ("calibrated needs additive statistics; this metric's "
-                                               "interval is the percentile one",))
-        return iv
     if method == "auto":
-        method = auto_method(units, getattr(units, "minority", None))[0] if units.n else "percentile"
+        method = auto_method(units)[0] if units.n else "percentile"
+    rank = hasattr(units, "replicates")       # a rank statistic draws its own rows
+    if method == "score":
+        found = units.score_interval(level) if hasattr(units, "score_interval") else None
+        if found is not None:
+            return found
+        iv = _interval(units, level, replicates, seed, "percentile", cancel)
+        return replace(iv, notes=iv.notes + ("the score interval is for one column of 0/1 "
+                                             "truth and scores; this is the percentile one",))
+    if method == "studentised" and units.n and not rank:
+        return studentised_interval(units, level, replicates, seed, cancel)[0]
+    reps = bootstrap(units, replicates, seed, cancel)
+    if rank and method in ("calibrated", "studentised"):
+        # No additive sums to calibrate or studentise with.
+        iv = percentile_interval(reps, level)
+        return replace(iv, notes=iv.notes + (f"{method} needs additive statistics; this metric's "
+                                             "interval is the percentile one",))
     if method == "bca":
         values, weights = units.jackknife() if units.n else (np.array([np.nan]), None)
         return bca_interval(reps, units.point() if units.n else np.nan, values, level, weights)
@@ -134,6 +155,8 @@ def score_intervals(report, options=StatsOptions(), cancel=None, groups=None, pr
         if keys is not None and key not in keys:
             continue
         units = report_units(report, split, groups)
+        if groups is not None:
+            check_groups(units, split)
         iv = interval_of(units, o.level, o.replicates, o.seed, o.method, cancel,
                          o.coverage_check if key == "ci" else 0, progress)
         out[key] = iv if groups is None else replace(iv, groups=units.n)
@@ -268,7 +291,8 @@ def interval_text(iv, seed, asked=None):
     extra = f", {iv.undefined} undefined" if iv.undefined else ""
     extra += f", {iv.groups} groups" if iv.groups is not None else ""
     method = f"auto: {iv.method}" if asked == "auto" else iv.method
-    how = f"({method}, {iv.replicates} replicates, seed {seed}{extra})"
+    draws = "closed form" if iv.replicates == 0 else f"{iv.replicates} replicates, seed {seed}"
+    how = f"({method}, {draws}{extra})"
     if not (np.isfinite(iv.low) and np.isfinite(iv.high)):
         return f"[undefined] {level} CI {how}"
     d = _decimals(iv)

@@ -1,5 +1,5 @@
 """`--metric-file FILE`: score with a competition's own metric file (kmetric_gui.metricfile)."""
-import json
+from .output import dumps
 import math
 import sys
 
@@ -143,7 +143,7 @@ def run_score(args, ci, shake):
         first = printed.strip().splitlines()[0][:120]
         print(f"kmetric: note: metric file {fs.source.name} printed to standard output "
               f"(kept out of this output); its first line: {first}", file=sys.stderr)
-    print(json.dumps(d) if args.json else "\n".join(lines))
+    print(dumps(d) if args.json else "\n".join(lines))
     return 0
 
 
@@ -207,7 +207,7 @@ def run_compare(args, copts):
     except (InputError, MetricFailed) as e:
         return refusal(e)
     if args.json:
-        print(json.dumps(d))
+        print(dumps(d))
         return 0
     word = "higher" if d["higher_is_better"] else "lower"
     print(f"metric:  {d['metric']} ({word} is better), {d['n_units']} rows; "

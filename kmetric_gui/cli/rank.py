@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import json
+from .output import dumps
 import sys
 
 from .options import add_metric_options, options_from_args, print_problems
@@ -107,5 +107,5 @@ def run(args: argparse.Namespace) -> int:
     d = where.to_json()
     for w in d.get("warnings", []):
         print(f"kmetric: warning: {w}", file=sys.stderr)
-    print(json.dumps(d) if args.json else "\n".join(human_lines(d)))
+    print(dumps(d) if args.json else "\n".join(human_lines(d)))
     return 0

@@ -122,9 +122,18 @@ def calibrated_interval(values, units, level=0.95, seed=0, outer=OUTER, inner=IN
 
 
 def auto_method(units, minority=None):
-    """("calibrated" or "percentile", why): calibrated where a percentile interval is
-    known to cover too little (few units, or a rare class), percentile where it is
-    accurate and the double bootstrap would only add cost."""
+    """(method, why): the method measured to keep its level in this case
+    (bench/coverage.py). Units may choose for themselves (``auto_choice()``, e.g. a rank
+    statistic's closed-form interval); per-unit sums take the studentised bootstrap;
+    cells of identical units (a confusion matrix) the calibrated one where a percentile
+    interval is known to cover too little (few units, or a rare class), else percentile."""
+    choose = getattr(units, "auto_choice", None)
+    if choose is not None:
+        return choose()
+    if units.stats is not None:
+        return "studentised", "per-unit sums"
+    if minority is None:
+        minority = getattr(units, "minority", None)
     if units.n < AUTO_UNITS:
         return "calibrated", f"fewer than {AUTO_UNITS:,} {plural(units.kind)}"
     if minority is not None and minority < AUTO_MINORITY:

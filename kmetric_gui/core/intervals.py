@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
 METHODS = ("percentile", "bca")
-CHOICES = ("auto", "percentile", "bca", "calibrated")   # what a user may ask for
+CHOICES = ("auto", "percentile", "bca", "calibrated", "studentised", "score")   # what a user may ask for
 _NORMAL = NormalDist()
 
 
@@ -32,7 +32,7 @@ class Interval:
     high: float
     se: float             # standard deviation of the defined replicates (ddof=1)
     level: float          # e.g. 0.95
-    method: str           # "percentile" or "bca"
+    method: str           # "percentile", "bca", "calibrated", "studentised" or "score"
     replicates: int       # all replicates drawn, defined or not
     undefined: int        # replicates whose score was undefined (nan)
     notes: tuple = ()     # further warnings (e.g. measured coverage below nominal)

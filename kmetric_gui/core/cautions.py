@@ -1,0 +1,103 @@
+"""When an interval is likely too narrow, in words, from what the data itself shows.
+
+Every caution here starts with ``TOO_NARROW`` ("too narrow likely"), so the
+JSON's ``ci.warnings`` and the app show it, and ``Interval.too_narrow`` finds it.
+They come from the measured coverage of the interval methods
+(bench/coverage.py, docs/statistics.md): where no method keeps its level, the
+interval says so instead of staying silent.
+
+* Heavy tail: the largest single unit's share of a total the score is made
+  of (squared errors, a document's matches). With a light tail that share
+  shrinks like (log n) / n; with an infinite-variance tail (t(3) errors
+  squared, documents of Zipf sizes) it shrinks like n^(1/alpha - 1) at best
+  and the bootstrap, which never draws a value beyond the sample's largest,
+  cannot see the rest of the tail. Flagged when the share is at least
+  TAIL_SHARE / sqrt(n).
+* A rare class (cells of a confusion matrix): fewer than RARE_ROWS rows in the
+  rarest class or prediction.
+* Few units: fewer than FEW_UNITS units or groups resampled.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .words import plural
+
+TOO_NARROW = "too narrow likely"
+TAIL_SHARE = 0.8       # flagged: the largest unit holds >= TAIL_SHARE / sqrt(n) of a total
+TAIL_MIN_UNITS = 20    # below this, the few-units caution speaks instead
+RARE_ROWS = 6          # a class with fewer rows than this (confusion matrices)
+FEW_UNITS = 10         # fewer units (or groups) than this
+
+
+def largest_share(units):
+    """(share, column) of the largest single unit's share of a column total, over the
+    units' statistic columns (absolute values); (0.0, None) without per-unit statistics."""
+    if units.stats is None:
+        return 0.0, None
+    s = np.abs(np.asarray(units.stats, dtype=np.float64))
+    if s.ndim != 2 or s.shape[0] == 0:
+        return 0.0, None
+    w = None if units.cells is None else np.asarray(units.cells, dtype=np.float64)
+    total = s.sum(axis=0) if w is None else w @ s
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = np.where(total > 0, s.max(axis=0) / np.where(total > 0, total, 1.0), 0.0)
+    j = int(np.argmax(share))
+    return float(share[j]), j
+
+
+def tail_note(units):
+    """The heavy-tail caution of Units, or None."""
+    n = units.n
+    if n < TAIL_MIN_UNITS:
+        return None
+    share, _ = largest_share(units)
+    limit = TAIL_SHARE / np.sqrt(n)
+    if share < limit:
+        return None
+    kind = units.kind
+    return (f"{TOO_NARROW}: heavy tail: the largest {kind} holds {100 * share:.1f}% of a total "
+            f"the score is made of (more than {100 * limit:.1f}% for {n:,} {plural(kind)}); "
+            f"resampling never draws a value beyond this sample's largest, and with a tail "
+            f"this heavy the population usually has larger ones (with infinite-variance "
+            f"errors, 95% intervals cover about 80%)")
+
+
+def rare_note(units):
+    """The rare-class caution of units that declare ``minority`` (rows of the rarest
+    class or prediction; units may set their own limit, ``rare_below``), or None."""
+    rare = getattr(units, "minority", None)
+    if rare is None or rare >= getattr(units, "rare_below", RARE_ROWS) or units.n < 1:
+        return None
+    what = getattr(units, "minority_words", "rows in the rarest class or prediction")
+    return (f"{TOO_NARROW}: only {rare} {what}; with so few, resampling often shows no "
+            f"spread at all and the interval misses the population value more often "
+            f"than its level says")
+
+
+def few_units_note(n, kind):
+    if n >= FEW_UNITS or n < 1:
+        return None
+    return (f"{TOO_NARROW}: only {n} {plural(kind) if n != 1 else kind} to resample; an "
+            f"interval from fewer than {FEW_UNITS} independent {plural(kind)} covers less than "
+            f"its level")
+
+
+def cautions(units, method=None):
+    """Every caution that applies to Units and the interval ``method`` used (a tuple of
+    strings). Units name the methods that hold with a rare class in ``holds_with_few``."""
+    found = [few_units_note(units.n, units.kind)]
+    if method not in getattr(units, "holds_with_few", ()):
+        found.append(rare_note(units))
+    if units.stats is not None:
+        found.append(tail_note(units))
+    return tuple(x for x in found if x)
+
+
+def too_narrow(warnings):
+    """Whether any warning says the interval is likely too narrow."""
+    return any(w.startswith(TOO_NARROW) for w in warnings)
+
+
+__all__ = ["TOO_NARROW", "cautions", "tail_note", "rare_note", "few_units_note",
+           "largest_share", "too_narrow"]
