@@ -70,11 +70,10 @@ def check_groups(units, split="all"):
     """InputError when grouped units cannot give an interval: one group has nothing to
     resample against (fewer than 10 get a caution beside the interval, core/cautions.py)."""
     if units.n < 2:
-        where = "" if split == "all" else f" of the {split.capitalize()} rows"
-        raise InputError(f"an interval needs at least 2 groups to resample; every scored row"
-                         f"{where} is in {units.n} group" if units.n else
-                         f"an interval needs at least 2 groups to resample; there are no scored "
-                         f"rows{where}")
+        rows = "scored row" if split == "all" else f"scored {split.capitalize()} row"
+        raise InputError(f"an interval needs at least 2 groups to resample; every {rows} is "
+                         f"in one group" if units.n else
+                         f"an interval needs at least 2 groups to resample; there is no {rows}")
 
 
 def grouped_paired(reports, split, groups):

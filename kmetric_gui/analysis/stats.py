@@ -15,7 +15,7 @@ import numpy as np
 
 
 from ..core.calibrated import auto_method, calibrated_interval
-from ..core.cautions import cautions
+from ..core.cautions import cautions, few_units_note
 from ..core.coverage import check_simulable, coverage_check, coverage_note, widened_note
 from ..core.intervals import CHOICES, Interval, bca_interval, check_level, percentile_interval
 from ..core.resample import MAX_REPLICATES, bootstrap, check_replicates
@@ -115,6 +115,14 @@ def with_coverage(iv, units, level, replicates, cancel, coverage, seed=0, progre
     return replace(iv, coverage=found, notes=iv.notes + notes)
 
 
+def file_interval(values, level, n, kind="row"):
+    """The interval of a score re-scored on resampled rows (a metric file, whose per-unit
+    statistics are unknown): percentile, with the cautions that need no statistics."""
+    iv = percentile_interval(values, level)
+    note = few_units_note(n, kind)
+    return replace(iv, notes=iv.notes + ((note,) if note else ()))
+
+
 def _interval(units, level, replicates, seed, method, cancel):
     if method == "auto":
         method = auto_method(units)[0] if units.n else "percentile"
@@ -154,13 +162,29 @@ def score_intervals(report, options=StatsOptions(), cancel=None, groups=None, pr
     for key, split in [("ci", "all")] + [(f"{s}_ci", s) for s in SPLIT_NAMES if s in report.splits]:
         if keys is not None and key not in keys:
             continue
-        units = report_units(report, split, groups)
-        if groups is not None:
-            check_groups(units, split)
-        iv = interval_of(units, o.level, o.replicates, o.seed, o.method, cancel,
-                         o.coverage_check if key == "ci" else 0, progress)
-        out[key] = iv if groups is None else replace(iv, groups=units.n)
+        out[key] = split_interval(report, split, o, groups, cancel,
+                                  o.coverage_check if key == "ci" else 0, progress)
     return out
+
+
+def split_interval(report, split, o, groups=None, cancel=None, coverage=0, progress=None):
+    """The Interval of one split's score ("all", "public", "private") under StatsOptions-like
+    ``o`` (level, replicates, seed, method); whole groups resampled when ``groups``.
+    Fewer than 2 groups: InputError for "all"; for a Usage side, no interval, said."""
+    units = report_units(report, split, groups)
+    if groups is not None:
+        try:
+            check_groups(units, split)
+        except InputError as e:
+            if split == "all":
+                raise
+            # One side of the Usage split in one group (e.g. the groups are the Usage
+            # column): no interval for that side, said, while the others stand.
+            nan = float("nan")
+            return Interval(nan, nan, nan, o.level, o.method, 0, 0, (f"no interval: {e}",),
+                            groups=units.n)
+    iv = interval_of(units, o.level, o.replicates, o.seed, o.method, cancel, coverage, progress)
+    return iv if groups is None else replace(iv, groups=units.n)
 
 
 def class_intervals(report, options=StatsOptions(), cancel=None):
@@ -355,6 +379,6 @@ def shakeup_lines(sh):
 
 
 __all__ = ["StatsOptions", "ShakeupOptions", "Stats", "Interval", "Shakeup", "analyze",
-           "interval_of", "score_intervals", "class_intervals", "shakeup", "usage_fraction",
+           "interval_of", "score_intervals", "split_interval", "class_intervals", "shakeup", "usage_fraction",
            "interval_text", "coverage_text", "coverage_short", "compact_text", "shakeup_lines",
            "DEFAULT_FRACTION", "MAX_REPLICATES"]

@@ -67,7 +67,9 @@ def rare_note(units):
     """The rare-class caution of units that declare ``minority`` (rows of the rarest
     class or prediction; units may set their own limit, ``rare_below``), or None."""
     rare = getattr(units, "minority", None)
-    if rare is None or rare >= getattr(units, "rare_below", RARE_ROWS) or units.n < 1:
+    limit = getattr(units, "rare_below", None)
+    limit = RARE_ROWS if limit is None else limit
+    if rare is None or rare >= limit or units.n < 1:
         return None
     what = getattr(units, "minority_words", "rows in the rarest class or prediction")
     return (f"{TOO_NARROW}: only {rare} {what}; with so few, resampling often shows no "

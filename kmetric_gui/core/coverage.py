@@ -124,7 +124,8 @@ def simulated_units(units, rng, simulations, tail=None):
     if u.cells is not None:
         p = np.asarray(u.cells, dtype=np.float64) / n
         for counts in rng.multinomial(n, p, size=simulations):
-            yield Units(u.stats, u.score, counts, u.kind, minority=units.minority)
+            yield Units(u.stats, u.score, counts, u.kind, minority=units.minority,
+                        rare_below=units.rare_below)
         return
     for _ in range(simulations):
         idx = rng.integers(0, n, size=n)
