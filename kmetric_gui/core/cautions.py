@@ -7,7 +7,7 @@ They come from the measured coverage of the interval methods
 interval says so instead of staying silent.
 
 * Heavy tail: the largest single unit's share of a total the score is made
-  of (squared errors, a document's matches). With a light tail that share
+  of (a statistic column: squared errors, a document's matches). With a light tail that share
   shrinks like (log n) / n; with an infinite-variance tail (t(3) errors
   squared, documents of Zipf sizes) it shrinks like n^(1/alpha - 1) at best
   and the bootstrap, which never draws a value beyond the sample's largest,
@@ -24,26 +24,42 @@ import numpy as np
 from .words import plural
 
 TOO_NARROW = "too narrow likely"
-TAIL_SHARE = 0.8       # flagged: the largest unit holds >= TAIL_SHARE / sqrt(n) of a total
+TAIL_SHARE = 0.75      # flagged: the largest unit holds >= TAIL_SHARE / sqrt(n) of a total
 TAIL_MIN_UNITS = 20    # below this, the few-units caution speaks instead
 RARE_ROWS = 6          # a class with fewer rows than this (confusion matrices)
 FEW_UNITS = 10         # fewer units (or groups) than this
 
 
-def largest_share(units):
-    """(share, column) of the largest single unit's share of a column total, over the
-    units' statistic columns (absolute values); (0.0, None) without per-unit statistics."""
+def tail_values(units):
+    """(n,) each unit's value in the statistic column where the largest single unit holds
+    the largest share of the column's total (absolute values; a count column of ones is no
+    candidate); None without per-unit statistics (cells of a confusion matrix). Each
+    column is a total the score is made of (squared errors, a document's matches or
+    misses, one column's squared errors of several): a heavy tail in any one of them is
+    one the bootstrap cannot see."""
     if units.stats is None:
-        return 0.0, None
+        return None
     s = np.abs(np.asarray(units.stats, dtype=np.float64))
     if s.ndim != 2 or s.shape[0] == 0:
-        return 0.0, None
+        return None
+    varying = np.flatnonzero(~np.all(s == s[:1], axis=0))
+    if not varying.size:
+        return None
     w = None if units.cells is None else np.asarray(units.cells, dtype=np.float64)
-    total = s.sum(axis=0) if w is None else w @ s
+    total = s[:, varying].sum(axis=0) if w is None else w @ s[:, varying]
     with np.errstate(invalid="ignore", divide="ignore"):
-        share = np.where(total > 0, s.max(axis=0) / np.where(total > 0, total, 1.0), 0.0)
-    j = int(np.argmax(share))
-    return float(share[j]), j
+        share = np.where(total > 0, s[:, varying].max(axis=0) / np.where(total > 0, total, 1), 0)
+    return s[:, varying[int(np.argmax(share))]]
+
+
+def largest_share(units):
+    """The largest single unit's share of the total of ``tail_values`` (0.0 without); rows
+    that stand for several units (``cells``) count that many times in the total."""
+    v = tail_values(units)
+    if v is None:
+        return 0.0
+    total = float(v.sum() if units.cells is None else np.asarray(units.cells) @ v)
+    return float(v.max() / total) if total > 0 else 0.0
 
 
 def tail_note(units):
@@ -51,16 +67,18 @@ def tail_note(units):
     n = units.n
     if n < TAIL_MIN_UNITS:
         return None
-    share, _ = largest_share(units)
+    share = largest_share(units)
     limit = TAIL_SHARE / np.sqrt(n)
     if share < limit:
         return None
     kind = units.kind
-    return (f"{TOO_NARROW}: heavy tail: the largest {kind} holds {100 * share:.1f}% of a total "
-            f"the score is made of (more than {100 * limit:.1f}% for {n:,} {plural(kind)}); "
-            f"resampling never draws a value beyond this sample's largest, and with a tail "
-            f"this heavy the population usually has larger ones (with infinite-variance "
-            f"errors, 95% intervals cover about 80%)")
+    return (f"{TOO_NARROW} if the tail is heavy: the largest {kind} holds {100 * share:.1f}% "
+            f"of a total the score is made of (more than {100 * limit:.1f}% for {n:,} "
+            f"{plural(kind)}), as in samples from a heavy tail; resampling never draws a value "
+            f"beyond this sample's largest, and with an infinite-variance tail (t(3) errors "
+            f"squared) 95% intervals cover about 80%"
+            + (f"; at {n:,} {plural(kind)} a light tail often looks like this too" if n < 500
+               else ""))
 
 
 def rare_note(units):
@@ -102,4 +120,4 @@ def too_narrow(warnings):
 
 
 __all__ = ["TOO_NARROW", "cautions", "tail_note", "rare_note", "few_units_note",
-           "largest_share", "too_narrow"]
+           "largest_share", "tail_values", "too_narrow"]

@@ -26,7 +26,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..errors import InputError
-from .cautions import largest_share, tail_note
+from .cautions import tail_note, tail_values
 from .resample import Units, check_cancel
 from .words import plural
 
@@ -45,12 +45,13 @@ def check_simulable(units):
 
 
 class Tail:
-    """A Pareto tail fitted to the largest units of column ``column`` (see the module doc)."""
+    """A Pareto tail fitted to the largest units by ``values`` (each unit's size in the
+    total the score is made of, core/cautions.py; see the module doc)."""
 
-    def __init__(self, units, column):
+    def __init__(self, units, values):
         s = np.asarray(units.stats, dtype=np.float64)
         n = s.shape[0]
-        x = np.abs(s[:, column])
+        x = np.asarray(values, dtype=np.float64)
         k = min(n // 2, max(MIN_TAIL, int(np.ceil(2 * np.sqrt(n)))))
         order = np.argsort(x, kind="stable")
         self.top = order[n - k:]                       # the k largest units
@@ -99,10 +100,9 @@ def moment_index(top, threshold):
 
 def widened_tail(units):
     """A Tail when the data's heavy-tail caution applies (per-unit statistics), else None."""
-    if units.stats is None or tail_note(units) is None:
+    if units.stats is None or units.cells is not None or tail_note(units) is None:
         return None
-    _, column = largest_share(units)
-    tail = Tail(units, column)
+    tail = Tail(units, tail_values(units))
     return tail if np.isfinite(tail.index) else None
 
 

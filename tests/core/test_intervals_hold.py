@@ -85,27 +85,36 @@ def test_auto_picks_the_score_interval_for_auc_with_a_rare_class_and_says_so():
     assert auto_method(RankUnits(y2, rng.normal(size=300) + y2))[0] == "percentile"
 
 
-def test_auto_studentises_per_unit_sums_and_keeps_calibrating_small_confusions():
+def test_auto_studentises_means_not_ratios_and_keeps_calibrating_small_confusions():
     assert auto_method(mean_units(np.arange(50.0)))[0] == "studentised"
-    small = kappa_units(kappa_from_confusion(np.array([[80, 20], [30, 50]])))
+    from kmetric_gui.core.resample import Units
+    ratio = Units(np.column_stack([np.arange(50.0), np.arange(50.0) % 7 + 1]),
+                  lambda s: s[:, 0] / s[:, 1])
+    assert auto_method(ratio) == ("percentile", "a ratio of per-unit sums")
+    small = kappa_units(kappa_from_confusion(np.array([[20, 5], [8, 12]])))
     assert auto_method(small)[0] == "calibrated"
+    assert auto_method(kappa_units(kappa_from_confusion(np.array([[80, 20], [30, 50]]))))[0] \
+        == "percentile"
 
 
 def test_heavy_tail_caution_on_t3_squared_errors_not_on_normal_ones():
     rng = np.random.default_rng(5)
     heavy = root_mean_units(rng.standard_t(3, 1000) ** 2)
     light = root_mean_units(rng.standard_normal(1000) ** 2)
-    share, _ = largest_share(heavy)
+    share = largest_share(heavy)
     assert share >= TAIL_SHARE / np.sqrt(1000)
     found = cautions(heavy, "studentised")
-    assert len(found) == 1 and found[0].startswith("too narrow likely: heavy tail")
+    assert len(found) == 1 and found[0].startswith("too narrow likely if the tail is heavy")
     assert cautions(light, "studentised") == ()
 
 
-def test_largest_share_is_the_largest_unit_over_its_column_total():
-    stats = np.array([[1, 2.0], [1, 6.0], [1, 2.0]])
+def test_largest_share_is_the_largest_unit_over_the_total():
     from kmetric_gui.core.resample import Units
-    assert largest_share(Units(stats, lambda s: s[:, 1] / s[:, 0])) == (0.6, 1)
+    stats = np.array([[1, 2.0], [1, 6.0], [1, 2.0]])          # a count column and a value
+    assert largest_share(Units(stats, lambda s: s[:, 1] / s[:, 0])) == pytest.approx(0.6)
+    # Two columns: the one whose largest unit holds most of its total (3 of 6 > 1 of 2).
+    two = np.array([[1.0, 2.0], [1.0, 1.0], [0.0, 3.0]])
+    assert largest_share(Units(two, lambda s: 2 * s[:, 0] + s[:, 1])) == pytest.approx(0.5)
 
 
 def test_rare_class_and_few_units_cautions():
@@ -145,7 +154,10 @@ def test_the_widened_population_keeps_light_data_as_it_is():
 
 def test_a_pareto_tail_is_fitted_near_its_index():
     rng = np.random.default_rng(8)
-    fits = [Tail(mean_units(rng.pareto(1.5, 1000) + 1.0), 0).fitted for _ in range(30)]
+    fits = []
+    for _ in range(30):
+        x = rng.pareto(1.5, 1000) + 1.0
+        fits.append(Tail(mean_units(x), x).fitted)
     assert abs(np.median(fits) - 1.5) < 0.25
 
 
