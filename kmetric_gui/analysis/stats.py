@@ -137,6 +137,12 @@ def _interval(units, level, replicates, seed, method, cancel):
     if method == "studentised" and units.n and not rank:
         return studentised_interval(units, level, replicates, seed, cancel)[0]
     reps = bootstrap(units, replicates, seed, cancel)
+    if rank and method == "calibrated" and units.n:
+        # Levels calibrated on the rank statistic's first-order additive form (its own
+        # outer draws), read from the exact replicates.
+        found = units.placement_units() if hasattr(units, "placement_units") else None
+        if found is not None:
+            return calibrated_interval(reps, found, level, seed, cancel=cancel)
     if rank and method in ("calibrated", "studentised"):
         # No additive sums to calibrate or studentise with.
         iv = percentile_interval(reps, level)

@@ -17,7 +17,8 @@ single units are drawn by index from the outer replicate's units when
 B1 x B2 x n is small, else the inner sums are drawn from their normal limit
 (n times the mean and covariance of the outer replicate's units, from one
 gather of the statistics and their products) and scored through the metric's
-own (non-linear) formula.
+own (non-linear) formula; with very many units (B1 x n above LIMIT_WORK) the
+outer level too is drawn from its normal limit.
 """
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from .words import plural
 INNER = 400                 # inner replicates per outer replicate (few: noisy shares, too wide)
 OUTER = 500                 # outer replicates used to calibrate (the first of the B drawn)
 EXACT_WORK = 10_000_000     # single units: index draws while B1 x B2 x n stays under this
+LIMIT_WORK = 20_000_000     # ... and gathers of the outer replicates while B1 x n stays under this
 AUTO_UNITS = 50             # auto: calibrated below this many units (a confusion matrix) ...
 AUTO_MINORITY = 6           # ... or when a class has fewer rows than this
 
@@ -64,6 +66,8 @@ def calibration_shares(units, outer=OUTER, inner=INNER, seed=0, cancel=None):
                 out[r0 + a:r0 + a + c.shape[0]] = _mid_share(sc.reshape(c.shape[0], inner), point)
         return out
     stats = np.asarray(units.stats, dtype=np.float64)
+    if outer * n > LIMIT_WORK:
+        return _limit_shares(units, stats, rng, rng_in, outer, inner, point)
     if outer * inner * n > EXACT_WORK or n > CHUNK:
         return _normal_shares(units, stats, rng, rng_in, outer, inner, point, cancel)
     for r0, r, u0, idx in index_blocks(rng, n, outer):
@@ -99,6 +103,22 @@ def _normal_shares(units, stats, rng, rng_in, outer, inner, point, cancel):
     draws = n * mean[:, None, :] + np.sqrt(n) * np.einsum("bij,bkj->bki", root, z)
     scores = units.score(draws.reshape(-1, m)).reshape(outer, inner)
     return _mid_share(scores, point)
+
+
+def _limit_shares(units, stats, rng, rng_in, outer, inner, point):
+    """Very many units: both levels in their normal limit. An outer replicate's mean is
+    N(mean, cov / n) and its inner sums N(n mean_b, n cov), with the data's mean and
+    covariance (one pass over the units instead of one gather per outer replicate; at
+    this size an outer replicate's own covariance differs from the data's by O(n^-1/2))."""
+    n, m = stats.shape
+    mean = stats.mean(axis=0)
+    cov = np.atleast_2d(np.cov(stats.T, bias=True))
+    vals, vecs = np.linalg.eigh(cov)
+    root = vecs * np.sqrt(np.clip(vals, 0, None))[None, :]
+    mb = mean + rng.standard_normal((outer, m)) @ root.T / np.sqrt(n)
+    z = rng_in.standard_normal((outer, inner, m))
+    draws = n * mb[:, None, :] + np.sqrt(n) * (z @ root.T)
+    return _mid_share(units.score(draws.reshape(-1, m)).reshape(outer, inner), point)
 
 
 def calibrated_interval(values, units, level=0.95, seed=0, outer=OUTER, inner=INNER,

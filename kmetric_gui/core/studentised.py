@@ -79,6 +79,27 @@ def replicate_sums(units, columns, replicates, seed=0, cancel=None):
     return _index_sums(Units(columns, None), rng, b, cancel)
 
 
+def _pivot_sums(u, rows, d, replicates, seed, cancel):
+    """(sums (B, m), sum of d (B,), sum of d^2 (B,)) over each replicate's units. One
+    varying column x (a mean's value beside a count column): d is affine in x, so
+    gathering x and x^2 gives every sum, the very cost of the percentile's gather."""
+    m = rows.shape[1]
+    const = np.all(rows == rows[:1], axis=0)
+    if u.cells is None and int((~const).sum()) == 1 and np.all(np.isfinite(d)):
+        j = int(np.flatnonzero(~const)[0])
+        x = rows[:, j]
+        sx, sxx = replicate_sums(u, np.column_stack([x, x * x]), replicates, seed, cancel).T
+        n = u.n
+        sums = np.tile(rows[0] * n, (sx.size, 1))
+        sums[:, j] = sx
+        mean = float(x.mean())
+        c = x - mean
+        k = float(c @ d / (c @ c)) if c.any() else 0.0                   # d = k (x - mean)
+        return sums, k * (sx - n * mean), k * k * (sxx - 2 * mean * sx + n * mean * mean)
+    out = replicate_sums(u, np.column_stack([rows, d, d * d]), replicates, seed, cancel)
+    return out[:, :m], out[:, m], out[:, m + 1]
+
+
 def studentised_interval(units, level=0.95, replicates=2000, seed=0, cancel=None):
     """(Interval, replicate scores (B,)) of the studentised bootstrap (see the module doc)."""
     level = check_level(level)
@@ -91,15 +112,13 @@ def studentised_interval(units, level=0.95, replicates=2000, seed=0, cancel=None
     point = u.point()
     d, w = influence(u)
     rows, _ = _rows(u)
-    m = rows.shape[1]
-    sums = replicate_sums(u, np.column_stack([rows, d, d * d]), replicates, seed, cancel)
-    reps = u.score(sums[:, :m])
+    sums, sd, sd2 = _pivot_sums(u, rows, d, replicates, seed, cancel)
+    reps = u.score(sums)
     v, b, bad = _defined(reps)
     se_rep = standard_error(v)
     se = standard_error_of(d, w, n)
     if v.size == 0 or not (np.isfinite(point) and np.isfinite(se)):
         return Interval(nan, nan, se_rep, level, "studentised", b, bad), reps
-    sd, sd2 = sums[:, m], sums[:, m + 1]
     se_star = np.sqrt(np.maximum(sd2 - sd * sd / n, 0.0) * n / (n - 1))
     dev = reps - point
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -145,6 +145,35 @@ class RankUnits:
             return "score", f"fewer than {SCORE_BELOW} rows in the rarer class"
         return "percentile", f"{self.n:,} rows"
 
+    def placement_units(self):
+        """Additive Units of the AUC's first-order (Hajek) form, for the calibrated
+        interval's levels: per row of each scored column (is positive, its placement if
+        positive, is negative, its placement if negative); a column's score is
+        mean positive placement + mean negative placement - its AUC, which is its AUC on
+        these rows and moves as the AUC does to first order on resampled ones."""
+        from ...core.resample import Units
+        t, s, _ = _truth_columns(self.truth, self.scores)
+        keep = _kept(t)
+        if not keep:
+            return None
+        cols, aucs = [], []
+        for j in keep:
+            y = t[:, j]
+            v = placements(y, s[:, j])
+            cols += [y, np.where(y, v, 0.0), ~y, np.where(y, 0.0, v)]
+            aucs.append(float(v[y].mean()))
+        stats = np.column_stack(cols).astype(np.float64)
+        aucs = np.array(aucs)
+        c = len(keep)
+
+        def score(sums):
+            x = np.asarray(sums, dtype=np.float64).reshape(-1, c, 4)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                per = x[..., 1] / x[..., 0] + x[..., 3] / x[..., 2] - aucs
+            per[(x[..., 0] == 0) | (x[..., 2] == 0)] = np.nan
+            return per.mean(axis=1)
+        return Units(stats, score, None, "row", mergeable=False)
+
     def score_interval(self, level=0.95):
         """The score Interval of one binary column, or None (several columns, no AUC)."""
         pos, neg, single = self._counts
