@@ -8,6 +8,7 @@ query with nothing relevant (AP 0, still counted).
 import numpy as np
 
 from ._family import FamilyMetric, Option, opt
+from .base import take
 
 
 class MapK(FamilyMetric):
@@ -26,6 +27,23 @@ class MapK(FamilyMetric):
                minimum=1, maximum=10 ** 6),
     )
 
+    fix_words = "the true items put first"
+    no_blend = "the predictions are ranked lists of items, not numbers to average"
+
+    def fixed_prediction(self, truth, pred, rows=None):
+        """The query's relevant items first (a query with none keeps its predictions)."""
+        out = list(pred)
+        for i in (range(len(out)) if rows is None else np.asarray(rows, np.int64).tolist()):
+            if len(truth[i]):
+                out[i] = list(truth[i])
+        return out
+
+    def fix_details(self, report, units, sol_rows):
+        prep, k = report.prepared, report.result.k
+        return [f"relevant {' '.join(map(str, t[:5]))}{' …' if len(t) > 5 else ''}; "
+                f"predicted {' '.join(map(str, p[:k]))}"
+                for t, p in zip(take(prep.truth, sol_rows), take(prep.pred, sol_rows))]
+
     def fit(self, sub_targets, sample=None):
         from ._family import fit_reason, one_column
         found = one_column(sub_targets, sample)
@@ -33,6 +51,9 @@ class MapK(FamilyMetric):
             return None
         import pyarrow.compute as pc
         preds = sample.sub.column(found[0]).slice(0, sample.rows).cast("string")
+        from ._image_layouts import rle_fit
+        if rle_fit(sub_targets, sample):   # pairs of numbers, runs apart: masks may fit too
+            return fit_reason(self, sample, f"space-separated numbers in '{found[0]}' (items)")
         if bool(pc.any(pc.match_substring(pc.utf8_trim_whitespace(preds), " ")).as_py()):
             from .detect import Fit        # several space-separated items a row: a ranking
             return Fit(f"space-separated items in '{found[0]}' ({self.label})")
@@ -63,11 +84,6 @@ class MapK(FamilyMetric):
     def kernel(self, truth, pred, options):
         from .kernels.mapk import mapk
         return mapk(truth, pred, k=opt(options, self, "k"))
-
-    def fixed_stats(self, result, stats):
-        out = stats.copy()
-        out[:, 0] = np.where(result.actual_sizes > 0, 1.0, 0.0)   # the relevant items first
-        return out
 
     def json_fields(self, report):
         r = report.result
