@@ -15,7 +15,7 @@ import numpy as np
 
 
 from ..core.calibrated import auto_method, calibrated_interval
-from ..core.cautions import cautions, few_units_note
+from ..core.cautions import cautions, few_units_note, rescored_note
 from ..core.coverage import check_simulable, coverage_check, coverage_note, widened_note
 from ..core.intervals import CHOICES, Interval, bca_interval, check_level, percentile_interval
 from ..core.resample import MAX_REPLICATES, bootstrap, check_replicates
@@ -119,8 +119,8 @@ def file_interval(values, level, n, kind="row"):
     """The interval of a score re-scored on resampled rows (a metric file, whose per-unit
     statistics are unknown): percentile, with the cautions that need no statistics."""
     iv = percentile_interval(values, level)
-    note = few_units_note(n, kind)
-    return replace(iv, notes=iv.notes + ((note,) if note else ()))
+    notes = tuple(x for x in (few_units_note(n, kind), rescored_note(n, kind)) if x)
+    return replace(iv, notes=iv.notes + notes)
 
 
 def _interval(units, level, replicates, seed, method, cancel):

@@ -220,3 +220,25 @@ def test_identical_candidates_are_said_indistinguishable(tmp_path, metric):
     assert d["indistinguishable"] == [["E1.csv", "E2.csv", "E3.csv"]]
     human = run("select", sol, *files, "--metric", metric, "--bootstrap", "300").stdout
     assert "100 % that one of them" not in human and "indistinguishable" in human
+
+
+def test_a_metric_file_interval_from_few_rows_is_flagged_and_unhonourable_flags_refused(tmp_path):
+    from test_cli_select import ROOT
+    folder = ROOT / "resources" / "metrics"
+    sol = write(tmp_path / "s.csv", "".join((folder / "bll_solution.csv").read_text(
+        ).splitlines(keepends=True)[:60]))
+    sub = write(tmp_path / "p.csv", "".join((folder / "bll_submission.csv").read_text(
+        ).splitlines(keepends=True)[:60]))
+    mf = folder / "balanced_log_loss.py"
+    r = run("score", sol, sub, "--metric-file", mf, "--ci", "0.95", "--bootstrap", "200", "--json")
+    assert r.returncode == 0, r.stderr
+    ci = strict(r.stdout)["ci"]
+    assert ci["method"] == "percentile" and ci["too_narrow_likely"] is True
+    assert any(w.startswith("too narrow likely: 59 rows; a percentile interval from re-scored")
+               for w in ci["warnings"])
+    # Before: --coverage-check and --group-column were silently ignored with a metric file.
+    r = run("score", sol, sub, "--metric-file", mf, "--coverage-check", "--group-column", "id")
+    assert r.returncode == 2 and r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 2 and lines[0].startswith("kmetric: --coverage-check is not available")
+    assert lines[1].startswith("kmetric: --group-column is not available with --metric-file")
