@@ -20,10 +20,10 @@ def add_stats_options(s, groups=False):
                         "output says which): studentised for the mean of one per-unit value "
                         "(losses, errors), percentile for ratios of sums; for a confusion matrix "
                         "calibrated below 50 rows or with a class of under 6 rows, else "
-                        "percentile; for AUC on one column the score interval below 50 rows of "
-                        "the rarer class, else percentile. bca: bias-corrected and accelerated; "
-                        "calibrated: the double bootstrap; studentised: the bootstrap-t; score: "
-                        "AUC's closed-form score interval")
+                        "percentile; for a rank statistic of one 0/1 column the score interval "
+                        "below 50 rows of the rarer class, else percentile. bca: bias-corrected "
+                        "and accelerated; calibrated: the double bootstrap; studentised: the "
+                        "bootstrap-t; score: a rank statistic's closed-form score interval")
     g.add_argument("--coverage-check", action="store_true",
                    help="measure the interval method's coverage at this size: 200 datasets drawn "
                         "from this data (its tail widened when it is heavy), the interval on each "

@@ -147,10 +147,10 @@ def auto_method(units, minority=None):
     (``auto_choice()``, e.g. a rank statistic's closed-form interval). Per-unit
     statistics: the studentised bootstrap for the mean (or root mean) of one per-unit
     value, whose skew the percentile misses; percentile for ratios of several sums, where
-    the studentised one measured worse (heavy-tailed documents: 0.72 against 0.90). Cells
-    of identical units (a confusion matrix): calibrated with a rare class or very few
-    rows, where the percentile covers too little, else percentile (calibrating a
-    50-row binary F1 measured 100 %: too wide)."""
+    the studentised one measured worse (documents of heavy-tailed sizes: 0.72 against
+    0.90). Cells of identical units (a confusion matrix): calibrated with a rare class or
+    very few rows, where the percentile covers too little, else percentile (calibrating a
+    50-row two-class table with 10 positives measured 100 %: too wide)."""
     choose = getattr(units, "auto_choice", None)
     if choose is not None:
         return choose()

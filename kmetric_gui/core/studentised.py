@@ -1,7 +1,7 @@
 """The studentised (bootstrap-t) interval of a score made of per-unit sums.
 
 A percentile interval reads the bootstrap replicates' own spread; with a
-skewed statistic at small n (squared errors, log losses, documents of very
+skewed statistic at small n (squared errors, per-row losses, documents of very
 different sizes) that spread is too small on the side the sample under-shows.
 The studentised interval pivots instead: each replicate's
 t* = (score* - score) / se*, with se* the replicate's own standard error, and

@@ -242,3 +242,17 @@ def test_a_metric_file_interval_from_few_rows_is_flagged_and_unhonourable_flags_
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 2 and lines[0].startswith("kmetric: --coverage-check is not available")
     assert lines[1].startswith("kmetric: --group-column is not available with --metric-file")
+
+
+def test_auto_does_for_auc_what_the_help_says(tmp_path):
+    # Before: the help said auto calibrates below 200 units; for AUC it never did.
+    help_text = " ".join(run("score", "--help").stdout.split())
+    assert ("for a rank statistic of one 0/1 column the score interval below 50 rows of the "
+            "rarer class") in help_text
+    sol, (sub,) = auc_files(tmp_path, n=300, positives=6)
+    human = run("score", sol, sub, "--metric", "auc", "--ci", "0.95").stdout
+    assert "(auto: score, closed form)" in human
+    sol2, (sub2,) = auc_files(tmp_path, n=300, positives=120, seed=1)
+    ci = strict(run("score", sol2, sub2, "--metric", "auc", "--ci", "0.95", "--bootstrap", "300",
+                    "--json").stdout)["ci"]
+    assert ci["method"] == "percentile" and ci["replicates"] == 300
