@@ -57,3 +57,17 @@ def test_the_cautions_go_with_the_numbers_they_belong_to(qtbot, window, tmp_path
                     and window.session.stats.settings[0].group_column is None, timeout=30000)
     qtbot.waitUntil(lambda: not any("groups" in x for x in window.score_panel.caution_lines()),
                     timeout=30000)
+
+
+def test_a_shake_up_that_cannot_split_the_groups_says_why(qtbot, window, tmp_path):
+    # Before: the row shake-up stayed on screen under the two groups' refusal.
+    sol, sub = write_usage_pairs(tmp_path)
+    wait_scored(qtbot, window, lambda: window.open_files(sol, sub))
+    stats_ready(qtbot, window)
+    pick_groups(qtbot, window, "Usage")
+    qtbot.waitUntil(lambda: window.session.stats is not None
+                    and window.session.stats.settings[0].group_column == "Usage", timeout=30000)
+    problem = window.session.stats.stats.shakeup_problem
+    assert problem and "each side" in problem
+    qtbot.waitUntil(lambda: "not computed" in window.shakeup.title.text(), timeout=10000)
+    assert problem in window.shakeup.title.text()
