@@ -256,3 +256,14 @@ def test_auto_does_for_auc_what_the_help_says(tmp_path):
     ci = strict(run("score", sol2, sub2, "--metric", "auc", "--ci", "0.95", "--bootstrap", "300",
                     "--json").stdout)["ci"]
     assert ci["method"] == "percentile" and ci["replicates"] == 300
+
+
+def test_the_report_page_carries_the_interval_warnings(tmp_path):
+    sol, (sub,) = auc_files(tmp_path, n=200, positives=4)
+    out = tmp_path / "rep"
+    r = run("report", sol, sub, "--metric", "auc", "--out", out, "--ci", "0.95", "--ci-method",
+            "percentile", "--bootstrap", "300")
+    assert r.returncode == 0, r.stderr
+    page = (out / "index.html").read_text()
+    assert "warning: too narrow likely: only 4 rows in the rarer class" in page
+    assert strict((out / "report.json").read_text())["ci"]["too_narrow_likely"] is True
