@@ -59,6 +59,15 @@ def test_auc_coverage_check_runs_in_score_and_compare(tmp_path):
     assert r.returncode == 0, r.stderr
     for s in strict(r.stdout)["submissions"]:
         assert s["ci"]["coverage"]["simulations"] == 200
+    # and a lower-is-better metric beside it
+    rsol, (ra, rb) = reg_files(tmp_path, n=150, subs=2)
+    r = run("compare", rsol, ra, rb, "--metric", "rmse", "--coverage-check", "--json",
+            "--bootstrap", "300", "--permutations", "50", "--splits", "50")
+    assert r.returncode == 0, r.stderr
+    d = strict(r.stdout)
+    assert d["higher_is_better"] is False
+    for s in d["submissions"]:
+        assert s["ci"]["method"] == "studentised" and s["ci"]["coverage"]["simulations"] == 200
 
 
 @pytest.mark.parametrize("metric", ["rmse", "qwk"])

@@ -130,3 +130,8 @@ def test_ties_count_for_the_teams_submitted_first():
     assert np.all(flat.ranks == 5)
     flat_first = simulate_ranks(0.8, others, np.zeros(20), 0.0, 200, earlier=np.zeros(5, bool))
     assert np.all(flat_first.ranks == 2)
+    # lower is better: the mirror image
+    low = simulate_ranks(-0.8, -others, -gaps, 1.0, 50, higher_is_better=False,
+                         earlier=[True, True, False, False, True])
+    assert low.rank_now == 3 and np.all(low.ranks == 3)
+    assert simulate_ranks(-0.8, -others, -gaps, 1.0, 50, higher_is_better=False).rank_now == 5
