@@ -23,8 +23,9 @@ from kmetric_gui.analysis.stats import interval_of  # noqa: E402
 from kmetric_gui.metrics import get_metric  # noqa: E402
 
 
-def timed(fn, repeat):
-    fn()                                   # warm-up (imports, caches)
+def timed(fn, repeat, warm=False):
+    if warm:
+        fn()                               # warm-up (imports, caches)
     wall, cpu = [], []
     for _ in range(repeat):
         t0, c0 = time.perf_counter(), time.process_time()
@@ -60,6 +61,8 @@ def main(argv=None):
     head = f"{'case':<40} {'percentile':>16} {'new method':>28} {'ratio (wall)':>13}"
     print(head)
     print("-" * len(head))
+    from kmetric_gui.core.additive import mean_units
+    interval_of(mean_units(np.arange(100.0)), 0.95, 100, 0, "studentised")    # imports
     for name, units, method in cases(a.rows, rng):
         pw, pc = timed(lambda: interval_of(units, 0.95, 2000, 0, "percentile"), a.repeat)
         nw, nc = timed(lambda: interval_of(units, 0.95, 2000, 0, method), a.repeat)
