@@ -21,8 +21,8 @@ from ..core.intervals import CHOICES, METHODS, check_level
 from ..core.resample import check_replicates
 from ..errors import Cancelled, InputError
 from .scoring import Options, load, score_prepared
-from .grouping import grouped_paired, read_groups, report_units
-from .stats import DEFAULT_FRACTION, interval_of
+from .grouping import grouped_paired, read_groups
+from .stats import DEFAULT_FRACTION, split_interval
 
 SPLITS = ("public", "private")
 
@@ -255,10 +255,8 @@ def compare_reports(names, paths, reports, options=CompareOptions(), progress=No
     for k, sub in enumerate(subs):
         _tick(progress, cancel, 0.4 + 0.2 * k / len(subs), f"intervals of {sub.name}")
         for key, split in [("ci", "all")] + [(f"{s}_ci", s) for s in splits]:
-            units = report_units(sub.report, split, groups)
-            iv = interval_of(units, o.level, o.replicates, o.seed, o.method,
-                             coverage=o.coverage_check if key == "ci" else 0)
-            sub.intervals[key] = iv if groups is None else replace(iv, groups=units.n)
+            sub.intervals[key] = split_interval(sub.report, split, o, groups, cancel,
+                                                o.coverage_check if key == "ci" else 0)
     fraction = o.public_fraction
     if fraction is None and usage is not None and splits:
         from ..metrics.base import public_share

@@ -66,6 +66,16 @@ def report_units(report, split="all", groups=None):
     return grouped_units(units, codes, n, cells)
 
 
+def check_groups(units, split="all"):
+    """InputError when grouped units cannot give an interval: one group has nothing to
+    resample against (fewer than 10 get a caution beside the interval, core/cautions.py)."""
+    if units.n < 2:
+        rows = "scored row" if split == "all" else f"scored {split.capitalize()} row"
+        raise InputError(f"an interval needs at least 2 groups to resample; every {rows} is "
+                         f"in one group" if units.n else
+                         f"an interval needs at least 2 groups to resample; there is no {rows}")
+
+
 def grouped_paired(reports, split, groups):
     """A paired engine (core.compare.UnitPairs) over whole groups: each submission's
     statistics summed per group, so bootstrap draws, random swaps and splits move groups.

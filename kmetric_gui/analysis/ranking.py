@@ -23,13 +23,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.rank import simulate_ranks
 from ..errors import InputError
 from ..numbers import shown, why_not_number
 from .scoring import Options
 
 SCORE_NAMES = ("score", "publicscore", "public score", "public_score")
 TEAM_NAMES = ("teamname", "team name", "team", "name", "teamid", "team id")
+DATE_NAMES = ("submissiondate", "submission date", "submission_date", "date")
 SENSITIVITY = (0.0, 1.0)
 MAX_SHOWN = 20            # bad rows named before "and N more"
 
@@ -41,8 +41,11 @@ class RankOptions:
     seed: int = 0
     splits: int = 2000        # shake-up splits or bootstrap replicates for our gaps
     team: "str | None" = None  # our team's row on the leaderboard, left out of the others
+    submitted: str = "last"    # our submission time for ties: "first", "last" or a date-time
 
     def check(self):
+        from .ranking_odds import check_submitted
+        check_submitted(self.submitted)
         if not -1 <= self.correlation <= 1:
             raise InputError(f"--correlation must be from -1 to 1; got {self.correlation}")
         if int(self.simulations) != self.simulations or not 1 <= self.simulations <= 1_000_000:
@@ -55,6 +58,7 @@ class Leaderboard:
     name: str                  # the file's name
     teams: list                # team names (or ids)
     scores: np.ndarray         # (T,) public scores in file order
+    dates: "list | None" = None   # each team's SubmissionDate text, when the file has them
 
 
 def _text(path):
@@ -97,12 +101,13 @@ def read_leaderboard(path):
             raise InputError(f"leaderboard {name}: no score column (looked for 'Score', or a "
                              f"two-column team,score file); found columns: {', '.join(head)}")
         tc = next((low.index(n) for n in TEAM_NAMES if n in low), 0 if sc != 0 else 1)
+        dc = next((low.index(n) for n in DATE_NAMES if n in low), None)
         score_name = head[sc]
     else:
-        data, sc, tc, score_name = rows, 1, 0, "2"
+        data, sc, tc, dc, score_name = rows, 1, 0, None, "2"
     if not data:
         raise InputError(f"leaderboard {name}: no team rows under the header")
-    teams, scores, bad = [], [], []
+    teams, scores, dates, bad = [], [], [], []
     for i, r in enumerate(data):
         team = r[tc].strip() if tc < len(r) else ""
         value = r[sc] if sc < len(r) else None
@@ -113,12 +118,14 @@ def read_leaderboard(path):
             continue
         teams.append(team)
         scores.append(float(value.strip()))
+        dates.append(r[dc].strip() if dc is not None and dc < len(r) else "")
     if bad:
         extra = [f"leaderboard {name}: and {len(bad) - MAX_SHOWN} more rows whose score is not "
                  "a number"] if len(bad) > MAX_SHOWN else []
         lines = bad[:MAX_SHOWN] + extra
         raise InputError(lines[0], lines)
-    return Leaderboard(name, teams, np.asarray(scores, dtype=np.float64))
+    return Leaderboard(name, teams, np.asarray(scores, dtype=np.float64),
+                       dates if dc is not None else None)
 
 
 def board_direction(scores):
@@ -146,6 +153,7 @@ class Landing:
     options: RankOptions
     leaderboard: str
     warnings: list = field(default_factory=list)
+    batches: int = 1           # independent batches of splits and simulations (ranking_odds)
 
     def assumptions(self):
         o = self.options
@@ -161,7 +169,15 @@ class Landing:
                 "shown; at 1 everyone moves alike and the public order stays)",
                 f"the leaderboard's public scores are on the same scale as ours ({better} is "
                 "better); teams = the leaderboard's rows + us",
-                f"{o.simulations} simulations, seed {o.seed}; medals by Kaggle's rules for "
+                "equal scores are ordered by submission time, earlier first (Kaggle's rule); "
+                + ("ours is taken as the last, so every tie counts against us"
+                   if o.submitted == "last" else "ours is taken as the first" if o.submitted ==
+                   "first" else f"ours was submitted at {o.submitted}")
+                + " (--submission-time first|last|TIME)",
+                f"{self.main.ranks.size} simulations and {self.gaps.size} simulated gaps in "
+                f"{self.batches} independent batches, seed {o.seed}; medal odds with their "
+                "Monte-Carlo error (the batches' spread), more batches drawn until rare odds are "
+                "within 25 % of themselves or below 0.1 %; medals by Kaggle's rules for "
                 f"{self.main.teams} teams, percentages rounded down"]
 
     def to_json(self):
@@ -186,13 +202,18 @@ def land(report, board, options=RankOptions(), cancel=None):
     from .select import higher_is_better
     hib = higher_is_better(report.definition)
     teams, scores = list(board.teams), board.scores
+    dates = board.dates
     warnings = []
     if o.team is not None:
         keep = [i for i, t in enumerate(teams) if t != o.team]
         if len(keep) == len(teams):
             warnings.append(f"team {shown(o.team)} is not on the leaderboard {board.name}")
         scores = scores[keep]
-    score, gaps, source = our_gaps(report, o.splits, o.seed)
+        dates = None if dates is None else [dates[i] for i in keep]
+    from .ranking_odds import BATCHES, batched_odds, earlier_teams, simulate
+    earlier = earlier_teams(o.submitted, dates, scores.size, board.name)
+    per = max(1, -(-o.splits // BATCHES))
+    score, gaps, source = our_gaps(report, per, o.seed)
     if not np.isfinite(score):
         raise InputError("the submission's score is undefined: there is no rank to simulate")
     if gaps.size == 0:
@@ -208,22 +229,13 @@ def land(report, board, options=RankOptions(), cancel=None):
         if score < lo - span or score > hi + span:
             warnings.append(f"our score {score:.6g} is far outside the leaderboard's range "
                             f"[{lo:.6g}, {hi:.6g}]: is it the same metric and test set?")
-    sims = _simulations(score, scores, gaps, (o.correlation,) + SENSITIVITY, o, hib, cancel)
-    return Landing(report.metric, hib, score, source, gaps, sims[0], sims[1:], o, board.name,
-                   warnings)
 
-
-def _simulations(score, scores, gaps, rhos, o, hib, cancel):
-    """simulate_ranks at each correlation, two at a time: each has its own seeded
-    generator (the same numbers as one after the other), and numpy's draws and
-    comparisons free the GIL, so the chosen correlation and the sensitivity line at 0
-    (the two that draw; 1 needs none) share the two cores."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    def one(r):
-        return simulate_ranks(score, scores, gaps, r, o.simulations, o.seed, hib, cancel)
-    with ThreadPoolExecutor(2, thread_name_prefix="kmetric-rank") as pool:
-        return list(pool.map(one, rhos))
+    def gaps_of(seed):
+        return gaps if seed == o.seed else our_gaps(report, per, seed)[1]
+    sims, all_gaps = batched_odds(simulate(score, scores, hib, earlier), gaps_of,
+                                  (o.correlation,) + SENSITIVITY, o.simulations, o.seed, cancel)
+    return Landing(report.metric, hib, score, source, all_gaps, sims[0], sims[1:], o, board.name,
+                   warnings, sims[0].batches.shape[0])
 
 
 def rank_files(truth_path, submission_path, board, options=Options(), rank=RankOptions(),
@@ -271,20 +283,25 @@ def add_to_report(data, board, options=RankOptions(), cancel=None):
 
 
 def _sim_json(sim):
+    from .ranking_odds import odds_json
     p05, p50, p95 = sim.quantiles()
     return {"correlation": sim.correlation, "rank_p05": p05, "rank_p50": p50, "rank_p95": p95,
-            "medals": sim.medals()}
+            "medals": sim.medals(), "medal_odds": odds_json(sim)}
 
 
 def landing_json(w):
     """The `kmetric rank --json` object of DESIGN.md (plus a few added keys)."""
+    from .ranking_odds import odds_json
     m = w.main
     p05, p50, p95 = m.quantiles()
     gap = w.gaps
     out = {"metric": w.metric, "higher_is_better": w.higher_is_better, "teams": m.teams,
            "score": w.score, "rank_now": m.rank_now, "rank_p05": p05, "rank_p50": p50,
-           "rank_p95": p95, "medals": m.medals(), "thresholds": dict(m.thresholds),
+           "rank_p95": p95, "medals": m.medals(), "medal_odds": odds_json(m),
+           "thresholds": dict(m.thresholds),
            "correlation": m.correlation, "simulations": int(m.ranks.size),
+           "splits": int(gap.size), "batches": w.batches,
+           "submission_time": w.options.submitted,
            "seed": w.options.seed, "gap_source": w.source,
            "gap_sd": float(np.std(gap, ddof=1)) if gap.size > 1 else None,
            "sensitivity": [_sim_json(s) for s in w.sensitivity],

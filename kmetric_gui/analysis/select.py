@@ -170,7 +170,8 @@ def advice_json(adv):
            "agreement": {"method": "correlation of the candidates' replicate scores",
                          "names": list(adv.names),
                          "matrix": [[_num(x) for x in row] for row in s.agreement]},
-           "undefined_replicates": s.undefined, "verdict": verdict(adv)}
+           "undefined_replicates": s.undefined, "verdict": verdict(adv),
+           "indistinguishable": [[adv.names[m] for m in g] for g in s.copies]}
     if adv.warnings:
         out["warnings"] = list(adv.warnings)
     if adv.skipped:
@@ -190,6 +191,16 @@ def verdict(adv):
     """The advice in plain words, e.g. "A and C: 71 % that one of them is the best; ..."."""
     s = adv.selection
     k, c = adv.options.pick, len(adv.names)
+    if any(len(g) == c for g in s.copies):
+        return (f"indistinguishable: all {c} candidates score the same in every replicate (the "
+                "same predictions, or ones this metric cannot tell apart on these "
+                f"{plural(adv.unit)}); no pick of {k} holds the best more often than another.")
+    found = [g for g in s.copies if len(set(g) & set(s.best.members)) > 1]
+    if found:
+        g = found[0]
+        return (f"indistinguishable: {_and([adv.names[m] for m in g])} score the same in every "
+                f"replicate, and fewer than {k} candidates differ; submitting copies hedges "
+                "nothing.")
     best = [adv.names[m] for m in s.best.members]
     one = "it is" if k == 1 else "one of them is"
     text = f"{_and(best)}: {_pct(s.best.p_contains_best)} that {one} the best of the {c}"
@@ -209,6 +220,9 @@ def verdict(adv):
     if s.best.p_contains_best < 0.5:
         text += (f". No pick of {k} is likely to hold the best: on {adv.joint.n} {plural(adv.unit)} "
                  "the candidates are too close to tell apart")
+    for g in s.copies:
+        text += (f". {_and([adv.names[m] for m in g])} score the same in every replicate: they "
+                 "are indistinguishable here, and submitting more than one of them hedges nothing")
     return text + "."
 
 

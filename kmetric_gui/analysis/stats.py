@@ -15,14 +15,17 @@ import numpy as np
 
 
 from ..core.calibrated import auto_method, calibrated_interval
-from ..core.coverage import coverage_note, measured_coverage
+from ..core.cautions import cautions, few_units_note, rescored_note
+from ..core.coverage import (check_simulable, coverage_check, coverage_note, widened_note,
+                             widened_tail)
 from ..core.intervals import (CHOICES, Interval, bca_interval, check_level, no_interval,
                               percentile_interval)
 from ..core.resample import MAX_REPLICATES, bootstrap, check_replicates
 from ..core.shakeup import Shakeup, check_fraction, public_size
+from ..core.studentised import studentised_interval
 from ..core.shakeup import shakeup as simulate
 from ..errors import InputError
-from .grouping import report_units
+from .grouping import check_groups, report_units
 from ..core.words import plural
 
 DEFAULT_FRACTION = 0.3     # Public share when the solution has no Usage column
@@ -90,6 +93,8 @@ def interval_of(units, level=0.95, replicates=2000, seed=0, method="auto", cance
                 coverage=0, progress=None):
     """Interval of one score from its Units (core.resample.Units); ``method`` "auto"
     picks per case (core/calibrated.py) and the Interval's ``method`` says which.
+    Cautions that the data shows (core/cautions.py: a heavy tail, a rare class, few
+    units) are among its warnings.
     coverage: simulated datasets of a coverage self-check (core/coverage.py), 0 for none."""
     why = getattr(units, "overflow", None)
     if why:
@@ -97,28 +102,71 @@ def interval_of(units, level=0.95, replicates=2000, seed=0, method="auto", cance
         # them is honest, so there is none (the score says why it is undefined, if it is).
         return no_interval(level, method if method in CHOICES[1:] else "percentile", why)
     iv = _interval(units, level, replicates, seed, method, cancel)
-    if not coverage or not units.n:
+    iv = replace(iv, notes=iv.notes + cautions(units, iv.method))
+    if not coverage:
         return iv
-    measured, sims = measured_coverage(
-        units, lambda u, k: _interval(u, level, replicates, k, iv.method, cancel), coverage,
-        seed, cancel, progress)
-    note = coverage_note(measured, sims, level)
-    return replace(iv, coverage={"measured": None if not np.isfinite(measured) else measured,
-                                 "simulations": sims},
-                   notes=iv.notes + ((note,) if note else ()))
+    return with_coverage(iv, units, level, replicates, cancel, coverage, seed, progress)
+
+
+def with_coverage(iv, units, level, replicates, cancel, coverage, seed=0, progress=None):
+    """``iv`` with the coverage self-check of its method (core/coverage.py), or InputError
+    when the data is too small for one. Where the tail is heavy the check runs twice,
+    widened and from the sample alone, and measures their mid-point (the truth lay between
+    the two on infinite-variance data: bench/coverage_check.py)."""
+    check_simulable(units)
+
+    def fn(u, k):
+        return _interval(u, level, replicates, k, iv.method, cancel)
+
+    def half(a):
+        return None if progress is None else (lambda f, words: progress(a + f / 2, words))
+    measured, sims, tail = coverage_check(units, fn, coverage, seed, cancel,
+                                          half(0.0) if widened_tail(units) else progress)
+    found = {"simulations": sims}
+    if tail is not None:
+        plain, _, _ = coverage_check(units, fn, coverage, seed, cancel, half(0.5), widen=False)
+        found.update(widened=measured, sample_only=plain, widened_tail_index=float(tail.index))
+        measured = (measured + plain) / 2.0
+    found = {"measured": None if not np.isfinite(measured) else measured, **found}
+    notes = tuple(x for x in (coverage_note(measured, sims, level),
+                              widened_note(tail, found.get("widened"), found.get("sample_only")))
+                  if x)
+    return replace(iv, coverage=found, notes=iv.notes + notes)
+
+
+def file_interval(values, level, n, kind="row"):
+    """The interval of a score re-scored on resampled rows (a metric file, whose per-unit
+    statistics are unknown): percentile, with the cautions that need no statistics."""
+    iv = percentile_interval(values, level)
+    notes = tuple(x for x in (few_units_note(n, kind), rescored_note(n, kind)) if x)
+    return replace(iv, notes=iv.notes + notes)
 
 
 def _interval(units, level, replicates, seed, method, cancel):
-    reps = bootstrap(units, replicates, seed, cancel)
-    if hasattr(units, "replicates") and method in ("auto", "calibrated"):
-        # A rank statistic draws its own rows: no additive sums to calibrate with.
-        iv = percentile_interval(reps, level)
-        if method == "calibrated":
-            iv = replace(iv, notes=iv.notes + ("calibrated needs additive statistics; this metric's "
-                                               "interval is the percentile one",))
-        return iv
     if method == "auto":
-        method = auto_method(units, getattr(units, "minority", None))[0] if units.n else "percentile"
+        method = auto_method(units)[0] if units.n else "percentile"
+    rank = hasattr(units, "replicates")       # a rank statistic draws its own rows
+    if method == "score":
+        found = units.score_interval(level) if hasattr(units, "score_interval") else None
+        if found is not None:
+            return found
+        iv = _interval(units, level, replicates, seed, "percentile", cancel)
+        return replace(iv, notes=iv.notes + ("the score interval is for one column of 0/1 "
+                                             "truth and scores; this is the percentile one",))
+    if method == "studentised" and units.n and not rank:
+        return studentised_interval(units, level, replicates, seed, cancel)[0]
+    reps = bootstrap(units, replicates, seed, cancel)
+    if rank and method == "calibrated" and units.n:
+        # Levels calibrated on the rank statistic's first-order additive form (its own
+        # outer draws), read from the exact replicates.
+        found = units.placement_units() if hasattr(units, "placement_units") else None
+        if found is not None:
+            return calibrated_interval(reps, found, level, seed, cancel=cancel)
+    if rank and method in ("calibrated", "studentised"):
+        # No additive sums to calibrate or studentise with.
+        iv = percentile_interval(reps, level)
+        return replace(iv, notes=iv.notes + (f"{method} needs additive statistics; this metric's "
+                                             "interval is the percentile one",))
     if method == "bca":
         values, weights = units.jackknife() if units.n else (np.array([np.nan]), None)
         return bca_interval(reps, units.point() if units.n else np.nan, values, level, weights)
@@ -139,11 +187,29 @@ def score_intervals(report, options=StatsOptions(), cancel=None, groups=None, pr
     for key, split in [("ci", "all")] + [(f"{s}_ci", s) for s in SPLIT_NAMES if s in report.splits]:
         if keys is not None and key not in keys:
             continue
-        units = report_units(report, split, groups)
-        iv = interval_of(units, o.level, o.replicates, o.seed, o.method, cancel,
-                         o.coverage_check if key == "ci" else 0, progress)
-        out[key] = iv if groups is None else replace(iv, groups=units.n)
+        out[key] = split_interval(report, split, o, groups, cancel,
+                                  o.coverage_check if key == "ci" else 0, progress)
     return out
+
+
+def split_interval(report, split, o, groups=None, cancel=None, coverage=0, progress=None):
+    """The Interval of one split's score ("all", "public", "private") under StatsOptions-like
+    ``o`` (level, replicates, seed, method); whole groups resampled when ``groups``.
+    Fewer than 2 groups: InputError for "all"; for a Usage side, no interval, said."""
+    units = report_units(report, split, groups)
+    if groups is not None:
+        try:
+            check_groups(units, split)
+        except InputError as e:
+            if split == "all":
+                raise
+            # One side of the Usage split in one group (e.g. the groups are the Usage
+            # column): no interval for that side, said, while the others stand.
+            nan = float("nan")
+            return Interval(nan, nan, nan, o.level, o.method, 0, 0, (f"no interval: {e}",),
+                            groups=units.n)
+    iv = interval_of(units, o.level, o.replicates, o.seed, o.method, cancel, coverage, progress)
+    return iv if groups is None else replace(iv, groups=units.n)
 
 
 def class_intervals(report, options=StatsOptions(), cancel=None):
@@ -274,7 +340,8 @@ def interval_text(iv, seed, asked=None):
     extra = f", {iv.undefined} undefined" if iv.undefined else ""
     extra += f", {iv.groups} groups" if iv.groups is not None else ""
     method = f"auto: {iv.method}" if asked == "auto" else iv.method
-    how = f"({method}, {iv.replicates} replicates, seed {seed}{extra})"
+    draws = "closed form" if iv.replicates == 0 else f"{iv.replicates} replicates, seed {seed}"
+    how = f"({method}, {draws}{extra})"
     if not (np.isfinite(iv.low) and np.isfinite(iv.high)):
         return f"[undefined] {level} CI {how}"
     d = _decimals(iv)
@@ -337,6 +404,6 @@ def shakeup_lines(sh):
 
 
 __all__ = ["StatsOptions", "ShakeupOptions", "Stats", "Interval", "Shakeup", "analyze",
-           "interval_of", "score_intervals", "class_intervals", "shakeup", "usage_fraction",
+           "interval_of", "score_intervals", "split_interval", "class_intervals", "shakeup", "usage_fraction",
            "interval_text", "coverage_text", "coverage_short", "compact_text", "shakeup_lines",
            "DEFAULT_FRACTION", "MAX_REPLICATES"]

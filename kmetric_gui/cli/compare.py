@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import json
+from .output import dumps
 import math
 import sys
 
 from .metricfile import add_metric_file_options
 from .options import add_metric_options, check_given, options_from_args, print_problems
-from .stats import MAX_COUNT, _count, _fraction, _number, add_group_options
+from .stats import MAX_COUNT, METHOD_CHOICES, _count, _fraction, _number, add_group_options
 from ..core.words import plural
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help=f"paired bootstrap replicates (default 2000, at most {MAX_COUNT:,})")
     g.add_argument("--permutations", metavar="P",
                    help=f"random swaps for the p-value (default 2000, 0 skips it, at most {MAX_COUNT:,})")
-    g.add_argument("--ci-method", choices=["auto", "percentile", "bca", "calibrated"],
+    g.add_argument("--ci-method", choices=METHOD_CHOICES,
                    help="interval method of each score (default auto, as for `kmetric score`); "
                         "differences use percentile, or bca when asked")
     g.add_argument("--seed", metavar="S", help="random seed (default 0)")
@@ -239,7 +239,7 @@ def run(args: argparse.Namespace) -> int:
     for line in cmp.problems:
         print(f"kmetric: {line}", file=sys.stderr)
     if args.json:
-        print(json.dumps(d))
+        print(dumps(d))
     else:
         print("\n".join(human_lines(cmp, d)))
     return 2 if cmp.skipped else 0

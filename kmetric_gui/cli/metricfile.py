@@ -1,5 +1,5 @@
 """`--metric-file FILE`: score with a competition's own metric file (kmetric_gui.metricfile)."""
-import json
+from .output import dumps
 import math
 import sys
 
@@ -145,10 +145,25 @@ def human_lines(fs):
     return lines
 
 
+def unavailable(args):
+    """Statistics flags a metric file cannot honour, each refused in one line (never
+    ignored): they need the metric's per-row statistics, which a metric file does not give."""
+    out = []
+    if getattr(args, "coverage_check", False):
+        out.append("--coverage-check is not available with --metric-file: it needs the metric's "
+                   "per-row statistics (a metric file would re-score 200 simulated data sets "
+                   "times the replicates)")
+    for flag in ("group_column", "groups"):
+        if getattr(args, flag, None) is not None:
+            out.append(f"--{flag.replace('_', '-')} is not available with --metric-file: "
+                       "whole groups are resampled from the metric's per-row statistics")
+    return out
+
+
 def run_score(args, ci, shake):
     from ..errors import Cancelled, InputError
     from ..metricfile.kaggle import MetricFailed, bootstrap, open_worker, score_file
-    more, budget = [], None
+    more, budget = unavailable(args), None
     if getattr(args, "fix_budget", None) is not None:
         budget = _number(args.fix_budget, "--fix-budget", more)
         if budget is not None and budget <= 0:
@@ -182,7 +197,7 @@ def run_score(args, ci, shake):
         print("kmetric: interrupted", file=sys.stderr)
         return 130
     output_notes(fs.source.name, output, d)
-    print(json.dumps(d) if args.json else "\n".join(lines))
+    print(dumps(d) if args.json else "\n".join(lines))
     return 0
 
 
@@ -226,9 +241,8 @@ def _parity(args, fs, d, lines):
 
 
 def _interval(w, fs, usage, ci, d, lines, bootstrap):
-    from ..core.intervals import percentile_interval
     from ..metricfile.runner import MetricFailed
-    from ..analysis.stats import interval_text
+    from ..analysis.stats import file_interval, interval_text
     from ..metricfile.kaggle import plan_replicates
     from .metricfile_stats import Progress
     b, est = plan_replicates(w, fs.call_seconds, ci.replicates)
@@ -244,11 +258,13 @@ def _interval(w, fs, usage, ci, d, lines, bootstrap):
     b = len(values)
     if b < ci.replicates:
         lines.append(f"note: {b} of {ci.replicates} replicates, as many as fit in the time limit")
-    iv = percentile_interval(values, ci.level)
+    iv = file_interval(values, ci.level, fs.n_rows)
     d["ci"] = iv.to_dict(ci.seed)
     for i, line in enumerate(lines):
         if line.startswith("score:"):
             lines[i] = f"{line}  {interval_text(iv, ci.seed)}"
+            lines[i + 1:i + 1] = [f"         warning: {w}" for w in iv.warnings]
+            break
     if failed:
         kinds = sorted({r[1] for r in failed})[:3]
         lines.append(f"note: {len(failed)} of {b} replicates failed in the metric and "
@@ -259,7 +275,7 @@ def run_compare(args, copts):
     from ..errors import InputError
     from ..metricfile.compare import compare_with_file
     from ..metricfile.runner import MetricFailed
-    limits = start(args)
+    limits = start(args, unavailable(args))
     if limits is None:
         return 2
     try:
@@ -274,7 +290,7 @@ def run_compare(args, copts):
     except (InputError, MetricFailed) as e:
         return refusal(e)
     if args.json:
-        print(json.dumps(d))
+        print(dumps(d))
         return 0
     word = "higher" if d["higher_is_better"] else "lower"
     print(f"metric:  {d['metric']} ({word} is better), {d['n_units']} rows; "

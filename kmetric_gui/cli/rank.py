@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import json
+from .output import dumps
 import sys
 
 from ..metrics import get_metric
@@ -36,6 +36,11 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                                                       "(default 10000)")
     s.add_argument("--team", metavar="NAME", help="our own row on the leaderboard (left out of "
                                                   "the other teams)")
+    s.add_argument("--submission-time", metavar="WHEN",
+                   help="when our submission was made, for ties (Kaggle ranks equal scores by "
+                        "submission time, earlier first): last (default: every tie counts "
+                        "against us), first, or a date-time compared with the leaderboard's "
+                        "SubmissionDate, e.g. 2024-05-01T13:45:00")
     s.add_argument("--seed", metavar="S", help="random seed (default 0)")
     add_metric_options(s)
     s.add_argument("--json", action="store_true", help="print one JSON object")
@@ -60,6 +65,13 @@ def rank_options(args):
         kw["seed"] = v
     if args.team is not None:
         kw["team"] = args.team
+    if args.submission_time is not None:
+        from ..analysis.ranking_odds import check_submitted
+        from ..errors import InputError
+        try:
+            kw["submitted"] = check_submitted(args.submission_time)
+        except InputError as e:
+            problems.append(str(e))
     if problems:
         return None, problems
     if MAX_COUNT < kw.get("simulations", 0):
@@ -67,8 +79,8 @@ def rank_options(args):
     return RankOptions(**kw), []
 
 
-def _medals(m):
-    return "  ".join(f"{k} {100 * m[k]:.1f}%" for k in ("gold", "silver", "bronze", "none"))
+def _medals(odds):
+    return "  ".join(f"{k} {odds[k]['shown']}" for k in ("gold", "silver", "bronze", "none"))
 
 
 def human_lines(d):
@@ -78,12 +90,13 @@ def human_lines(d):
              f"{d['teams']} teams (leaderboard {d['leaderboard']} + us)",
              f"now:     rank {d['rank_now']} of {d['teams']}",
              f"private: rank {d['rank_p50']} (median), 90% between {d['rank_p05']} and "
-             f"{d['rank_p95']}  [correlation {d['correlation']:g}, {d['simulations']} simulations]",
-             f"medals:  {_medals(d['medals'])}",
+             f"{d['rank_p95']}  [correlation {d['correlation']:g}, {d['simulations']} simulations, "
+             f"{d['splits']} simulated gaps in {d['batches']} batches]",
+             f"medals:  {_medals(d['medal_odds'])}  (± Monte-Carlo error)",
              f"         gold to rank {t['gold']}, silver to {t['silver']}, bronze to {t['bronze']}"]
     for s in d["sensitivity"]:
         lines.append(f"  at correlation {s['correlation']:g}: rank {s['rank_p50']} "
-                     f"[{s['rank_p05']}, {s['rank_p95']}]; {_medals(s['medals'])}")
+                     f"[{s['rank_p05']}, {s['rank_p95']}]; {_medals(s['medal_odds'])}")
     lines.append("assumptions:")
     lines += [f"  - {a}" for a in d["assumptions"]]
     for w in d.get("warnings", []):
@@ -110,5 +123,5 @@ def run(args: argparse.Namespace) -> int:
     d = where.to_json()
     for w in d.get("warnings", []):
         print(f"kmetric: warning: {w}", file=sys.stderr)
-    print(json.dumps(d) if args.json else "\n".join(human_lines(d)))
+    print(dumps(d) if args.json else "\n".join(human_lines(d)))
     return 0

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import json
+from .output import dumps
 import math
 import sys
 
@@ -80,5 +80,5 @@ def run(args: argparse.Namespace) -> int:
     except InputError as e:
         print_problems(e, sys.stderr)
         return 2
-    print(json.dumps(d) if args.json else "\n".join(lines))
+    print(dumps(d) if args.json else "\n".join(lines))
     return 0

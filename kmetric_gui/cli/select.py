@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import json
+from .output import dumps
 import math
 import sys
 
@@ -137,5 +137,5 @@ def run(args: argparse.Namespace) -> int:
     d = adv.to_json()
     for line in adv.problems:
         print(f"kmetric: {line}", file=sys.stderr)
-    print(json.dumps(d) if args.json else "\n".join(human_lines(adv, d)))
+    print(dumps(d) if args.json else "\n".join(human_lines(adv, d)))
     return 2 if adv.skipped else 0

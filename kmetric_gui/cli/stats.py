@@ -6,6 +6,7 @@ the flag and the allowed range (exit 2), like every other input problem.
 import math
 
 MAX_COUNT = 1_000_000      # replicates / splits: beyond this it is surely a typo
+METHOD_CHOICES = ["auto", "percentile", "bca", "calibrated", "studentised", "score"]
 
 
 def add_stats_options(s, groups=False):
@@ -14,13 +15,19 @@ def add_stats_options(s, groups=False):
                    help="add a bootstrap confidence interval at this level, e.g. 0.95 (0 < LEVEL < 1)")
     g.add_argument("--bootstrap", metavar="B",
                    help=f"bootstrap replicates (default 2000, at most {MAX_COUNT:,}); implies --ci 0.95")
-    g.add_argument("--ci-method", choices=["auto", "percentile", "bca", "calibrated"],
-                   help="interval method (default auto: calibrated below 200 units or with a "
-                        "class of under 10 rows, else percentile; the output says which); "
-                        "bca: bias-corrected and accelerated; calibrated: the double bootstrap")
+    g.add_argument("--ci-method", choices=METHOD_CHOICES,
+                   help="interval method (default auto, the one measured to hold here; the "
+                        "output says which): studentised for the mean of one per-unit value "
+                        "(losses, errors), percentile for ratios of sums; for a confusion matrix "
+                        "calibrated below 50 rows or with a class of under 6 rows, else "
+                        "percentile; for a rank statistic of one 0/1 column the score interval "
+                        "below 50 rows of the rarer class, else percentile. bca: bias-corrected "
+                        "and accelerated; calibrated: the double bootstrap; studentised: the "
+                        "bootstrap-t; score: a rank statistic's closed-form score interval")
     g.add_argument("--coverage-check", action="store_true",
                    help="measure the interval method's coverage at this size: 200 datasets drawn "
-                        "from this data, the interval on each (implies --ci 0.95)")
+                        "from this data (its tail widened when it is heavy), the interval on each "
+                        "(implies --ci 0.95; needs at least 10 units)")
     if groups:
         add_group_options(g)
     g.add_argument("--seed", metavar="S", help="random seed of the bootstrap and the shake-up (default 0)")
@@ -128,12 +135,14 @@ def groups_of(rep, args):
 
 def apply_stats(rep, d, lines, ci, shake, groups=None):
     """Add the statistics to the JSON object ``d`` and the human ``lines`` (in place)."""
-    from ..analysis.stats import analyze, coverage_text, interval_text, shakeup_lines
+    from ..analysis.stats import analyze, coverage_text, interval_text, shakeup, shakeup_lines
     from ..errors import InputError
-    try:
-        st = analyze(rep, ci, shake, strict=True, groups=groups)
-    except InputError as e:
-        raise InputError(f"--shakeup: {e}") from None
+    st = analyze(rep, ci, None, strict=True, groups=groups)
+    if shake is not None:
+        try:
+            st.shakeup = shakeup(rep, shake, groups=groups)
+        except InputError as e:
+            raise InputError(f"--shakeup: {e}") from None
     d.update(st.to_json())
     seed = ci.seed if ci else None
     labels = {"ci": "score:", "public_ci": "public:", "private_ci": "private:"}

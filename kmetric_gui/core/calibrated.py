@@ -17,7 +17,8 @@ single units are drawn by index from the outer replicate's units when
 B1 x B2 x n is small, else the inner sums are drawn from their normal limit
 (n times the mean and covariance of the outer replicate's units, from one
 gather of the statistics and their products) and scored through the metric's
-own (non-linear) formula.
+own (non-linear) formula; with very many units (B1 x n above LIMIT_WORK) the
+outer level too is drawn from its normal limit.
 """
 from __future__ import annotations
 
@@ -30,8 +31,9 @@ from .words import plural
 INNER = 400                 # inner replicates per outer replicate (few: noisy shares, too wide)
 OUTER = 500                 # outer replicates used to calibrate (the first of the B drawn)
 EXACT_WORK = 10_000_000     # single units: index draws while B1 x B2 x n stays under this
-AUTO_UNITS = 200            # auto: calibrated below this many units ...
-AUTO_MINORITY = 10          # ... or when a class has fewer rows than this (a confusion matrix's class)
+LIMIT_WORK = 20_000_000     # ... and gathers of the outer replicates while B1 x n stays under this
+AUTO_UNITS = 50             # auto: calibrated below this many units (a confusion matrix) ...
+AUTO_MINORITY = 6           # ... or when a class has fewer rows than this
 
 
 def _mid_share(inner, point):
@@ -64,6 +66,8 @@ def calibration_shares(units, outer=OUTER, inner=INNER, seed=0, cancel=None):
                 out[r0 + a:r0 + a + c.shape[0]] = _mid_share(sc.reshape(c.shape[0], inner), point)
         return out
     stats = np.asarray(units.stats, dtype=np.float64)
+    if outer * n > LIMIT_WORK:
+        return _limit_shares(units, stats, rng, rng_in, outer, inner, point)
     if outer * inner * n > EXACT_WORK or n > CHUNK:
         return _normal_shares(units, stats, rng, rng_in, outer, inner, point, cancel)
     for r0, r, u0, idx in index_blocks(rng, n, outer):
@@ -101,6 +105,22 @@ def _normal_shares(units, stats, rng, rng_in, outer, inner, point, cancel):
     return _mid_share(scores, point)
 
 
+def _limit_shares(units, stats, rng, rng_in, outer, inner, point):
+    """Very many units: both levels in their normal limit. An outer replicate's mean is
+    N(mean, cov / n) and its inner sums N(n mean_b, n cov), with the data's mean and
+    covariance (one pass over the units instead of one gather per outer replicate; at
+    this size an outer replicate's own covariance differs from the data's by O(n^-1/2))."""
+    n, m = stats.shape
+    mean = stats.mean(axis=0)
+    cov = np.atleast_2d(np.cov(stats.T, bias=True))
+    vals, vecs = np.linalg.eigh(cov)
+    root = vecs * np.sqrt(np.clip(vals, 0, None))[None, :]
+    mb = mean + rng.standard_normal((outer, m)) @ root.T / np.sqrt(n)
+    z = rng_in.standard_normal((outer, inner, m))
+    draws = n * mb[:, None, :] + np.sqrt(n) * (z @ root.T)
+    return _mid_share(units.score(draws.reshape(-1, m)).reshape(outer, inner), point)
+
+
 def calibrated_interval(values, units, level=0.95, seed=0, outer=OUTER, inner=INNER,
                         cancel=None) -> Interval:
     """The calibrated interval from the bootstrap ``values`` of ``units`` (same seed)."""
@@ -122,11 +142,35 @@ def calibrated_interval(values, units, level=0.95, seed=0, outer=OUTER, inner=IN
 
 
 def auto_method(units, minority=None):
-    """("calibrated" or "percentile", why): calibrated where a percentile interval is
-    known to cover too little (few units, or a rare class), percentile where it is
-    accurate and the double bootstrap would only add cost."""
+    """(method, why): the method measured to keep its level in this case
+    (bench/coverage.py, docs/statistics.md). Units may choose for themselves
+    (``auto_choice()``, e.g. a rank statistic's closed-form interval). Per-unit
+    statistics: the studentised bootstrap for the mean (or root mean) of one per-unit
+    value, whose skew the percentile misses; percentile for ratios of several sums, where
+    the studentised one measured worse (documents of heavy-tailed sizes: 0.72 against
+    0.90). Cells of identical units (a confusion matrix): calibrated with a rare class or
+    very few rows, where the percentile covers too little, else percentile (calibrating a
+    50-row two-class table with 10 positives measured 100 %: too wide)."""
+    choose = getattr(units, "auto_choice", None)
+    if choose is not None:
+        return choose()
+    if units.stats is not None:
+        if varying_columns(units) == 1:
+            return "studentised", "the mean of one per-unit value"
+        return "percentile", "a ratio of per-unit sums"
+    if minority is None:
+        minority = getattr(units, "minority", None)
     if units.n < AUTO_UNITS:
         return "calibrated", f"fewer than {AUTO_UNITS:,} {plural(units.kind)}"
     if minority is not None and minority < AUTO_MINORITY:
         return "calibrated", f"a class with fewer than {AUTO_MINORITY} {plural(units.kind)}"
     return "percentile", f"{units.n:,} {plural(units.kind)}"
+
+
+def varying_columns(units):
+    """How many of the units' statistic columns vary between units (a count column of
+    ones does not)."""
+    s = np.asarray(units.stats)
+    if s.ndim != 2 or s.shape[0] == 0:
+        return 0
+    return int(np.count_nonzero(~np.all(s == s[:1], axis=0)))

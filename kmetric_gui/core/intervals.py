@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
 METHODS = ("percentile", "bca")
-CHOICES = ("auto", "percentile", "bca", "calibrated")   # what a user may ask for
+CHOICES = ("auto", "percentile", "bca", "calibrated", "studentised", "score")   # what a user may ask for
 _NORMAL = NormalDist()
 
 
@@ -32,7 +32,7 @@ class Interval:
     high: float
     se: float             # standard deviation of the defined replicates (ddof=1)
     level: float          # e.g. 0.95
-    method: str           # "percentile" or "bca"
+    method: str           # "percentile", "bca", "calibrated", "studentised" or "score"
     replicates: int       # all replicates drawn, defined or not
     undefined: int        # replicates whose score was undefined (nan)
     notes: tuple = ()     # further warnings (e.g. measured coverage below nominal)
@@ -44,11 +44,18 @@ class Interval:
         """What the two numbers alone would hide, in words (never a bare interval)."""
         return edge_warnings(self) + list(self.notes)
 
+    @property
+    def too_narrow(self):
+        """No interval, or a warning that it is likely too narrow (core/cautions.py)."""
+        return not (np.isfinite(self.low) and np.isfinite(self.high)) or any(
+            w.startswith("too narrow likely") for w in self.warnings)
+
     def to_dict(self, seed=None):
         """The JSON ``ci`` object of DESIGN.md (nan -> None)."""
         out = {"level": self.level, "low": _num(self.low), "high": _num(self.high),
                "se": _num(self.se), "method": self.method, "replicates": self.replicates,
-               "seed": seed, "undefined_replicates": self.undefined, "warnings": self.warnings}
+               "seed": seed, "undefined_replicates": self.undefined, "warnings": self.warnings,
+               "too_narrow_likely": self.too_narrow}
         if self.coverage is not None:
             out["coverage"] = dict(self.coverage)
         if self.groups is not None:
@@ -85,11 +92,12 @@ def edge_warnings(iv):
         if defined == 0:
             text += "; no replicate is defined, so there is no interval"
         elif 2 * iv.undefined >= iv.replicates:
+            text = "too narrow likely: " + text
             text += "; the interval rests on a minority of the replicates"
         out.append(text)
     if np.isfinite(iv.low) and iv.low == iv.high:
-        out.append(f"zero width: every replicate used gave {iv.low:.6g}; the sample shows no "
-                   "spread here, which is not certainty about the population value")
+        out.append(f"too narrow likely: zero width: every replicate used gave {iv.low:.6g}; the "
+                   "sample shows no spread here, which is not certainty about the population value")
     return out
 
 

@@ -81,6 +81,9 @@ class Units:
     mergeable: bool = True
     # Rows of the rarest class present (confusion cells), for the automatic interval method.
     minority: "int | None" = None
+    # Cautions (core/cautions.py): a minority below this says "too narrow likely" (None: the
+    # default; 0: never, where a rare class does not drive the score).
+    rare_below: "int | None" = None
 
     @property
     def n(self):

@@ -18,6 +18,10 @@ counted).
   metric's units (>= 0): what picking S costs on average.
 * Agreement = correlation of two candidates' replicate scores: near-copies
   rise and fall together (close to 1), so picking both hedges little.
+* Copies: candidates equal in every replicate cannot be told apart on these
+  units; every set holds "the best" as often with one as with another (three
+  identical files: any pair holds it in 100 % of replicates), which the verdict
+  says instead of a confident pair.
 """
 from __future__ import annotations
 
@@ -49,6 +53,7 @@ class Selection:
     replicates: int
     undefined: int             # replicates without any defined score
     higher_is_better: bool
+    copies: tuple = ()         # groups of candidates equal in every replicate (indistinguishable)
 
 
 def goodness(values, higher_is_better=True):
@@ -120,6 +125,26 @@ def agreement(reps):
     return np.full((c, c), np.nan)
 
 
+def copies(reps, points=None):
+    """Groups (tuples of 2+ indices) of candidates whose scores are equal in every replicate
+    (and on all units): on these units they cannot be told apart."""
+    r = np.asarray(reps, dtype=np.float64)
+    cols = np.where(np.isfinite(r), r, np.inf).T               # undefined alike compares equal
+    if points is not None:
+        p = np.asarray(points, dtype=np.float64)[:, None]
+        cols = np.hstack([cols, np.where(np.isfinite(p), p, np.inf)])
+    groups, seen = [], set()
+    for a in range(cols.shape[0]):
+        if a in seen:
+            continue
+        same = [b for b in range(a + 1, cols.shape[0])
+                if b not in seen and np.array_equal(cols[a], cols[b])]
+        if same:
+            groups.append((a, *same))
+            seen.update(same)
+    return tuple(groups)
+
+
 def select(points, reps, pick=2, higher_is_better=True):
     """The Selection of ``pick`` candidates (see the module's doc)."""
     points = np.asarray(points, dtype=np.float64)
@@ -151,7 +176,7 @@ def select(points, reps, pick=2, higher_is_better=True):
         least = _pick(_greedy(base, pick), pb, hits, base)   # greedy beyond pairs
     top = _pick(tuple(int(x) for x in _by_score(points, higher_is_better)[:pick]), pb, hits, base)
     return Selection(points, pb, best, top, least, agreement(reps), int(reps.shape[0]),
-                     undefined, bool(higher_is_better))
+                     undefined, bool(higher_is_better), copies(reps, points))
 
 
 def contains_best(reps, members, higher_is_better=True):
@@ -209,5 +234,5 @@ def _greedy(base, k):
     return tuple(chosen)
 
 
-__all__ = ["Pick", "Selection", "select", "p_best", "best_shares", "shortfall",
+__all__ = ["Pick", "Selection", "select", "copies", "p_best", "best_shares", "shortfall",
            "pair_shortfalls", "agreement", "contains_best", "goodness", "MAX_EXACT"]

@@ -32,6 +32,9 @@ class AnalysisJobs:
         from .stats_controls import group_kw
         report, gen, settings = s.results.report, s.results.generation, s.stats_settings
         truth = s.truth_path
+        if getattr(self, "_no_interval", None):      # a refusal of other data or settings
+            self.unsay.emit(self._no_interval)
+            self._no_interval = None
 
         def job(progress, cancel):
             kw = group_kw(report, truth, settings)      # whole groups resampled, when chosen

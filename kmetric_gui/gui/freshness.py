@@ -96,5 +96,7 @@ class Freshness(QObject):
         if current:
             self._analysis_stopped()
         if current and s.stats is None and not jobs.running("stats") and p.computing:
-            p.stats_stopped("stopped" if s.stats_settings is not None else "statistics off")
+            refused = getattr(self.win.controller, "_no_interval", None)   # why (e.g. one group)
+            p.stats_stopped(refused.split(": ", 1)[-1] if refused else
+                            "stopped" if s.stats_settings is not None else "statistics off")
             self.win.shakeup.clear("Shake-up: not computed (stopped)")

@@ -342,6 +342,8 @@ class MainWindow(FileActions, UnsavedEdits, QMainWindow):
             self.shakeup.show_shakeup(stats.stats.shakeup)
             if not self.session.problems:
                 self.docks[2].raise_()
+        elif stats.stats.shakeup_problem:     # e.g. whole groups too few to split: say why
+            self.shakeup.clear(f"Shake-up: not computed ({stats.stats.shakeup_problem})")
         self.tabs.show_stats(stats.stats)
 
     # -- settings and help ------------------------------------------------------------

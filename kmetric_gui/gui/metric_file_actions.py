@@ -261,6 +261,7 @@ class MetricFileActions(RecentAndProject, QObject):
             notes.append(f"{iv.replicates} of {iv.asked} replicates (the time limit)")
         if iv.failed:
             notes.append(f"{iv.failed} replicates failed in the metric (undefined)")
+        notes += iv.ci.get("warnings", [])          # every caution the CLI prints
         self.panel.show_interval(iv.ci, iv.level, "; ".join(notes))
         self.interval_ready.emit(iv)
 

@@ -104,8 +104,9 @@ def score(run, progress, cancel):
 
 
 def interval(scored, level, replicates, seed, progress, cancel):
-    """A percentile interval by re-scoring resampled rows; B capped by the time limit."""
-    from ..core.intervals import percentile_interval
+    """A percentile interval by re-scoring resampled rows (with the CLI's cautions); B capped
+    by the time limit."""
+    from ..analysis.stats import file_interval
     from ..metricfile.kaggle import bootstrap, plan_replicates
     run = scored.run
     workers = max(1, min(os.cpu_count() or 1, 8))
@@ -119,8 +120,8 @@ def interval(scored, level, replicates, seed, progress, cancel):
         def step(done, total):
             progress(done / total, f"{run.source.name}: interval, {done} of {total} replicates")
         values, failed = bootstrap(w, scored.fs, scored.usage, b, seed, cancel=cancel, progress=step)
-    return Interval(run, percentile_interval(values, level).to_dict(seed), level, b, replicates,
-                    len(failed))
+    return Interval(run, file_interval(values, level, scored.fs.n_rows).to_dict(seed), level, b,
+                    replicates, len(failed))
 
 
 def compare(run, others, level, replicates, seed, progress, cancel):

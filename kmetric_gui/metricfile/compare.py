@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..analysis.stats import file_interval
 from ..core.intervals import percentile_interval
 from .kaggle import bootstrap, open_worker, plan_replicates, score_file
 from ..core.compare import p_value
@@ -66,7 +67,7 @@ def compare_with_file(metric_file, truth, subs, arg_texts=(), higher_is_better=N
            "splits": splits}
     for name, fs, v in zip(names, scores, reps):
         out["submissions"].append({"name": name, "score": fs.score,
-                                   "ci": percentile_interval(v, level).to_dict(seed),
+                                   "ci": file_interval(v, level, fs.n_rows).to_dict(seed),
                                    "public": fs.splits.get("public"), "private": fs.splits.get("private")})
     for i in range(len(subs)):
         for j in range(i + 1, len(subs)):

@@ -127,15 +127,22 @@ class Auc(FamilyMetric):
 
     def json_costly(self, report):
         """DeLong's interval: a sort of each class again (a third of `kmetric score`'s time
-        on 5M rows), so only where the JSON is shown, not for the human lines."""
+        on 5M rows), so only where the JSON is shown, not for the human lines. Undefined
+        (null, with the reason) below 2 rows of a class: its variance has nothing to use."""
         from .kernels.ranking import delong
         r = report.result
         truth, pred = r.data
         if not (r.per_column.size == 1 and np.ndim(pred) == 1 and np.isfinite(r.score)):
             return {}
         d = delong(truth, pred)
-        return {"delong": {"se": float(np.sqrt(d.covariance[0, 0])), "low": float(d.low[0]),
-                           "high": float(d.high[0]), "level": d.level}}
+        se = float(np.sqrt(d.covariance[0, 0]))
+        out = {"se": se, "low": float(d.low[0]), "high": float(d.high[0]), "level": d.level}
+        if not np.isfinite(se):
+            n1, n0 = int(r.positives[0]), int(r.negatives[0])
+            out = {"se": None, "low": None, "high": None, "level": d.level,
+                   "undefined_reason": f"DeLong's variance needs at least 2 positive and 2 "
+                                       f"negative rows; there are {n1} and {n0}"}
+        return {"delong": out}
 
     def summary_lines(self, report):
         r = report.result

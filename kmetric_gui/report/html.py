@@ -127,6 +127,9 @@ def _score_section(data):
             splits.append(f"<span>{name.title()} LB: <b>{fmt(j[name])}</b>{extra}</span>")
     if splits:
         lines.append(f'<p class="splits">{"<br>".join(splits)}</p>')
+    for key, iv in ivs.items():          # every warning `kmetric score --ci` prints
+        where = {"public_ci": "Public LB: ", "private_ci": "Private LB: "}.get(key, "")
+        lines += [f'<p class="warn">warning: {escape(where + w)}</p>' for w in iv.warnings]
     summary = rep.definition.summary_lines(rep)
     lines.append(f'<p class="muted">{rep.definition.label} over {rep.n_rows:,} '
                  f'{plural(rep.definition.unit)} scored. {"<br>".join(summary)}</p>')

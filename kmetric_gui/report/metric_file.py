@@ -26,7 +26,7 @@ def build(args, ci, limits):
     from ..cli.metricfile import human_lines, tell, to_json
     from ..metricfile.kaggle import bootstrap, open_worker, plan_replicates, score_file
     from .build import count_rows, file_info
-    from ..core.intervals import percentile_interval
+    from ..analysis.stats import file_interval
     entries = []
     hib = args.higher_is_better
     workers = max(1, min(os.cpu_count() or 1, 8)) if ci else 1
@@ -42,7 +42,7 @@ def build(args, ci, limits):
                 b, _ = plan_replicates(w, fs.call_seconds, ci.replicates)
                 if b >= 2:
                     values, failed = bootstrap(w, fs, usage, b, ci.seed)
-                    d["ci"] = percentile_interval(values, ci.level).to_dict(ci.seed)
+                    d["ci"] = file_interval(values, ci.level, fs.n_rows).to_dict(ci.seed)
                     if failed:
                         d["ci"]["failed_replicates"] = len(failed)
             entries.append((d, human_lines(fs)))

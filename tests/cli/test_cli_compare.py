@@ -19,7 +19,7 @@ SUB_KEYS = {"name", "score", "ci", "public", "private"}
 PAIR_KEYS = {"a", "b", "delta", "delta_ci", "p_b_better", "p_value", "permutations",
              "public_delta", "private_delta", "p_order_flips"}
 CI_KEYS = {"level", "low", "high", "se", "method", "replicates", "seed", "undefined_replicates",
-           "warnings"}
+           "warnings", "too_narrow_likely"}
 
 
 def run(*args):

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "resources" / "demo"
 QWK = (DEMO / "qwk_solution.csv", DEMO / "qwk_submission.csv")
 CI_KEYS = ["level", "low", "high", "se", "method", "replicates", "seed", "undefined_replicates",
-           "warnings"]
+           "warnings", "too_narrow_likely"]
 SHAKE_KEYS = ["public_fraction", "splits", "seed", "gap_mean", "gap_sd", "gap_p05", "gap_p50",
               "gap_p95", "actual_gap", "actual_gap_percentile"]
 

@@ -128,7 +128,7 @@ def test_a_perfect_small_kappa_shows_zero_width_and_undefined_share(tmp_path):
     assert any("zero width" in w for w in ci["warnings"])
     assert any("undefined score" in w for w in ci["warnings"])
     human = run("score", sol, sub, "--metric", "qwk", "--ci", "0.95", "--ci-method", "percentile").stdout
-    assert "warning: zero width" in human
+    assert "warning: too narrow likely: zero width" in human
 
 
 def test_shakeup_refuses_a_side_too_small_to_define_the_score():

@@ -69,7 +69,7 @@ def test_undefined_replicates_are_counted_and_left_out():
     assert iv.se == pytest.approx(np.std([0.1, 0.3, 0.2, 0.5], ddof=1))
     d = iv.to_dict(seed=7)
     assert list(d) == ["level", "low", "high", "se", "method", "replicates", "seed",
-                       "undefined_replicates", "warnings"]
+                       "undefined_replicates", "warnings", "too_narrow_likely"]
     assert d["undefined_replicates"] == 2 and d["seed"] == 7
 
 

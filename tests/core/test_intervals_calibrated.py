@@ -117,13 +117,13 @@ def test_calibration_widens_a_percentile_interval_that_covers_too_little():
 
 
 def test_auto_picks_calibrated_for_few_units_or_a_rare_class_and_says_why():
-    small = kappa_units(kappa_from_confusion(np.array([[80, 20], [30, 50]])))
-    assert auto_method(small, small.minority) == ("calibrated", "fewer than 200 rows")
-    big = kappa_units(kappa_from_confusion(np.array([[300, 20], [30, 250]])))
-    assert big.minority == 270 and auto_method(big, big.minority)[0] == "percentile"
-    rare = kappa_units(kappa_from_confusion(np.array([[3000, 2], [3, 4]])))
-    assert rare.minority == 6
-    assert auto_method(rare, rare.minority) == ("calibrated", "a class with fewer than 10 rows")
+    small = kappa_units(kappa_from_confusion(np.array([[15, 5], [8, 12]])))
+    assert auto_method(small, small.minority) == ("calibrated", "fewer than 50 rows")
+    big = kappa_units(kappa_from_confusion(np.array([[80, 20], [30, 50]])))
+    assert big.minority == 70 and auto_method(big, big.minority)[0] == "percentile"
+    rare = kappa_units(kappa_from_confusion(np.array([[3000, 2], [2, 3]])))
+    assert rare.minority == 5
+    assert auto_method(rare, rare.minority) == ("calibrated", "a class with fewer than 6 rows")
 
 
 def _run(*args):
@@ -135,8 +135,8 @@ def _run(*args):
 
 def test_cli_auto_is_the_default_and_names_its_choice(tmp_path):
     rng = np.random.default_rng(0)
-    t = rng.integers(0, 3, 120)
-    p = np.clip(t + rng.integers(-1, 2, 120), 0, 2)
+    t = rng.integers(0, 3, 40)
+    p = np.clip(t + rng.integers(-1, 2, 40), 0, 2)
     sol = tmp_path / "s.csv"
     sub = tmp_path / "p.csv"
     sol.write_text("id,y\n" + "".join(f"r{i},{v}\n" for i, v in enumerate(t)))
@@ -144,7 +144,7 @@ def test_cli_auto_is_the_default_and_names_its_choice(tmp_path):
     flags = ["--ci", "0.95", "--bootstrap", "500", "--json"]
     auto = json.loads(_run("score", sol, sub, *flags).stdout)["ci"]
     cal = json.loads(_run("score", sol, sub, *flags, "--ci-method", "calibrated").stdout)["ci"]
-    assert auto["method"] == "calibrated" and auto == cal     # 120 rows: auto chose calibrated
+    assert auto["method"] == "calibrated" and auto == cal     # 40 rows: auto chose calibrated
     human = _run("score", sol, sub, *flags[:-1]).stdout
     assert "(auto: calibrated, 500 replicates, seed 0)" in human
     pct = json.loads(_run("score", sol, sub, *flags, "--ci-method", "percentile").stdout)["ci"]

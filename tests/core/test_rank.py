@@ -87,10 +87,12 @@ def test_bad_settings():
         simulate_ranks(0.5, [0.4], [np.nan])
 
 
-def test_land_runs_the_correlations_side_by_side_with_the_same_numbers():
-    """ranking.land simulates its correlations on two threads; each has its own seeded
-    generator, so the ranks are those of one simulate_ranks call after another."""
-    from kmetric_gui.analysis.ranking import Leaderboard, RankOptions, land
+def test_land_pools_independent_batches_each_a_plain_simulation():
+    """ranking.land simulates in independent batches (ranking_odds): batch 0 draws its gaps
+    and leaderboards with the seed itself, so its ranks are one simulate_ranks call's; the
+    odds are the batches' mean and their error the batches' spread."""
+    from kmetric_gui.analysis.ranking import Leaderboard, RankOptions, land, our_gaps
+    from kmetric_gui.analysis.ranking_odds import BATCHES
     from kmetric_gui.analysis.scoring import score_files
     from pathlib import Path
     demo = Path(__file__).resolve().parents[2] / "resources" / "demo"
@@ -100,7 +102,36 @@ def test_land_runs_the_correlations_side_by_side_with_the_same_numbers():
     board = Leaderboard("lb.csv", [f"t{i}" for i in range(400)], scores)
     o = RankOptions(correlation=0.3, simulations=3000, seed=5)
     got = land(report, board, o)
+    per = 3000 // BATCHES
+    _, first_gaps, _ = our_gaps(report, 2000 // BATCHES, 5)
     for sim in [got.main, *got.sensitivity]:
-        want = simulate_ranks(got.score, scores, got.gaps, sim.correlation, 3000, 5)
-        assert np.array_equal(sim.ranks, want.ranks)
+        want = simulate_ranks(got.score, scores, first_gaps, sim.correlation, per, 5)
+        assert np.array_equal(sim.ranks[:per], want.ranks)
+        assert sim.batches.shape[0] == got.batches >= BATCHES
+        m, se = sim.medals(), sim.medal_errors()
+        for k, p in m.items():
+            assert p == pytest.approx(sim.batches[:, list(m).index(k)].mean())
+            assert se[k] == pytest.approx(sim.batches[:, list(m).index(k)].std(ddof=1)
+                                          / np.sqrt(got.batches))
     assert [s.correlation for s in got.sensitivity] == [0.0, 1.0]
+
+
+def test_ties_count_for_the_teams_submitted_first():
+    others = np.array([0.9, 0.8, 0.8, 0.8, 0.7])
+    gaps = np.array([-0.01, 0.0, 0.01])
+    last = simulate_ranks(0.8, others, gaps, 1.0, 50)
+    assert last.rank_now == 5 and np.all(last.ranks == 5)             # every tie ahead of us
+    first = simulate_ranks(0.8, others, gaps, 1.0, 50, earlier=np.zeros(5, bool))
+    assert first.rank_now == 2 and np.all(first.ranks == 2)
+    some = simulate_ranks(0.8, others, gaps, 1.0, 50, earlier=[True, True, False, False, True])
+    assert some.rank_now == 3
+    # correlation 0 with one gap value: every tie stays a tie in every simulation
+    flat = simulate_ranks(0.8, others, np.zeros(20), 0.0, 200)
+    assert np.all(flat.ranks == 5)
+    flat_first = simulate_ranks(0.8, others, np.zeros(20), 0.0, 200, earlier=np.zeros(5, bool))
+    assert np.all(flat_first.ranks == 2)
+    # lower is better: the mirror image
+    low = simulate_ranks(-0.8, -others, -gaps, 1.0, 50, higher_is_better=False,
+                         earlier=[True, True, False, False, True])
+    assert low.rank_now == 3 and np.all(low.ranks == 3)
+    assert simulate_ranks(-0.8, -others, -gaps, 1.0, 50, higher_is_better=False).rank_now == 5

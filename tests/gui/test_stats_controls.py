@@ -93,12 +93,13 @@ def test_rare_class_at_n_50_is_flagged_beside_the_interval(qtbot, window, tmp_pa
 
 
 class SlowCheck:
-    """measured_coverage that polls cancel (bounded), then gives 0.5 of 200."""
+    """coverage_check that polls cancel (bounded), then gives 0.5 of 200 (no tail widened)."""
 
     def __init__(self):
         self.started, self.ended, self.ends = threading.Event(), threading.Event(), []
 
-    def __call__(self, units, fn, simulations=200, seed=0, cancel=None, progress=None):
+    def __call__(self, units, fn, simulations=200, seed=0, cancel=None, progress=None,
+                 widen=True):
         self.started.set()
         try:
             for _ in range(3000):
@@ -107,7 +108,7 @@ class SlowCheck:
                     raise Cancelled("coverage")
                 time.sleep(0.002)
             self.ends.append("finished")
-            return 0.5, simulations
+            return 0.5, simulations, None
         finally:
             self.ended.set()
 
@@ -116,7 +117,7 @@ class SlowCheck:
 def slow_check(monkeypatch):
     import kmetric_gui.analysis.stats as stats
     slow = SlowCheck()
-    monkeypatch.setattr(stats, "measured_coverage", slow)
+    monkeypatch.setattr(stats, "coverage_check", slow)
     return slow
 
 

@@ -38,6 +38,10 @@ class ScorePanel(QFrame):
         self.interval.setObjectName("interval")
         self.interval.setWordWrap(True)
         self.interval.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.cautions = QLabel("")          # every warning of the intervals, as the CLI prints them
+        self.cautions.setObjectName("cautions")
+        self.cautions.setWordWrap(True)
+        self.cautions.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.coverage = QLabel("")          # the coverage check of the interval (Options)
         self.coverage.setObjectName("coverage")
         self.coverage.setWordWrap(True)
@@ -67,6 +71,7 @@ class ScorePanel(QFrame):
         lay.addWidget(self.stale_note)
         lay.addWidget(self.score_label)
         lay.addWidget(self.interval)
+        lay.addWidget(self.cautions)
         lay.addWidget(self.coverage)
         lay.addLayout(grid)
         lay.addWidget(self.detail)
@@ -77,7 +82,8 @@ class ScorePanel(QFrame):
         self._fresh()
         self.report = None
         self.metric_label.setText(message)
-        for w in (self.public, self.private, self.detail, self.reason, self.interval, self.coverage):
+        for w in (self.public, self.private, self.detail, self.reason, self.interval, self.coverage,
+                  self.cautions):
             w.setText("")
         self.score_label.setText("—")
 
@@ -88,6 +94,7 @@ class ScorePanel(QFrame):
         self._splits = {name: rep.splits.get(name) for name in ("public", "private")}
         self.interval.setText(f"<span style='color:#777'>{COMPUTING}</span>")
         self.coverage.setText("")            # a check of other numbers: not of these
+        self.cautions.setText("")
         self.metric_label.setText(f"{rep.definition.label} — {rep.n_rows:,} rows")
         self.score_label.setText(fmt(r.score))
         self.score_label.setToolTip(repr(r.score))
@@ -113,7 +120,8 @@ class ScorePanel(QFrame):
         self.stale_note.setText(f"<b>Out of date</b> — {why}. <a href='rescore'>Score again</a>")
         self.stale_note.setVisible(True)
         self.score_label.setStyleSheet(f"{GREY}; text-decoration: line-through")
-        for w in (self.public, self.private, self.interval, self.detail, self.coverage):
+        for w in (self.public, self.private, self.interval, self.detail, self.coverage,
+                  self.cautions):
             w.setStyleSheet(GREY)
         if self.change.text():          # the change to the struck score: grey, not red/green
             self.change.setText(re.sub(r" style='color:#[0-9a-f]+'", "", self.change.text()))
@@ -127,7 +135,7 @@ class ScorePanel(QFrame):
             self.stale_note.setVisible(False)
             self.stale_note.setText("")
             for w in (self.score_label, self.public, self.private, self.interval, self.detail,
-                      self.coverage, self.change):
+                      self.coverage, self.cautions, self.change):
                 w.setStyleSheet("")
 
     @property
@@ -152,15 +160,25 @@ class ScorePanel(QFrame):
                     label.setText(f"{name.title()} LB: <b>{fmt(s.score)}</b>")
             busy = pending and self.report is not None and self.stale is None
             self.interval.setText(f"<span style='color:#777'>{COMPUTING}</span>" if busy else "")
+            self.cautions.setText("")
             return
         from ...analysis.stats import interval_text
+        asked = getattr(stats.options, "method", None)
         ci = stats.intervals.get("ci")
-        self.interval.setText(interval_text(ci, seed) if ci is not None else "")
+        self.interval.setText(interval_text(ci, seed, asked) if ci is not None else "")
+        self.cautions.setText(caution_html(stats.intervals))
         for name, label in (("public", self.public), ("private", self.private)):
             s, iv = self._splits.get(name), stats.intervals.get(f"{name}_ci")
             if s is not None and iv is not None:
                 short = interval_text(iv, seed).split(" CI ")[0]
                 label.setText(f"{name.title()} LB: <b>{fmt(s.score)}</b> {short}")
+
+    def caution_lines(self):
+        """The warnings shown under the interval, as plain text (tests, the clipboard)."""
+        from PySide6.QtGui import QTextDocument
+        doc = QTextDocument()
+        doc.setHtml(self.cautions.text())
+        return [x for x in doc.toPlainText().splitlines() if x.strip()]
 
     # -- the coverage check ---------------------------------------------------------------
     def coverage_running(self):
@@ -200,3 +218,16 @@ class ScorePanel(QFrame):
         self.change.setText(f"previous {fmt(previous)} · change "
                             f"<b style='color:{color}'>{delta:+.4f}</b>")
         self.change.setToolTip(f"{previous!r} → {current!r} (difference {delta!r})")
+
+
+def caution_html(intervals):
+    """Every warning of the intervals (the words `kmetric score --ci` prints under each),
+    one line each: "too narrow likely" ones in red, others in amber."""
+    from html import escape
+    lines = []
+    for key, iv in intervals.items():
+        where = {"public_ci": "Public LB: ", "private_ci": "Private LB: "}.get(key, "")
+        for w in iv.warnings:
+            color = "#b42318" if w.startswith("too narrow likely") else "#9a6700"
+            lines.append(f"<span style='color:{color}'>&#9888; {escape(where + w)}</span>")
+    return "<br>".join(lines)

@@ -234,7 +234,15 @@ def f1_units(observed, average, pos_index=None) -> Units:
         out[counts.sum(axis=1) == 0] = np.nan
         return out
 
-    return Units(None, score, cells, "row")
+    # The rows that drive the score: the positive class (binary), every class alike (macro);
+    # a handful of them leaves no interval that holds (core/cautions.py).
+    minority = None
+    if average == "binary" and pos_index is not None:
+        minority = int(min(obs[pos_index].sum(), obs[:, pos_index].sum()))
+    elif average == "macro" and obs.any():
+        marg = np.concatenate([obs.sum(axis=1), obs.sum(axis=0)])
+        minority = int(marg[marg > 0].min())
+    return Units(None, score, cells, "row", minority=minority)
 
 
 def _label_index(labels, label):

@@ -11,11 +11,17 @@ row (AUC depends on ranks only, so scales need not match), and splits.
 """
 from __future__ import annotations
 
+from functools import cached_property
+from statistics import NormalDist
+
 import numpy as np
 
 from .ranking import _truth_columns, placements, roc_auc
 from .ranking_boot import _Cells, auc_bootstrap
+from ...core.intervals import Interval, check_level
 from ...core.resample import check_cancel, rng_of
+
+SCORE_BELOW = 50     # auto: the score interval while the rarer class has fewer rows than this
 
 
 def _kept(t):
@@ -64,11 +70,42 @@ def _split_aucs(truth, subs, k, splits, seed, cancel=None):
     return out
 
 
+def mann_whitney_variance(theta, n1, n0):
+    """Variance of the AUC at value ``theta`` with n1 positives and n0 negatives: Hanley &
+    McNeil's (1982) formula under their exponential model, with n1 - 1 and n0 - 1 both
+    replaced by (n1 + n0) / 2 - 1 (Newcombe 2006, part 2, method 5): it needs no
+    variance estimated from the few rows of the rarer class."""
+    t = np.asarray(theta, dtype=np.float64)
+    half = (n1 + n0) / 2.0 - 1.0
+    return t * (1 - t) / (n1 * n0) * (1 + half * (1 - t) / (2 - t) + half * t / (1 + t))
+
+
+def score_interval(theta, n1, n0, level=0.95):
+    """(low, high): every AUC value t with |theta - t| <= z sqrt(variance at t) (a score
+    interval: the variance is the candidate value's, so it has width at theta = 0 or 1)."""
+    z = NormalDist().inv_cdf(0.5 + check_level(level) / 2.0)
+
+    def inside(t):
+        return (theta - t) ** 2 <= z * z * mann_whitney_variance(t, n1, n0)
+
+    def edge(a, b):              # a inside, b outside: bisect to the boundary
+        for _ in range(60):
+            mid = 0.5 * (a + b)
+            a, b = (mid, b) if inside(mid) else (a, mid)
+        return a
+    low = 0.0 if inside(0.0) else edge(theta, 0.0)
+    high = 1.0 if inside(1.0) else edge(theta, 1.0)
+    return float(low), float(high)
+
+
 class RankUnits:
     """AUC of one submission as the statistics layer sees it (see module doc)."""
     kind = "row"
     cells = None
     stats = None
+    rare_below = SCORE_BELOW                # cautions: resampling's limit (core/cautions.py)
+    holds_with_few = ("score",)             # ... which the score interval does not have
+    minority_words = "rows in the rarer class of a scored column (positives or negatives)"
 
     def __init__(self, truth, scores):
         self.truth, self.scores = truth, scores
@@ -80,6 +117,73 @@ class RankUnits:
     @property
     def collapsed(self):
         return self
+
+    @cached_property
+    def _counts(self):
+        """(positives, negatives) per scored column, and whether it is one binary column."""
+        t, s, binary = _truth_columns(self.truth, self.scores)
+        keep = _kept(t)
+        pos = t[:, keep].sum(axis=0)
+        return pos, t.shape[0] - pos, binary and s.shape[1] == 1
+
+    @property
+    def minority(self):
+        """Rows of the rarer class in the scored column that has fewest (None: none scored)."""
+        pos, neg, _ = self._counts
+        return int(np.minimum(pos, neg).min()) if pos.size else None
+
+    def take(self, rows):
+        """The RankUnits of rows ``rows`` (the coverage check's simulated datasets)."""
+        return RankUnits(np.asarray(self.truth)[rows], np.asarray(self.scores)[rows])
+
+    def auto_choice(self):
+        """(method, why) for ``--ci-method auto``: the score interval for one column with a
+        rare class (measured: bench/coverage.py), else the percentile bootstrap."""
+        pos, neg, single = self._counts
+        rare = self.minority
+        if single and rare is not None and rare < SCORE_BELOW:
+            return "score", f"fewer than {SCORE_BELOW} rows in the rarer class"
+        return "percentile", f"{self.n:,} rows"
+
+    def placement_units(self):
+        """Additive Units of the AUC's first-order (Hajek) form, for the calibrated
+        interval's levels: per row of each scored column (is positive, its placement if
+        positive, is negative, its placement if negative); a column's score is
+        mean positive placement + mean negative placement - its AUC, which is its AUC on
+        these rows and moves as the AUC does to first order on resampled ones."""
+        from ...core.resample import Units
+        t, s, _ = _truth_columns(self.truth, self.scores)
+        keep = _kept(t)
+        if not keep:
+            return None
+        cols, aucs = [], []
+        for j in keep:
+            y = t[:, j]
+            v = placements(y, s[:, j])
+            cols += [y, np.where(y, v, 0.0), ~y, np.where(y, 0.0, v)]
+            aucs.append(float(v[y].mean()))
+        stats = np.column_stack(cols).astype(np.float64)
+        aucs = np.array(aucs)
+        c = len(keep)
+
+        def score(sums):
+            x = np.asarray(sums, dtype=np.float64).reshape(-1, c, 4)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                per = x[..., 1] / x[..., 0] + x[..., 3] / x[..., 2] - aucs
+            per[(x[..., 0] == 0) | (x[..., 2] == 0)] = np.nan
+            return per.mean(axis=1)
+        return Units(stats, score, None, "row", mergeable=False)
+
+    def score_interval(self, level=0.95):
+        """The score Interval of one binary column, or None (several columns, no AUC)."""
+        pos, neg, single = self._counts
+        theta = self.point()
+        if not single or not pos.size or not np.isfinite(theta):
+            return None
+        n1, n0 = int(pos[0]), int(neg[0])
+        low, high = score_interval(theta, n1, n0, level)
+        se = float(np.sqrt(mann_whitney_variance(theta, n1, n0)))
+        return Interval(low, high, se, check_level(level), "score", 0, 0)
 
     def point(self):
         return roc_auc(self.truth, self.scores).score
