@@ -202,7 +202,8 @@ def _columns_table(cols, role):
             arrays.append(_array_column(a))
     lengths = {len(a) for a in arrays}
     if len(lengths) > 1:
-        raise refuse(f"{role} (columns): the columns differ in length ({', '.join(map(str, sorted(lengths)))})")
+        shown = ", ".join(map(str, sorted(lengths)))
+        raise refuse(f"{role} (columns): the columns differ in length ({shown})")
     return pa.table(arrays, names=names)
 
 

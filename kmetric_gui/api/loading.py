@@ -150,6 +150,13 @@ def _file_metric(path, sources, higher_is_better, id_column):
         raise refuse(*[words(p) for p in (getattr(e, "problems", None) or [str(e)])]) from None
 
 
+def readable(metric, sources):
+    """The Sources as paths when ``metric`` is a metric file (its worker reads files)."""
+    if not is_metric_file(metric):
+        return list(sources)
+    return [Source(s.role, s.name, path=spill(s)) for s in sources]
+
+
 _SPILLED = {}
 
 
@@ -172,4 +179,5 @@ def spill(src: Source) -> str:
     return path
 
 
-__all__ = ["load_pair", "make_options", "check_given", "metric_in_use", "spill", "ids_as_text"]
+__all__ = ["load_pair", "make_options", "check_given", "metric_in_use", "spill", "ids_as_text",
+           "readable"]

@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import invalid, refuse
 from .inputs import Source, is_path, source
-from .loading import (check_given, is_metric_file, load_pair, make_options, metric_in_use,
-                      spill)
+from .loading import check_given, load_pair, make_options, metric_in_use, readable
 from .settings import stats_settings, top_fixes_setting, words
 
 if TYPE_CHECKING:
@@ -142,8 +141,7 @@ def score(solution, submission, metric=None, *, competition=None, id_column=None
     sol, (sub,) = sources_of(solution, [submission], ids)
     sources = [sol, sub]
     with metric_in_use(metric, sources, options, hib, id_column) as (name, own):
-        if is_metric_file(metric):
-            sources = [Source(s.role, s.name, path=spill(s)) for s in sources]
+        sources = readable(metric, sources)
         opts = make_options(name, id_column, target, own)
         prep = load_pair(sources[0], sources[1], opts)
         try:
