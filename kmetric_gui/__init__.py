@@ -22,6 +22,7 @@ _PUBLIC = {
     "InvalidInput": "errors",
     "Result": "results", "Comparison": "results", "Selection": "results",
     "Ranking": "results", "MetricInfo": "results", "Detection": "results",
+    "Interval": "results", "OptionInfo": "results",
 }
 
 __all__ = ["__version__", *_PUBLIC]

@@ -55,6 +55,7 @@ def result_html(result) -> str:
         rows.append(["<b>shake-up</b>", f"private − public: median {_num(sh.get('gap_p50'))}, "
                      f"90% within [{_num(sh.get('gap_p05'))}, {_num(sh.get('gap_p95'))}]"])
     rows.append(["<b>chosen</b>", f"<span class='muted'>{escape(d.get('chosen', ''))}</span>"])
+    rows.append(["<b>layout</b>", f"<span class='muted'>{escape(d.get('layout', ''))}</span>"])
     notes = [escape(p) for p in result.problems]
     plot, why = anatomy_svg(result)
     if plot is None and why:
