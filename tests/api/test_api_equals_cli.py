@@ -8,7 +8,7 @@ import pyarrow.csv as pacsv
 import pytest
 
 import kmetric_gui as km
-from helpers import DEMO, demo, json_round, kmetric, same
+from helpers import demo, json_round, kmetric, same
 from kmetric_gui.metrics import REGISTRY
 
 METRICS = [m.name for m in REGISTRY.values() if m.demo_paths()]
