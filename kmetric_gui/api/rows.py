@@ -3,7 +3,7 @@
 One row per scored unit (a row, sample, document or image, the metric's unit)
 in the solution's order: its id, its Usage split when the solution has one,
 the statistics the metric sums over units (when it has per-unit ones: a row's
-squared error, log loss, hit, a document's TP/FP/FN...), ``score_without`` (the
+error or loss, a hit, a document's counts...), ``score_without`` (the
 score with this unit left out: the metric's leave-one-out, from the same
 statistics the intervals use) and ``contribution`` = score - score_without
 (how far this unit moves the score; for a lower-is-better metric a positive
