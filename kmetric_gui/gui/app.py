@@ -15,7 +15,7 @@ def parse_args(argv):
     from .. import __version__
     p = argparse.ArgumentParser(prog="kmetric-gui", description="Kaggle metric analyzer.")
     p.add_argument("--version", action="version", version=f"kmetric-gui {__version__}")
-    p.add_argument("truth", nargs="?", help="solution file")
+    p.add_argument("truth", nargs="?", help="solution file (or a .kmetric project alone)")
     p.add_argument("submission", nargs="?", help="submission file")
     p.add_argument("compare", nargs="*", help="more submissions to compare with it")
     from ..metrics import REGISTRY
@@ -44,6 +44,9 @@ def parse_args(argv):
         if why:
             p.error(f"--metric-python {args.metric_python}: {why}")
         args.metric_python = os.path.abspath(args.metric_python)
+    args.project = None
+    if args.truth and not args.submission and args.truth.lower().endswith(".kmetric"):
+        args.project, args.truth = args.truth, None     # a project: its files and options
     if bool(args.truth) != bool(args.submission):
         p.error("give both TRUTH and SUBMISSION, or neither")
     if args.demo and args.metric and args.metric != args.demo:
@@ -86,7 +89,9 @@ def create_window(args=None):
         win.options_panel.metric_combo.setCurrentIndex(i)
         win.options_panel.metric_combo.blockSignals(False)
         win.session.set_options(win.options_panel.options())   # in force, not only shown
-    if args.demo:
+    if getattr(args, "project", None):
+        win.projects.open(args.project)
+    elif args.demo:
         win.open_demo(args.demo)        # scored with its own metric, as the welcome's buttons
     elif args.truth:
         win.open_files(args.truth, args.submission)

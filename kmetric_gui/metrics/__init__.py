@@ -106,3 +106,6 @@ __all__ = ["REGISTRY", "METRIC_NAMES", "registry_version", "get_metric", "choose
            "register", "unregister",
            "AmbiguousMetric", "Fit", "Sample",
            "Metric", "Plan", "FieldSpec"]
+
+from .._calls import make_callable  # noqa: E402 (km.metrics() is the Python API's, _calls.py)
+make_callable(__name__, "kmetric_gui.api.scoring", "metrics")

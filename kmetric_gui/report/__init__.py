@@ -13,3 +13,6 @@ from .write import write_index, write_plain, write_tables
 __all__ = ["Entry", "ReportData", "build_report", "file_info", "folder_size", "score_entry",
            "sha256_of", "FolderError", "is_nonempty", "prepare_folder", "render_html",
            "write_index", "write_plain", "write_tables"]
+
+from .._calls import make_callable  # noqa: E402 (km.report(...) is the Python API's, _calls.py)
+make_callable(__name__, "kmetric_gui.api.reporting", "report")
