@@ -40,6 +40,12 @@ class LogLoss(FamilyMetric):
         from .kernels.probabilistic import log_loss
         return log_loss(truth, pred, eps=opt(options, self, "eps"))
 
+    edit_counts = ("clipped",)
+    edit_constants = ("eps",)
+
+    def edit_state(self, result):
+        return [result.score * result.n, result.n]      # mean_units: (loss, count) sums
+
     def fixed_stats(self, result, stats):
         out = stats.copy()
         out[:, 0] = -np.log1p(-result.eps)     # the truth given 1 - eps: the least loss
