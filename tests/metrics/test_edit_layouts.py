@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 from filemaker import csv, write
-from kmetric_gui import metrics
 from kmetric_gui.analysis.scoring import Options, load, score_prepared
 from kmetric_gui.gui.controller import changed_cells
 from kmetric_gui.metrics.base import split_rows
