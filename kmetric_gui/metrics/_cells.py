@@ -27,6 +27,7 @@ from ..numbers import parse_number, shown
 from ..tables import Column
 
 WORDS = {"truth": "truth", "pred": "prediction"}
+SHORT = {"truth": "truth", "pred": "pred."}
 SHOWN_CLASSES = 8
 
 
@@ -62,8 +63,8 @@ class Numbers:
             return [Column(f"{WORDS[name]} ({targets[0]})", values, FieldSpec(name), number_text,
                            align_right=True, tooltip=f"{_side(name)} value {tip}")]
         out = []
-        for j, t in enumerate(targets):
-            head = str(t) if self.per_class else f"{WORDS[name]} ({t})"
+        for j, t in enumerate(targets):      # several targets: the target's name first
+            head = str(t) if self.per_class else f"{t} ({SHORT[name]})"
             what = f"{_side(name)} score of class {t}" if self.per_class else \
                 f"{_side(name)} value of {t}"
             out.append(Column(head, values[:, j], FieldSpec(name, j), number_text,
