@@ -109,6 +109,7 @@ class Driver(Actions):
         win = self.win = MainWindow(size=(1280, 720))
         self.rng = random.Random(0)
         win.ask_unsaved = self._answer_unsaved
+        win.ask_metric = lambda names: self.rng.choice(list(names) + [None])   # or Cancel
         win.ask_save_path = self._save_path
         win.projects.show_problem = lambda text: None
         win.jobs.error.connect(lambda kind, exc: self.find(
