@@ -55,12 +55,18 @@ class Actions:
         truth, sub, b, rw = self.files[m]
         sub = self.rng.choice((sub, sub, b, rw))
         self.log(f"    {Path(truth).name} {Path(sub).name}")
-        self._as_demo(m)
-        self.win.open_files(truth, sub)
+
+        def go():                      # once unsaved edits are saved or discarded
+            self._as_demo(m)
+            self.win.remember_folder(sub)
+            self.win.controller.open_files(truth, sub)
+        self.win.request_discard(go)
 
     def _as_demo(self, m):
         """The metric chosen as the Demo menu chooses it (file_actions.open_demo): when
-        another one is set, or when the layout alone would leave the choice open."""
+        another one is set, or when the layout alone would leave the choice open. Only
+        after the unsaved-edits answer: open_demo sets it before asking, so a Cancel (or
+        a failed save) left the files shown under another metric (issue 34, item 7)."""
         from kmetric_gui.metrics import get_metric
         win = self.win
         combo = win.options_panel.metric_combo
