@@ -184,3 +184,29 @@ def test_an_edit_computes_no_per_row_result(metric):
         if data is not None and hasattr(data, "_made"):
             assert data._made is None
     assert "prep" not in s.data._cache      # the edited arrays were not made either
+
+
+def test_an_edited_report_serves_every_analysis_as_a_scored_one(metric):
+    """The report an edit gives (score from the statistics, the rest made on first use)
+    gives what the report of the edited data scored from scratch gives: the JSON, the
+    summary, intervals and shake-up with one seed, fix first."""
+    import json
+
+    from kmetric_gui.analysis.fixes import top_fixes
+    from kmetric_gui.analysis.stats import ShakeupOptions, StatsOptions, analyze
+    s, _, _ = _session(metric)
+    chain = Chain(s)
+    _edit(s, _columns(s), np.random.default_rng(4), 6, chain)
+    fast, full = chain.report, score_prepared(s.data.prepared(), s.options)
+
+    def plain(rep):
+        return json.loads(json.dumps(rep.to_json(), default=str))
+    a, b = plain(fast), plain(full)
+    assert a.keys() == b.keys() and same(a["score"], b["score"], 1e-12)
+    assert metric.summary_lines(fast) == metric.summary_lines(full)
+    ci, shake = StatsOptions(replicates=100, seed=3), ShakeupOptions(splits=50, seed=3)
+    sa, sb = analyze(fast, ci, shake), analyze(full, ci, shake)
+    for name, iv in sb.intervals.items():
+        assert same(sa.intervals[name].low, iv.low, 1e-9) and same(sa.intervals[name].high, iv.high, 1e-9)
+    fa, fb = top_fixes(fast, 5).fixes, top_fixes(full, 5).fixes
+    assert np.array_equal(np.asarray(fa.units), np.asarray(fb.units))
