@@ -210,3 +210,28 @@ def test_an_edited_report_serves_every_analysis_as_a_scored_one(metric):
         assert same(sa.intervals[name].low, iv.low, 1e-9) and same(sa.intervals[name].high, iv.high, 1e-9)
     fa, fb = top_fixes(fast, 5).fixes, top_fixes(full, 5).fixes
     assert np.array_equal(np.asarray(fa.units), np.asarray(fb.units))
+
+
+def test_edits_survive_a_project_file(metric):
+    """Every kind of cell edited, written as a project's JSON and read back as typed
+    edits are: the same data (a class typed by name is kept as its index, and read
+    back through its name)."""
+    import json
+    from types import SimpleNamespace
+
+    from kmetric_gui.gui.project_file import decode_changes, encode_change
+    from kmetric_gui.state.data import apply
+    s, _, _ = _session(metric)
+    rng = np.random.default_rng(5)
+    for col in _columns(s):
+        for _ in range(2):
+            assert s.edit_text(col.spec, int(rng.integers(len(s.data))), _text(s, col, rng)) is None
+    edits = json.loads(json.dumps([encode_change(c) for c in s.changes()]))
+    fresh, _, _ = _session(metric)
+    version = fresh.data
+    for change in decode_changes(SimpleNamespace(path="p.kmetric", edits=edits), version):
+        version = apply(version, change, version.id + 1)
+    a, b = s.data.prepared(), version.prepared()
+    for name in ("truth", "pred"):
+        x, y = getattr(a, name), getattr(b, name)
+        assert np.array_equal(x, y) if isinstance(x, np.ndarray) else list(x) == list(y)
