@@ -93,11 +93,6 @@ class RegressionMetric(FamilyMetric):
             return {"column_scores": None}
         return {"column_scores": np.sqrt(np.maximum(sums[:-1], 0.0) / sums[-1])}
 
-    def fixed_stats(self, result, stats):
-        out = np.zeros_like(stats)
-        out[:, -1] = stats[:, -1]          # the count column stays
-        return out
-
     def json_fields(self, report):
         out = super().json_fields(report)
         r = report.result
