@@ -185,10 +185,11 @@ class Items:
 
     def parse(self, text, part, prep):
         text = str(text)
-        if any(ch in text for ch in ",;[]\"'"):
+        items = text.split()
+        quoted = any(len(x) > 1 and x[0] == x[-1] and x[0] in "'\"" for x in items)
+        if quoted or any(ch in text for ch in ",;[]"):     # a list in another notation
             raise ValueError("items are separated by spaces (e.g. 'item1 item2'), not by "
                              "commas or semicolons, and without brackets or quotes")
-        items = text.split()
         if not items and not self.allow_empty:
             raise ValueError(f"empty: a prediction needs {self.need}")
         return items
