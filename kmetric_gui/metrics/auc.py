@@ -122,7 +122,8 @@ class Auc(FamilyMetric):
     def edit_split(self, options, result, edit):
         """An edit moves a few rows in their columns' rankings: each moved row's pairs
         are counted again among the other rows (metrics/kernels/ranking_edits.py), exact
-        integers; no sort, one pass over a class's scores a moved row."""
+        integers, by binary searches in the loaded scores of each class (sorted at the
+        data's first edit)."""
         from .kernels.ranking import auc_from_counts
         from .kernels.ranking_edits import twice_u, update_column
         from ._edits import MAX_TOUCHED, LazyInputs, Unfit, field_rows
@@ -209,8 +210,8 @@ _LOCK = threading.Lock()
 
 
 def _class_scores(base, j, code):
-    """A column's loaded scores by class, of one Usage part (None: every row), kept
-    while the loaded data lives: made at its first edit, reused by every later one."""
+    """A column's loaded scores by class, of one Usage part (None: every row), sorted and
+    kept while the loaded data lives: made at its first edit, reused by every later one."""
     from .kernels.ranking_edits import ClassScores
     key = (id(base), j, code)
     with _LOCK:
@@ -222,7 +223,7 @@ def _class_scores(base, j, code):
             truth = base.truth
             member = truth == 1 if np.ndim(base.pred) == 1 else \
                 truth == j if np.ndim(truth) == 1 else truth[:, j] == 1
-            rows = None if code is None else np.flatnonzero(base.usage == code)
+            rows = None if code is None else base.usage == code
             found = _SCORES[key] = ClassScores(scores, member, rows)
         return found
 
