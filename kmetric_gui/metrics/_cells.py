@@ -103,7 +103,7 @@ class ClassCode:
     def columns(self, name, values, targets):
         names = np.array([str(c) for c in self.classes] + [""], dtype=object)[:-1]
         return [Column(f"{WORDS[name]} ({self.column})", values, FieldSpec(name),
-                       lambda code: str(names[int(code)]),
+                       lambda code: str(names[int(code)]), meta={"short": True},
                        tooltip=f"{_side(name)} class (editable: type a class name: "
                                f"{class_list(self.classes)})")]
 
@@ -151,7 +151,7 @@ class Labels:
     def columns(self, name, values, targets):
         fmt = number_text if self.kind == "float" else str
         return [Column(f"{WORDS[name]} ({targets[0]})", values, FieldSpec(name), fmt,
-                       align_right=self.kind != "text",
+                       align_right=self.kind != "text", meta={"short": True},
                        tooltip=f"{_side(name)} label (editable: one of {class_list(self.classes)})")]
 
     def parse(self, text, part, prep):
