@@ -8,7 +8,7 @@ def _with_demo():
     return tuple(name for name, m in REGISTRY.items() if m.demo_paths())
 
 
-METRICS = _with_demo()        # every registered metric with a demo (the twelve built-ins)
+METRICS = _with_demo()        # every registered metric with a demo (built-ins, masks and boxes)
 
 
 def process(ms):
