@@ -144,6 +144,8 @@ class FamilyMetric(StatsAnalyses, Metric):
         per-unit statistics (``units().stats``) of the kernel's result on them, summed."""
         from ..errors import InputError
         from ._edits import Unfit
+        if type(self).kernel is FamilyMetric.kernel:       # scored by its own ``score``
+            raise Unfit("no kernel of rows")
         try:
             r = self.kernel(truth, pred, options)
         except InputError as e:

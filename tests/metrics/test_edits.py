@@ -24,6 +24,22 @@ def metric(request):
     return metrics.get_metric(request.param)
 
 
+# Defects of other metrics' tables these tests found (issue 38's, reported): strict, so the
+# fix makes them fail until the entry goes.
+KNOWN = {
+    "typed back": ({"iou_precision", "fbeta_iou"}, "an instance-mask cell shows '3 masks: "
+                   "a | b | c', and that text typed back is refused"),
+    "project": ({"dice", "iou", "iou_precision", "fbeta_iou", "pixel_fbeta", "map_iou",
+                 "point_f1"}, "a mask or box edit is not written to a project (not JSON)"),
+}
+
+
+def known(request, metric, what):
+    names, why = KNOWN[what]
+    if metric.name in names:
+        request.applymarker(pytest.mark.xfail(strict=True, reason=why))
+
+
 def _session(metric):
     sol, sub = metric.demo_paths()
     opts = Options(metric=metric.name)
@@ -85,7 +101,8 @@ def _edit(s, cols, rng, steps, chain):
         chain.step()
 
 
-def test_an_edit_rescored_equals_the_edited_file_saved_and_scored(metric, tmp_path):
+def test_an_edit_rescored_equals_the_edited_file_saved_and_scored(metric, tmp_path, request):
+    known(request, metric, "typed back")
     s, sol, sub = _session(metric)
     chain = Chain(s)
     _edit(s, _columns(s, "pred"), np.random.default_rng(1), 25, chain)
@@ -101,7 +118,8 @@ def test_an_edit_rescored_equals_the_edited_file_saved_and_scored(metric, tmp_pa
         assert same(rep.splits[name].score, res.score, 1e-12)
 
 
-def test_truth_and_prediction_edits_equal_the_reference(metric):
+def test_truth_and_prediction_edits_equal_the_reference(metric, request):
+    known(request, metric, "typed back")
     s, _, _ = _session(metric)
     chain = Chain(s)
     _edit(s, _columns(s), np.random.default_rng(2), 30, chain)
@@ -111,7 +129,8 @@ def test_truth_and_prediction_edits_equal_the_reference(metric):
         assert same(res.score, metric.reference(prep, s.options, split_rows(prep.usage, name)))
 
 
-def test_undo_gives_the_first_score_back(metric):
+def test_undo_gives_the_first_score_back(metric, request):
+    known(request, metric, "typed back")
     s, _, _ = _session(metric)
     chain = Chain(s)
     first = chain.report
@@ -160,9 +179,10 @@ def test_the_issues_bad_values_are_refused(name, field, text, words):
     assert s.data is before and not s.can_undo
 
 
-def test_an_edit_computes_no_per_row_result(metric):
+def test_an_edit_computes_no_per_row_result(metric, request):
     """The score, Public, Private and the summary lines come from the statistics: the
     per-row result is made later, on the worker that needs it, never on the edit's path."""
+    known(request, metric, "typed back")
     s, _, _ = _session(metric)
     chain = Chain(s)
     col = _columns(s, "pred")[0]
@@ -186,10 +206,11 @@ def test_an_edit_computes_no_per_row_result(metric):
     assert "prep" not in s.data._cache      # the edited arrays were not made either
 
 
-def test_an_edited_report_serves_every_analysis_as_a_scored_one(metric):
+def test_an_edited_report_serves_every_analysis_as_a_scored_one(metric, request):
     """The report an edit gives (score from the statistics, the rest made on first use)
     gives what the report of the edited data scored from scratch gives: the JSON, the
     summary, intervals and shake-up with one seed, fix first."""
+    known(request, metric, "typed back")
     import json
 
     from kmetric_gui.analysis.fixes import top_fixes
@@ -212,10 +233,11 @@ def test_an_edited_report_serves_every_analysis_as_a_scored_one(metric):
     assert np.array_equal(np.asarray(fa.units), np.asarray(fb.units))
 
 
-def test_edits_survive_a_project_file(metric):
+def test_edits_survive_a_project_file(metric, request):
     """Every kind of cell edited, written as a project's JSON and read back as typed
     edits are: the same data (a class typed by name is kept as its index, and read
     back through its name)."""
+    known(request, metric, "project")
     import json
     from types import SimpleNamespace
 
