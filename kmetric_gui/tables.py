@@ -12,7 +12,7 @@ class Column:
     tooltip: str = ""
     align_right: bool = False
     derived: object = None         # report -> values: refreshed after every score
-    meta: dict = field(default_factory=dict)
+    meta: dict = field(default_factory=dict)   # "short": a few words, never the spare width
 
     @property
     def editable(self):

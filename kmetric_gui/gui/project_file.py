@@ -260,15 +260,29 @@ def _parsed(metric, columns, base, key, v, FieldSpec):
     if col is None:
         where = key[0] if key[1] is None else f"{key[0]} class {key[1]}"
         return ValueError(f"{where} is not a cell the table can edit")
+    from ..numbers import shown
+    refusal = None
+    # As the value is written; then as the table shows it (a class kept as its index is
+    # typed by its name, a label as its text).
+    for typed in (_typed, _shown):
+        try:
+            text = typed(v, col)
+            value = metric.parse(FieldSpec(*key), text, base)      # refused as if typed
+        except ValueError as e:
+            refusal = refusal or e
+            continue
+        if _same(value, v):
+            return (value,)
+        refusal = refusal or ValueError(f"{shown(text)} reads as another value than the "
+                                        "project's; refused")
+    return refusal
+
+
+def _shown(v, col):
     try:
-        text = _typed(v, col)
-        value = metric.parse(FieldSpec(*key), text, base)      # refused as if typed
-    except ValueError as e:
-        return e
-    if not _same(value, v):
-        from ..numbers import shown
-        return ValueError(f"{shown(text)} reads as another value than the project's; refused")
-    return (value,)
+        return str(col.fmt(v))
+    except Exception:          # a value the column cannot show is not one the table takes
+        raise ValueError("not a value of this column") from None
 
 
 def _typed(v, col):
@@ -298,7 +312,7 @@ def _same(parsed, v):
                 np.array_equal(parsed, np.asarray(v, dtype=float))
         except (TypeError, ValueError):
             return False
-    if isinstance(parsed, list):
+    if isinstance(parsed, (list, str)):
         return parsed == v
     return _number(v) and parsed == v
 

@@ -16,7 +16,8 @@ def joined_columns(prep, metric):
     cols = [Column(prep.id_column, ArrowRows(prep.id_array), tooltip="id (rows joined on it)",
                    sort_key=lambda _: _arrow_ranks(prep.id_array))]
     if prep.usage is not None:
-        cols.append(Column("Usage", prep.usage, fmt=lambda c: USAGE_NAMES[int(c)]))
+        cols.append(Column("Usage", prep.usage, fmt=lambda c: USAGE_NAMES[int(c)],
+                           meta={"short": True}))     # a few letters: never the spare width
     return cols + metric.table_columns(prep)
 
 
@@ -148,12 +149,12 @@ class TablePanel(QWidget):
         if not t.verticalScrollBar().isVisible():    # it comes with the rows, after this
             room -= t.verticalScrollBar().sizeHint().width()
         fit_columns(t, cap=max(160, room // 2))
-        text = [c for c, col in enumerate(cols) if not col.align_right]
+        text = [c for c, col in enumerate(cols) if not col.align_right and not col.meta.get("short")]
         widths = [t.columnWidth(c) for c in text]
         # Long texts share what the numbers leave (elided, widened by hand), so that the
         # counts beside them are on screen; when the numbers overflow anyway (many classes)
         # the texts only stay under a quarter of the width.
-        budget = room - sum(t.columnWidth(c) for c in range(len(cols)) if cols[c].align_right)
+        budget = room - sum(t.columnWidth(c) for c in range(len(cols)) if c not in text)
         if text and sum(widths) > budget:
             f = budget / sum(widths)
             fits = budget >= 80 * len(text)

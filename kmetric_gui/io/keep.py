@@ -4,11 +4,14 @@ keep the file's own row order.
 The metric writes the columns it scores (id and targets) in the solution's row
 order; the others (notes, confidence, ...) are read again from the source file
 as text, cell for cell, and put back in the file's column order. The scored
-columns take the values as they stand (edits included). With ``file_order``
+columns take the values as they stand (edits included); a cell whose value is
+still the file's keeps the file's text ('0.18240', '1.0'). With ``file_order``
 the rows follow the ids of the file as it is on disk when saving, so a diff
 against the original shows only the edits.
 """
 from pathlib import Path
+
+import numpy as np
 
 from ..errors import InputError
 from .problems import SHOW, quote
@@ -47,16 +50,17 @@ def as_in_file(source, header, rows, file_order=False):
         return header, rows, (f"{keeping}: {name} has no column {quote([header[0]])} now"
                               if file_order else "")
     extra = [c for c in names if c not in header]
-    if not extra and not file_order:
-        return header, rows, ""
     table = _as_text(source, names, header)
     if table is None:
         return header, rows, (f"{keeping}: {name} cannot be read now" if file_order else "")
     ids = [None if v is None else str(v) for v in table.column(header[0]).to_pylist()]
     values = {c: [v if v is None or isinstance(v, str) else str(v)
-                  for v in table.column(c).to_pylist()] for c in extra}
+                  for v in table.column(c).to_pylist()] for c in names if c != header[0]}
     out = names + [c for c in header if c not in names] if extra else header
     where = {c: k for k, c in enumerate(header)}
+    import pyarrow as pa      # the file's own text only (a Parquet number has none)
+    scored = [(k, values[c]) for k, c in enumerate(header) if k and c in values
+              and pa.types.is_string(table.column(c).type)]
     note, pairs = "", None
     if file_order:
         rows = list(rows)
@@ -69,9 +73,27 @@ def as_in_file(source, header, rows, file_order=False):
 
     def merged():
         for row, r in pairs:
+            if r is not None and scored:     # a value not edited keeps the file's text
+                row = list(row)
+                for k, texts in scored:
+                    if _same_value(texts[r], row[k]):
+                        row[k] = texts[r]
             yield [row[where[c]] if c in where else
                    ("" if r is None or values[c][r] is None else values[c][r]) for c in out]
     return out, merged(), note
+
+
+def _same_value(text, value):
+    """Whether the file's text of a scored cell holds ``value`` (then it is written as the
+    file has it: '0.18240' stays so, not '0.1824'; a diff shows only the edits)."""
+    if text is None:
+        return False
+    if isinstance(value, str):
+        return text == value
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+        return False
+    from ..numbers import why_not_number
+    return why_not_number(text) is None and float(text.strip(" \t")) == float(value)
 
 
 def _as_text(source, names, header):

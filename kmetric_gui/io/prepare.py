@@ -35,6 +35,9 @@ class Prepared:
     # io.Problem objects that do not stop scoring (the app's continuous predictions of ratings):
     # shown with the validation report, rows selectable.
     notes: list = field(default_factory=list)
+    # How the app's table shows and edits the truth and prediction cells (a metrics
+    # layout's cell description, metrics/_cells.py), or None: the metric's own columns.
+    cells: object = None
 
     @property
     def id_array(self):

@@ -102,6 +102,70 @@ class FamilyMetric(StatsAnalyses, Metric):
         return [f"truth {_short(t)}, predicted {_short(p)}"
                 for t, p in zip(take(prep.truth, sol_rows), take(prep.pred, sol_rows))]
 
+    # -- edits: rescored from the statistics (metrics/_edits.py) ---------------------------
+    edit_counts = ()        # whole-number fields of a result that add over rows (shown: hits)
+    edit_constants = ()     # fields an edit leaves as they are (the options in force: eps, k)
+
+    def rescore_cells(self, report, cells, old, new):
+        from ._edits import rescore_splits
+        opts = report.options
+        return rescore_splits(self, report, cells, old, new,
+                              lambda result, edit: self.edit_split(opts, result, edit))
+
+    def edit_split(self, options, result, edit):
+        """A split's result after its edited units went from ``edit.before`` to
+        ``edit.after`` ((truth, pred) shaped like the fields; metrics/_edits.SplitEdit):
+        the sums lose the old values' statistics and gain the new ones'; the score and
+        counts are exact at once, the rest is made from the edited data on first use.
+        Unfit (metrics/_edits.py): score again from scratch."""
+        from ._edits import EditedResult, Unfit, checked_state
+        s0, score_fn, r0 = self.edit_rows(result, *edit.before, options)
+        s1, _, r1 = self.edit_rows(result, *edit.after, options)
+        if isinstance(result, EditedResult):
+            state, counts = result.state
+        else:
+            state = checked_state(result, self.edit_state(result), score_fn)
+            counts = {f: int(getattr(result, f)) for f in self.edit_counts}
+        if np.shape(s0) != np.shape(state) or np.shape(s1) != np.shape(state):
+            raise Unfit("statistics of another shape")
+        sums = state - s0 + s1
+        score = float(score_fn(sums[None, :])[0])
+        counts = {f: v - int(getattr(r0, f)) + int(getattr(r1, f)) for f, v in counts.items()}
+        fields = {"score": score, "undefined_reason": None if np.isfinite(score) else
+                  (getattr(result, "undefined_reason", None) or "undefined"), **counts}
+        for f in ("n",) + tuple(self.edit_constants):
+            if hasattr(result, f):
+                fields[f] = getattr(result, f)
+        fields.update(self.edit_fields(result, sums))
+        return EditedResult(fields, (sums, counts), edit.full)
+
+    def edit_rows(self, result, truth, pred, options):
+        """(sums (m,), score of sums (R, m) -> (R,), their result) of a few units: the
+        per-unit statistics (``units().stats``) of the kernel's result on them, summed."""
+        from ..errors import InputError
+        from ._edits import Unfit
+        if type(self).kernel is FamilyMetric.kernel:       # scored by its own ``score``
+            raise Unfit("no kernel of rows")
+        try:
+            r = self.kernel(truth, pred, options)
+        except InputError as e:
+            raise Unfit(str(e)) from None
+        u = r.units() if hasattr(r, "units") else None
+        if u is None or u.stats is None or u.cells is not None:
+            raise Unfit("no statistics of units")
+        return u.stats.sum(axis=0).astype(np.float64), u.score, r
+
+    def edit_state(self, result):
+        """A split's summed statistics in ``edit_rows``' coordinates (checked against its
+        score). Default: its units' statistics summed (O(units), at the first edit); a
+        metric that knows them from a few numbers gives them in O(1)."""
+        u = result.units()
+        return None if u.stats is None or u.cells is not None else u.stats.sum(axis=0)
+
+    def edit_fields(self, result, sums):
+        """More fields of the edited result from the new sums (e.g. each column's score)."""
+        return {}
+
     # -- output ----------------------------------------------------------------------------
     def json_fields(self, report):
         return {"higher_is_better": bool(self.higher_is_better)}
@@ -120,13 +184,19 @@ class FamilyMetric(StatsAnalyses, Metric):
         return [prep.id_column, prep.target_columns[0]], zip(prep.ids, vals)
 
     def table_columns(self, prep):
-        def fmt(v):
-            return _short(v)
-        return [Column("truth", prep.truth, None, fmt, tooltip="solution value"),
-                Column("prediction", prep.pred, None, fmt, tooltip="submission value")]
+        """The layout's own cells (``Prepared.cells``, metrics/_cells.py): one column per
+        class or target, labels by name; read-only text for a layout without them."""
+        cells = getattr(prep, "cells", None)
+        if cells is not None:
+            return cells.columns(prep)
+        return [Column("truth", prep.truth, None, _short, tooltip="solution value"),
+                Column("prediction", prep.pred, None, _short, tooltip="submission value")]
 
     def parse(self, spec, text, prep):
-        raise ValueError("cells of this metric are shown, not edited, in this version")
+        cells = getattr(prep, "cells", None)
+        if cells is None:
+            raise ValueError("this layout's cells are shown, not edited")
+        return cells.parse(spec, text, prep)
 
 
 def _short(v):

@@ -44,5 +44,9 @@ def build_labels(metric, ctx):
                   f"solution never holds ({', '.join(map(repr, labels))}): "
                   f"{at_rows(unknown, s.sub_ids, p)}", unknown)
     s.stop_if_any()
+    from ._cells import Cells, Labels
+    typed = Labels(tuple(known.tolist()), "text" if kind == "text" else
+                   "int" if t.dtype.kind in "iu" else "float")
     return Prepared(metric.name, ctx.reason, ctx.id_col, [name], s.sol_ids_arr, t, s.align(p),
-                    ctx.usage, layout=f"id '{ctx.id_col}' + class labels ({kind}) in '{name}'")
+                    ctx.usage, layout=f"id '{ctx.id_col}' + class labels ({kind}) in '{name}'",
+                    cells=Cells(typed, typed))

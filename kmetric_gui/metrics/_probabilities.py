@@ -8,6 +8,20 @@
 """
 import numpy as np
 
+from ._cells import Binary, Cells, ClassCode, ClassSet, Numbers
+
+PROBABILITY = dict(low=0.0, high=1.0, why="is not a probability: probabilities lie in [0, 1]")
+
+
+def cells_of(probabilities, truth, classes=None, label=None):
+    """The table's cells of a probability layout: ``truth`` "binary", "codes" (one class a
+    row, ``label``: the solution's column) or "set" (0/1 columns)."""
+    bounds = PROBABILITY if probabilities else {}
+    if truth == "binary":
+        return Cells(Binary(), Numbers(**bounds))
+    classes = tuple(str(c) for c in classes)
+    kind = ClassCode(classes, label or "class") if truth == "codes" else ClassSet(classes)
+    return Cells(kind, Numbers(per_class=True, **bounds))
 
 
 def build_probabilities(metric, ctx, probabilities, multilabel):
@@ -31,7 +45,8 @@ def build_probabilities(metric, ctx, probabilities, multilabel):
         return Prepared(metric.name, ctx.reason, ctx.id_col, [name], s.sol_ids_arr,
                         truth.astype(np.int8), s.align(pred).astype(np.float64, copy=False), ctx.usage,
                         classes=[name], layout=f"binary: id '{ctx.id_col}' + 0/1 truth and "
-                        f"{'probabilities' if probabilities else 'scores'} in '{name}'")
+                        f"{'probabilities' if probabilities else 'scores'} in '{name}'",
+                        cells=cells_of(probabilities, "binary"))
     classes = subs
     in_sol = set(sols)                   # a set: a wide header is no square
     wide = [c for c in classes if c in in_sol]
@@ -50,6 +65,7 @@ def build_probabilities(metric, ctx, probabilities, multilabel):
             truth = one_hot_codes(s, truth, names)
             layout = f"multi-class: one-hot solution, {len(names)} probability columns"
         classes = names
+        cells = cells_of(probabilities, "set" if multilabel else "codes", names)
     else:
         label = next((c for c in sols), None)
         if label is None or len(sols) != 1:
@@ -61,10 +77,11 @@ def build_probabilities(metric, ctx, probabilities, multilabel):
         pred = matrix(s, ctx.sub, classes, ctx.sub_name)
         layout = (f"multi-class: solution labels in '{label}', submission one "
                   f"{'probability' if probabilities else 'score'} column per class ({len(classes)})")
+        cells = cells_of(probabilities, "codes", classes, label)
     if probabilities and pred is not None:     # named with the solution's problems, if any
         for j, c in enumerate(classes):
             s.check_probabilities(pred[:, j], c)
     s.stop_if_any()
     return Prepared(metric.name, ctx.reason, ctx.id_col, list(classes), s.sol_ids_arr, truth,
                     s.align(pred).astype(np.float64, copy=False), ctx.usage, classes=list(classes),
-                    layout=layout)
+                    layout=layout, cells=cells)

@@ -68,7 +68,30 @@ class RegressionMetric(FamilyMetric):
         s.stop_if_any()
         return Prepared(self.name, ctx.reason, ctx.id_col, names, s.sol_ids_arr,
                         truth.astype(np.float64), s.align(pred).astype(np.float64, copy=False), ctx.usage,
-                        layout=layout)
+                        layout=layout, cells=self.cells())
+
+    def cells(self):
+        """The table's cells: every target's truth beside its prediction, values >= 0
+        for a metric of logarithms."""
+        from ._cells import Cells, Numbers
+        kind = Numbers(low=0.0, why=f"is negative: {self.label} takes log(1 + x) of values "
+                       ">= 0") if self.non_negative else Numbers()
+        return Cells(kind, kind, interleave=True)
+
+    edit_constants = ("kind",)
+
+    def edit_state(self, result):
+        """The units' sums from the score: (squared or absolute errors, rows) of a column
+        or of each column (``column_scores``); the count is the rows'."""
+        n, r = result.n, result
+        if r.column_scores is not None:
+            return np.r_[np.square(r.column_scores) * n, n]
+        return [(r.score if r.kind == "mae" else r.score * r.score) * n, n]
+
+    def edit_fields(self, result, sums):
+        if result.column_scores is None:
+            return {"column_scores": None}
+        return {"column_scores": np.sqrt(np.maximum(sums[:-1], 0.0) / sums[-1])}
 
     def json_fields(self, report):
         out = super().json_fields(report)

@@ -44,8 +44,22 @@ class Accuracy(FamilyMetric):
             return out
         return np.column_stack([hit, np.ones_like(hit)]), score
 
+    edit_counts = ("hits",)
+
+    def edit_rows(self, result, truth, pred, options):
+        r = self.kernel(truth, pred, options)
+        return np.array([r.hits, r.n], dtype=np.float64), _share, r
+
+    def edit_state(self, result):
+        return [result.hits, result.n]
+
     def json_fields(self, report):
         return {**super().json_fields(report), "hits": report.result.hits}
+
+
+def _share(sums):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(sums[:, 1] > 0, sums[:, 0] / sums[:, 1], np.nan)
 
 
 ACCURACY = Accuracy()

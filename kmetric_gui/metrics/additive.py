@@ -73,9 +73,11 @@ class AdditiveMetric(StatsAnalyses, Metric):
         col.raise_if_any()
         self.check_values(truth, pred, ctx, name)
         col.raise_if_any()
+        from ._cells import Cells, Numbers
         return Prepared(self.name, ctx.reason, ctx.id_col, [name], sol_ids,
                         truth.astype(np.float64), pred[al.sub_index].astype(np.float64),
-                        ctx.usage, layout=f"id '{ctx.id_col}' + real column '{name}'")
+                        ctx.usage, layout=f"id '{ctx.id_col}' + real column '{name}'",
+                        cells=Cells(Numbers(), Numbers()))
 
     def check_values(self, truth, pred, ctx, name):
         """Collect value problems the metric cannot score (e.g. negatives for RMSLE)."""
@@ -140,6 +142,11 @@ class AdditiveMetric(StatsAnalyses, Metric):
         return [prep.id_column, prep.target_columns[0]], zip(prep.ids, prep.pred.tolist())
 
     def table_columns(self, prep):
+        """The layout's cells (``Prepared.cells``, set by the shared builders: one column
+        per class or target, labels by name); else the id + real column layout's."""
+        cells = getattr(prep, "cells", None)
+        if cells is not None:
+            return cells.columns(prep)
         name = prep.target_columns[0]
         return [
             Column(f"truth ({name})", prep.truth, FieldSpec("truth"), lambda v: f"{v:.6g}",
@@ -149,7 +156,32 @@ class AdditiveMetric(StatsAnalyses, Metric):
         ]
 
     def parse(self, spec, text, prep):
-        return parse_number(text)
+        cells = getattr(prep, "cells", None)
+        return cells.parse(spec, text, prep) if cells is not None else parse_number(text)
+
+    # -- edits: the sums lose the edited rows' old statistics, gain the new ----------
+    def rescore_cells(self, report, cells, old, new):
+        from ._edits import rescore_splits
+        opts = report.options
+        return rescore_splits(self, report, cells, old, new,
+                              lambda result, edit: self.edit_split(opts, result, edit))
+
+    def edit_split(self, options, result, edit):
+        """A split's result after an edit (metrics/_edits.py): O(edited rows); the per-row
+        statistics are the edited data's, made when first read (on a worker)."""
+        from ._edits import EditedResult, Unfit
+
+        def sums(values):
+            t, p = values
+            try:
+                st = np.asarray(self.row_stats(t, p, options), dtype=np.float64)
+            except (ValueError, ArithmeticError) as e:
+                raise Unfit(str(e)) from None
+            return st.reshape(len(t), -1).sum(axis=0)
+        total = np.asarray(result.sums, dtype=np.float64) - sums(edit.before) + sums(edit.after)
+        score = float(self.score_sums(total[None, :], np.array([result.n]))[0])
+        return EditedResult({"score": score, "sums": total, "n": result.n, "undefined_reason":
+                             None if np.isfinite(score) else "undefined"}, None, edit.full)
 
     def plan(self, prep, options):
         return Plan(prep.truth, prep.pred)

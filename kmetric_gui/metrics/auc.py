@@ -1,6 +1,9 @@
 """ROC AUC: binary, multi-class (one-vs-rest, macro mean) or multi-label (mean over
 columns). Ties count one half, as scikit-learn. Statistics come from the rank
 statistic (metrics/kernels/ranking_stats.py), with DeLong's interval beside the bootstrap."""
+import threading
+import weakref
+
 import numpy as np
 
 from ._family import FamilyMetric
@@ -116,6 +119,49 @@ class Auc(FamilyMetric):
         from dataclasses import replace
         return replace(d, **self.differ_texts(report_a, report_b, d.units[:200]))
 
+    def edit_split(self, options, result, edit):
+        """An edit moves a few rows in their columns' rankings: each moved row's pairs
+        are counted again among the other rows (metrics/kernels/ranking_edits.py), exact
+        integers, by binary searches in the loaded scores of each class (sorted at the
+        data's first edit)."""
+        from .kernels.ranking import auc_from_counts
+        from .kernels.ranking_edits import twice_u, update_column
+        from ._edits import MAX_TOUCHED, LazyInputs, Unfit, field_rows
+        base = edit.old.base
+        c = result.per_column.size
+        usage = base.usage
+        codes = [None] if usage is None else {"all": [0, 1], "public": [0],
+                                              "private": [1]}[edit.name]
+        touched = sorted({u for name, u, _ in edit.old.overlay if name in ("truth", "pred")
+                          and (usage is None or int(usage[u]) in codes)})
+        if len(touched) > MAX_TOUCHED:
+            raise Unfit("too many edited rows")
+        now = _columns(base, field_rows(edit.old, "truth", touched),
+                       field_rows(edit.old, "pred", touched), c)
+        loaded_t = _columns(base, base.truth[touched], base.pred[touched], c)
+        before = _columns(base, *edit.before, c)
+        after = _columns(base, *edit.after, c)
+        loaded_u = _columns(base, base.truth[edit.units], base.pred[edit.units], c)
+        u2s, pos, neg = [], result.positives.copy(), result.negatives.copy()
+        tied = result.tied_pairs.copy()
+        for j in range(c):
+            u2 = twice_u(result.per_column[j], pos[j], neg[j])
+            if u2 is None:
+                raise Unfit("too many pairs to count back exactly")
+            moves = [(u, (before[0][k, j], before[1][k, j]), (after[0][k, j], after[1][k, j]),
+                      (loaded_u[0][k, j], loaded_u[1][k, j])) for k, u in enumerate(edit.units)
+                     if (before[0][k, j], before[1][k, j]) != (after[0][k, j], after[1][k, j])]
+            if moves:
+                was = {w: (loaded_t[0][k, j], loaded_t[1][k, j], now[0][k, j], now[1][k, j])
+                       for k, w in enumerate(touched)
+                       if (loaded_t[0][k, j], loaded_t[1][k, j]) != (now[0][k, j], now[1][k, j])}
+                parts = [_class_scores(base, j, code) for code in codes]
+                u2, pos[j], neg[j], tied[j] = update_column(parts, was, moves, u2, int(pos[j]),
+                                                            int(neg[j]), int(tied[j]))
+            u2s.append(u2)
+        return auc_from_counts(u2s, pos, neg, tied, result.n, np.ndim(base.pred) == 1,
+                               LazyInputs(edit.new, edit.name))
+
     def json_fields(self, report):
         r = report.result
         out = {**super().json_fields(report), "per_column": [
@@ -153,6 +199,46 @@ class Auc(FamilyMetric):
             lines.append(f"{len(r.skipped)} column(s) with one class skipped: "
                          f"{', '.join(report.prepared.target_columns[j] for j in r.skipped)}")
         return lines
+
+
+def _columns(base, truth, pred, c):
+    """(membership (k, C) bool, scores (k, C)) of some rows, one column per AUC column
+    (binary: one; class codes: one-vs-rest; 0/1 columns: each)."""
+    truth, pred = np.asarray(truth), np.asarray(pred, dtype=np.float64)
+    if np.ndim(base.pred) == 1:
+        return (truth == 1).reshape(-1, 1), pred.reshape(-1, 1)
+    if np.ndim(base.truth) == 1:
+        return truth.reshape(-1, 1) == np.arange(c), pred.reshape(-1, c)
+    return truth.reshape(-1, c) == 1, pred.reshape(-1, c)
+
+
+_SCORES = {}            # (id of the loaded data, column, Usage code) -> ClassScores
+_LOCK = threading.Lock()
+
+
+def _class_scores(base, j, code):
+    """A column's loaded scores by class, of one Usage part (None: every row), sorted and
+    kept while the loaded data lives: made at its first edit, reused by every later one."""
+    from .kernels.ranking_edits import ClassScores
+    key = (id(base), j, code)
+    with _LOCK:
+        found = _SCORES.get(key)
+        if found is None:
+            if not any(k[0] == id(base) for k in _SCORES):
+                weakref.finalize(base, _forget, id(base))
+            scores = base.pred if np.ndim(base.pred) == 1 else base.pred[:, j]
+            truth = base.truth
+            member = truth == 1 if np.ndim(base.pred) == 1 else \
+                truth == j if np.ndim(truth) == 1 else truth[:, j] == 1
+            rows = None if code is None else base.usage == code
+            found = _SCORES[key] = ClassScores(scores, member, rows)
+        return found
+
+
+def _forget(ident):
+    with _LOCK:
+        for key in [k for k in _SCORES if k[0] == ident]:
+            del _SCORES[key]
 
 
 AUC = Auc()

@@ -189,7 +189,9 @@ class Metric:
     def rescore_cells(self, report, cells, old, new):
         """The report after a few edited cells, from its sufficient statistics, or None
         to score again from scratch. ``cells``: (field, unit, part) keys whose value
-        differs between the data versions ``old`` (the report's) and ``new``."""
+        differs between the data versions ``old`` (the report's) and ``new``. The family
+        and additive metrics share one (metrics/_edits.py: each split's sums lose the
+        units' old statistics and gain the new ones)."""
         return None
 
     def edit_note(self, report, spec, value):
@@ -243,7 +245,9 @@ class Metric:
 
     # -- the app's table and edits -----------------------------------------------
     def table_columns(self, prep):
-        """Qt-free column specs (kmetric_gui.tables.Column) of the joined table."""
+        """Qt-free column specs (kmetric_gui.tables.Column) of the joined table. A metric
+        on a shared layout gets them from ``prep.cells`` (metrics/_cells.py): one
+        column per class or target, each editable through ``parse``."""
         return []
 
     def parse(self, spec, text, prep):

@@ -66,6 +66,20 @@ class F1(FamilyMetric):
             return out
         return stats, score
 
+    def edit_split(self, options, result, edit):
+        """An edit moves counts between cells of the confusion matrix (K x K work); the
+        classes must stay those of the result (else its labels, hence the average, change)."""
+        from .kernels.classification import f1_from_confusion
+        from ._edits import LazyInputs, Unfit
+        labels = result.labels
+        obs = np.array(result.confusion, dtype=np.int64)
+        for (t, p), sign in ((edit.before, -1), (edit.after, 1)):
+            np.add.at(obs, (_codes(labels, t), _codes(labels, p)), sign)
+        if ((obs.sum(axis=0) + obs.sum(axis=1)) == 0).any():
+            raise Unfit("a class is no longer used")
+        return f1_from_confusion(labels, obs, result.average, opt(options, self, "pos_label"),
+                                 LazyInputs(edit.new, edit.name))
+
     def json_fields(self, report):
         r = report.result
         out = {**super().json_fields(report), "average": r.average,
@@ -80,6 +94,18 @@ class F1(FamilyMetric):
         r = report.result
         extra = [f"{r.average} average over {r.labels.size} label(s)"]
         return super().summary_lines(report) + extra + ([r.note] if r.note else [])
+
+
+def _codes(labels, values):
+    """Indices of values among sorted labels; Unfit for a value not among them."""
+    from ._edits import Unfit
+    v = np.asarray(values)
+    if (labels.dtype.kind in "biuf") != (v.dtype.kind in "biuf"):
+        raise Unfit("labels of another kind")
+    at = np.minimum(np.searchsorted(labels, v), labels.size - 1)
+    if not np.array_equal(labels[at], v):
+        raise Unfit("a label the result does not hold")
+    return at
 
 
 F1_SCORE = F1()

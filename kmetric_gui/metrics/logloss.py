@@ -40,6 +40,12 @@ class LogLoss(FamilyMetric):
         from .kernels.probabilistic import log_loss
         return log_loss(truth, pred, eps=opt(options, self, "eps"))
 
+    edit_counts = ("clipped",)
+    edit_constants = ("eps",)
+
+    def edit_state(self, result):
+        return [result.score * result.n, result.n]      # mean_units: (loss, count) sums
+
     fix_words = "true class's probability set to 1"
 
     def fixed_prediction(self, truth, pred, rows=None):

@@ -7,6 +7,7 @@ query with nothing relevant (AP 0, still counted).
 """
 import numpy as np
 
+from ._cells import Cells, Items
 from ._family import FamilyMetric, Option, opt
 from .base import take
 
@@ -79,11 +80,18 @@ class MapK(FamilyMetric):
         s.stop_if_any()
         return Prepared(self.name, ctx.reason, ctx.id_col, [name], s.sol_ids_arr, truth,
                         [pred[i] for i in s.al.sub_index.tolist()], ctx.usage,
-                        layout=f"id '{ctx.id_col}' + space-separated items in '{name}'")
+                        layout=f"id '{ctx.id_col}' + space-separated items in '{name}'",
+                        cells=Cells(Items(allow_empty=True), Items(allow_empty=False,
+                                    need="at least one item (MAP@K ranks a query's items)")))
 
     def kernel(self, truth, pred, options):
         from .kernels.mapk import mapk
         return mapk(truth, pred, k=opt(options, self, "k"))
+
+    edit_constants = ("k",)
+
+    def edit_state(self, result):
+        return [result.score * result.n, result.n]      # mean_units: (AP, count) sums
 
     def json_fields(self, report):
         r = report.result

@@ -66,7 +66,9 @@ class DataVersion:
                 src = getattr(self.base, name)
                 if isinstance(src, np.ndarray):
                     # int64 for integer fields: an edited rating must never overflow a narrow type
-                    arr = src.astype(np.int64) if src.dtype.kind in "iub" else src.copy()
+                    arr = src.astype(np.int64) if src.dtype.kind in "iub" else \
+                        src.astype(_text_width(src, name, self.overlay)) if src.dtype.kind == "U" \
+                        else src.copy()
                 elif hasattr(src, "editable"):
                     arr = src.editable()     # coded text cells: no list of every document
                 else:
@@ -77,6 +79,12 @@ class DataVersion:
             else:
                 arr[unit, part] = value
         return freeze(replace(self.base, **changes))
+
+
+def _text_width(src, name, overlay):
+    """A text array's type wide enough for its edited values (numpy cuts longer text)."""
+    width = max([len(str(v)) for (n, _, _), v in overlay.items() if n == name] + [1])
+    return np.result_type(src.dtype, np.dtype(f"U{width}"))
 
 
 @dataclass(frozen=True)

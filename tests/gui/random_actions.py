@@ -3,7 +3,12 @@ parameters from ``self.rng`` (its own stream) and acts as a user would."""
 import time
 from pathlib import Path
 
-METRICS = ("qwk", "lwlrap", "fbeta", "dice", "map_iou")   # + a mask and a box demo (issue 38)
+def _with_demo():
+    from kmetric_gui.metrics import REGISTRY
+    return tuple(name for name, m in REGISTRY.items() if m.demo_paths())
+
+
+METRICS = _with_demo()        # every registered metric with a demo (built-ins, masks and boxes)
 
 
 def process(ms):
@@ -50,7 +55,26 @@ class Actions:
         truth, sub, b, rw = self.files[m]
         sub = self.rng.choice((sub, sub, b, rw))
         self.log(f"    {Path(truth).name} {Path(sub).name}")
-        self.win.open_files(truth, sub)
+
+        def go():                      # once unsaved edits are saved or discarded
+            self._as_demo(m)
+            self.win.remember_folder(sub)
+            self.win.controller.open_files(truth, sub)
+        self.win.request_discard(go)
+
+    def _as_demo(self, m):
+        """The metric chosen as the Demo menu chooses it (file_actions.open_demo): when
+        another one is set, or when the layout alone would leave the choice open. Only
+        after the unsaved-edits answer: open_demo sets it before asking, so a Cancel (or
+        a failed save) left the files shown under another metric (issue 34, item 7)."""
+        from kmetric_gui.metrics import get_metric
+        win = self.win
+        combo = win.options_panel.metric_combo
+        if combo.currentData() not in (None, m) or not get_metric(m).demo_detected:
+            combo.blockSignals(True)
+            combo.setCurrentIndex(max(0, combo.findData(m)))
+            combo.blockSignals(False)
+            win.session.set_options(win.options_panel.options())
 
     def do_drop_one(self):
         m = self._metric()
@@ -120,7 +144,9 @@ class Actions:
     def do_option(self):
         o = self.win.options_panel
         what = self.rng.choice(("weights", "ties", "matching", "beta", "threshold", "clean",
-                                "range", "metric", "id_column"))
+                                "range", "metric", "id_column", "declared", "declared"))
+        if what == "declared":            # any metric's own option (k, eps, average...)
+            return self._declared_option(o)
         self.log(f"    {what}")
         if what in ("weights", "ties", "matching", "metric"):
             w = getattr(o, what if what != "metric" else "metric_combo")
@@ -137,6 +163,21 @@ class Actions:
         else:
             o.id_column.setText(self.rng.choice(("", "", "", "foo")))
             o.id_column.editingFinished.emit()
+
+    def _declared_option(self, o):
+        from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit
+        name = self.rng.choice(sorted(o.option_widgets))
+        w = o.option_widgets[name]
+        self.log(f"    {name}")
+        if isinstance(w, QCheckBox):
+            w.toggle()
+        elif isinstance(w, QComboBox):
+            w.setCurrentIndex(self.rng.randrange(w.count()))
+        elif isinstance(w, QLineEdit):
+            w.setText(self.rng.choice(("", "", "1", "3", "10", "0", "x")))
+            w.editingFinished.emit()
+        else:
+            w.setValue(round(self.rng.uniform(w.minimum(), min(w.maximum(), 100)), 2))
 
     def do_stats_option(self):
         o = self.win.options_panel

@@ -29,3 +29,14 @@ def test_spare_width_is_the_same_with_and_without_the_vertical_bar(qtbot):
         widths.append(t.columnWidth(0))
     assert widths[0] == widths[1]
     assert t.columnWidth(0) + t.columnWidth(1) <= t.viewport().width()   # no horizontal bar
+
+
+def test_the_usage_column_is_never_the_stretched_one(qtbot, window):
+    """With ids, Usage and numbers only, the spare width went to Usage ('Private' 500 px
+    wide, seen under Xvfb): it goes to the ids."""
+    from conftest import wait_scored
+    wait_scored(qtbot, window, lambda: window.open_demo("auc"))     # ids as short as 'Private'
+    t, cols = window.table_panel.table, window.table_panel.model.columns
+    usage = next(i for i, c in enumerate(cols) if c.name == "Usage")
+    assert t.columnWidth(usage) < 120
+    assert t.columnWidth(0) > t.columnWidth(usage)

@@ -157,3 +157,13 @@ def test_stale_temps_of_killed_saves_removed(tmp_path):
     os.utime(user, (time.time() - 7200, time.time() - 7200))
     save_atomic(tmp_path / "sub.csv", "id,v\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([mine.name, user.name, "sub.csv"])
+
+
+def test_a_value_not_edited_keeps_the_files_text(tmp_path):
+    """'0.18240' and '1.0' stay as written; only an edited value is written anew."""
+    from kmetric_gui.io.keep import with_all_columns
+    p = tmp_path / "sub.csv"
+    p.write_text("id,cat,dog\na,0.18240,1.0\nb,1e-1,0.90\n")
+    header, rows = with_all_columns(p, ["id", "cat", "dog"], [("a", 0.1824, 1.0), ("b", 0.25, 0.9)])
+    assert header == ["id", "cat", "dog"]
+    assert list(rows) == [["a", "0.18240", "1.0"], ["b", 0.25, "0.90"]]

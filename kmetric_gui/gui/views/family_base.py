@@ -62,18 +62,23 @@ class RowsTable(QTableWidget):
         # A right-aligned last column stretched puts its numbers out of sight in a narrow pane.
         self.horizontalHeader().setStretchLastSection(len(headers) - 1 not in self.right)
         self.horizontalHeader().setSectionResizeMode(QHeaderView.Interactive)
+        # Column widths from the first rows, not all of them (a fill after each edit).
+        self.horizontalHeader().setResizeContentsPrecision(40)
         self.itemSelectionChanged.connect(self._selected)
 
     def fill(self, texts, sol_rows):
         self.blockSignals(True)
         self.clearSelection()
         self.setRowCount(len(texts))
+        right = Qt.AlignRight | Qt.AlignVCenter           # once, not per cell (an enum "or")
+        self.setUpdatesEnabled(False)
         for r, row in enumerate(texts):
             for k, text in enumerate(row):
                 item = QTableWidgetItem(text)
                 if k in self.right:
-                    item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+                    item.setTextAlignment(right)
                 self.setItem(r, k, item)
+        self.setUpdatesEnabled(True)
         self.sol_rows = np.asarray(sol_rows, dtype=np.int64)
         self.blockSignals(False)
         self.resizeColumnsToContents()

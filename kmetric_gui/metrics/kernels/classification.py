@@ -270,12 +270,18 @@ def f1(y_true, y_pred, *, average: str = "binary", pos_label=1) -> F1Result:
     """
     check_option("average", average, AVERAGES)
     labels, obs = labels_and_confusion(y_true, y_pred)
-    k = labels.size
     data = (y_true, y_pred)
     if obs.sum() == 0:
         z = np.zeros((0, 0), dtype=np.int64)
         return F1Result(float("nan"), "no rows to score", average, labels, z, np.zeros(0),
                         None, data)
+    return f1_from_confusion(labels, obs, average, pos_label, data)
+
+
+def f1_from_confusion(labels, obs, average="binary", pos_label=1, data=()):
+    """F1Result of a (K, K) confusion matrix over ``labels`` (truth rows, prediction
+    columns): what ``f1`` returns for data with these counts."""
+    k = labels.size
     pos_index = None
     note = None
     if average == "binary":

@@ -194,17 +194,26 @@ def roc_auc(truth, scores) -> AucResult:
     """
     t, s, binary = _truth_columns(truth, scores, onehot=False)
     n, c = s.shape
-    per = np.full(c, np.nan)
+    u2s = [0] * c
     pos = np.zeros(c, dtype=np.int64)
     neg = np.zeros(c, dtype=np.int64)
     tied = np.zeros(c, dtype=np.int64)
     columns = np.ascontiguousarray(s.T)          # one pass; each column then contiguous
     for j in range(c):
         y = (t == j) if t.ndim == 1 else t[:, j]   # class codes (multi-class) or 0/1 columns
-        u2, n1, n0, ties = binary_u(y, columns[j], None if binary else j)
-        pos[j], neg[j], tied[j] = n1, n0, ties
+        u2s[j], pos[j], neg[j], tied[j] = binary_u(y, columns[j], None if binary else j)
+    return auc_from_counts(u2s, pos, neg, tied, n, binary, (truth, scores))
+
+
+def auc_from_counts(u2s, pos, neg, tied, n, binary, data=()):
+    """AucResult of each column's 2U (twice the Mann-Whitney count, ties one), positives,
+    negatives and tied pairs over ``n`` rows (the numbers ``roc_auc`` counts)."""
+    c = len(pos)
+    per = np.full(c, np.nan)
+    for j in range(c):
+        n1, n0 = int(pos[j]), int(neg[j])
         if n1 and n0:
-            per[j] = u2 / (2.0 * n1 * n0)
+            per[j] = int(u2s[j]) / (2.0 * n1 * n0)
     skipped = tuple(int(j) for j in np.flatnonzero(np.isnan(per)))
     reason = None
     if n == 0:
@@ -214,7 +223,9 @@ def roc_auc(truth, scores) -> AucResult:
         reason = (f"every row is {only}: AUC needs both classes" if binary else
                   "every column has a single class: AUC needs positives and negatives")
     score = float("nan") if reason else float(np.nanmean(per))
-    return AucResult(score, reason, per, pos, neg, skipped, tied, int(n), data=(truth, scores))
+    return AucResult(score, reason, per, np.asarray(pos, dtype=np.int64),
+                     np.asarray(neg, dtype=np.int64), skipped, np.asarray(tied, dtype=np.int64),
+                     int(n), data=data)
 
 
 # --- per-row placements and DeLong ------------------------------------------
