@@ -11,6 +11,8 @@ class Accuracy(FamilyMetric):
     view = "confusion"             # the app's anatomy view (gui/views VIEW_KINDS)
     demo_label = "accuracy (labels)"          # contract: the app's demo menu
     demo_detected = False   # contract: the app chooses the metric for its demo (layouts overlap)
+    # Labels (often text): no rounding (f1 rounds numeric labels).
+    variants = ("weights_column", "mask_column", "group_by", "group_transform")
 
     def reference(self, prep, options, rows=None):
         from ._references import accuracy_reference

@@ -25,6 +25,9 @@ class F1(FamilyMetric):
                "f1: binary (of the positive label), or macro, micro, weighted over the classes; "
                "auc multi-class: macro"),
         Option("pos_label", str, "1", help="f1 binary: the positive label (default 1)"),
+        Option("multi_label", bool, False, help="f1: each cell holds space-separated labels "
+               "(several a row); TP, FP, FN count (row, label) pairs (scikit-learn's "
+               "multi-label F1)", label="Multi-label (space-separated)"),
     )
 
     fix_words = "label set to the truth"
@@ -39,16 +42,53 @@ class F1(FamilyMetric):
         return label_fit(self, sub_targets, sample)
 
     def build(self, ctx):
+        if opt(ctx.options, self, "multi_label"):
+            return self._build_sets(ctx)
         return build_labels(self, ctx)
 
+    def _build_sets(self, ctx):
+        """id + one column of space-separated labels in both files (a set per row)."""
+        from ..io.prepare import Prepared
+        from ._layouts import Sides, single_target
+        from .kernels.multilabel import split_labels
+        s = Sides(ctx)
+        name = single_target(s)
+        s.stop_if_any()
+        truth = split_labels(s.texts(ctx.sol, name))
+        pred = split_labels(s.texts(ctx.sub, name))
+        return Prepared(self.name, ctx.reason, ctx.id_col, [name], s.sol_ids_arr, truth,
+                        [pred[i] for i in s.al.sub_index.tolist()], ctx.usage,
+                        layout=f"id '{ctx.id_col}' + space-separated labels in '{name}' "
+                               "(multi-label)")
+
     def kernel(self, truth, pred, options):
+        if opt(options, self, "multi_label"):
+            from .kernels.multilabel import multilabel_f1
+            return multilabel_f1(truth, pred, average=opt(options, self, "average"),
+                                 pos_label=opt(options, self, "pos_label"))
         from .kernels.classification import f1
         return f1(truth, pred, average=opt(options, self, "average"),
                   pos_label=opt(options, self, "pos_label"))
 
+    def fixed_prediction(self, truth, pred, rows=None):
+        if isinstance(pred, list):          # label sets: the truth's set
+            out = list(pred)
+            for i in (range(len(out)) if rows is None else np.asarray(rows, np.int64).tolist()):
+                out[i] = truth[i]
+            return out
+        return super().fixed_prediction(truth, pred, rows)
+
+    def submission_rows(self, prep):
+        if isinstance(prep.pred, list):
+            return [prep.id_column, prep.target_columns[0]], \
+                zip(prep.ids, (" ".join(p) for p in prep.pred))
+        return super().submission_rows(prep)
+
     def row_stats(self, result):
         """Per row, TP/FP/FN of every class (3K columns)."""
         from .kernels.classification import f1_from_counts
+        if hasattr(result, "score_of_sums"):          # multi-label: (row, label) pairs
+            return result.row_stats(), result.score_of_sums
         t, p = result.truth_codes, result.pred_codes
         k = result.labels.size
         n = t.size

@@ -22,6 +22,7 @@ class MapK(FamilyMetric):
         from ._references import mapk_reference
         return mapk_reference(prep, options, rows)
     unit = "query"
+    variants = ("weights_column", "mask_column", "group_by", "group_transform")   # lists: no rounding
     options = (
         Option("k", int, 5, help="mapk: predictions counted per query (default 5)",
                minimum=1, maximum=10 ** 6),

@@ -100,33 +100,62 @@ class OptionsPanel(QWidget):
         f.addRow("Metric", self.metric_combo)
         f.addRow("Id column", self.id_column)
         f.addRow("Target column", self.target_column)
+        # How competitions' files are read (common settings; a change reads them again).
+        from ...analysis.options import COMMON
+        self.reading_specs = {o.name: o for o in COMMON
+                              if o.name in ("usage_map", "extra_ids", "unscored_value")}
+        self.reading_widgets = {}
+        for o in self.reading_specs.values():
+            w = option_widget(o)
+            w.setToolTip(o.help)
+            if isinstance(w, QLineEdit):
+                w.setPlaceholderText("none")
+            self.reading_widgets[o.name] = w
+            f.addRow({"usage_map": "Usage spellings", "extra_ids": "Extra ids",
+                      "unscored_value": "Unscored value"}[o.name], w)
         lay.addWidget(general)
 
-        # One group per metric with options, one widget per declared option (an option
-        # two metrics share: one widget, in the first one's group, every choice).
+        # One group per metric with options of its own, one widget per declared option;
+        # options several metrics declare (the variants: weights, mask, rounding, groups)
+        # in one shared group, each row shown for the metrics that declare it.
         from ...metrics.schema import all_options
         merged = all_options(REGISTRY.values())
+        owners = {}
+        for m in REGISTRY.values():
+            for o in m.options:
+                owners.setdefault(o.name, []).append(m.name)
+        self.option_owners = owners
         self.option_specs, self.option_widgets, self.metric_boxes = {}, {}, {}
         self._values = {}                       # option name -> value in force
+
+        def add(form, o):
+            o = merged[o.name]
+            w = option_widget(o)
+            w.setToolTip(o.help)
+            self.option_specs[o.name] = o
+            self.option_widgets[o.name] = w
+            self._values[o.name] = o.default
+            if not hasattr(self, o.name):
+                setattr(self, o.name, w)    # panel.weights, panel.beta, ...
+            form.addRow("" if isinstance(w, QCheckBox) else o.title, w)
         for m in REGISTRY.values():
-            if not m.options:
+            own = [o for o in m.options if len(owners[o.name]) == 1]
+            if not own:
                 continue
             box = QGroupBox(m.label)
             form = QFormLayout(box)
-            for o in m.options:
-                if o.name in self.option_widgets:      # shared by two metrics: one widget
-                    continue
-                o = merged[o.name]
-                w = option_widget(o)
-                w.setToolTip(o.help)
-                self.option_specs[o.name] = o
-                self.option_widgets[o.name] = w
-                self._values[o.name] = o.default
-                if not hasattr(self, o.name):
-                    setattr(self, o.name, w)    # panel.weights, panel.beta, ...
-                form.addRow("" if isinstance(w, QCheckBox) else o.title, w)
+            for o in own:
+                add(form, o)
             self.metric_boxes[m.name] = box
             lay.addWidget(box)
+        self.shared_box = QGroupBox("Variants")
+        self.shared_form = QFormLayout(self.shared_box)
+        for m in REGISTRY.values():
+            for o in m.options:
+                if len(owners[o.name]) > 1 and o.name not in self.option_widgets:
+                    add(self.shared_form, o)
+        self.shared_box.setVisible(self.shared_form.rowCount() > 0)
+        lay.addWidget(self.shared_box)
 
         self.stats_box = QGroupBox("Uncertainty")
         f = QFormLayout(self.stats_box)
@@ -177,6 +206,12 @@ class OptionsPanel(QWidget):
         self.metric_combo.currentIndexChanged.connect(lambda: self.changed.emit("reload"))
         for w in (self.id_column, self.target_column):
             w.editingFinished.connect(self._columns_edited)
+        self._reading = {n: o.default for n, o in self.reading_specs.items()}
+        for name, w in self.reading_widgets.items():
+            if isinstance(w, QComboBox):
+                w.currentIndexChanged.connect(lambda *_, n=name: self._reading_edited(n))
+            else:
+                w.editingFinished.connect(lambda n=name: self._reading_edited(n))
         self._last_columns = ("", "")
         self.refused_text = ""
         for name, w in self.option_widgets.items():
@@ -198,7 +233,41 @@ class OptionsPanel(QWidget):
     def _accept(self, name, value):
         if value != self._values.get(name):
             self._values[name] = value
-            self.changed.emit("rescore")
+            spec = self.option_specs.get(name)
+            # An option naming a solution column (weights, mask, groups) is read with the files.
+            self.changed.emit("reload" if spec is not None and spec.reads else "rescore")
+
+    def _reading_edited(self, name):
+        """A reading setting (Usage spellings, extra ids, unscored value): the files are read
+        again with it; a value that does not parse goes back, said."""
+        w, spec = self.reading_widgets[name], self.reading_specs[name]
+        try:
+            value = w.currentData() if isinstance(w, QComboBox) else spec.parse(w.text())
+            if name == "usage_map" and value is not None:
+                from ...io.shapes import parse_usage_map
+                parse_usage_map(value)
+        except ValueError as e:
+            kept = self._reading[name]
+            self._show_reading(name, kept)
+            self.refused_text = f"{name.replace('_', ' ').capitalize()} refused: {e}"
+            w.setToolTip(self.refused_text)
+            self.refused.emit(self.refused_text)
+            return
+        if value != self._reading[name]:
+            self._reading[name] = value
+            self.changed.emit("reload")
+
+    def _show_reading(self, name, value):
+        w = self.reading_widgets[name]
+        w.blockSignals(True)
+        try:
+            if isinstance(w, QComboBox):
+                w.setCurrentIndex(max(0, w.findData(value)))
+            else:
+                w.setText("" if value is None else (f"{value:g}" if isinstance(value, float)
+                                                   else str(value)))
+        finally:
+            w.blockSignals(False)
 
     def _text_edited(self, name):
         """A typed value: in force when it parses (empty: auto), else the text goes back."""
@@ -236,6 +305,8 @@ class OptionsPanel(QWidget):
                 w.setCurrentIndex(i if i >= 0 else max(0, w.findText(str(value))))
             elif isinstance(w, QDoubleSpinBox):
                 w.setValue(float(value))
+            elif isinstance(value, tuple):
+                w.setText(", ".join(f"{v:g}" for v in value))
             else:
                 w.setText("" if value is None else str(value))
         finally:
@@ -262,9 +333,18 @@ class OptionsPanel(QWidget):
             self.changed.emit("reload")
 
     def show_metric(self, metric):
-        """Show the option groups that matter for the metric in use."""
+        """Show the option groups that matter for the metric in use (and, of the shared
+        group, the rows of the options it declares)."""
         for name, box in self.metric_boxes.items():
             box.setVisible(metric in (None, name))
+        shown = 0
+        for name, w in self.option_widgets.items():
+            if self.shared_form.indexOf(w) < 0:
+                continue
+            on = metric is None or metric in self.option_owners.get(name, ())
+            self.shared_form.setRowVisible(w, on)
+            shown += on
+        self.shared_box.setVisible(shown > 0)
 
     def set_option(self, name, value):
         """One option changed from a view (a rescore follows through ``changed``)."""
@@ -325,7 +405,7 @@ class OptionsPanel(QWidget):
                   if k in known and (own is None or k in own)}
         return Options(metric=metric, id_column=self.id_column.text().strip() or None,
                        target_column=self.target_column.text().strip() or None,
-                       allow_continuous=True, **values)
+                       allow_continuous=True, **self._reading, **values)
 
     def set_options(self, o):
         """Show these options (restored, or the session's after a refusal or Cancel)
@@ -343,6 +423,9 @@ class OptionsPanel(QWidget):
         finally:
             for w in widgets:
                 w.blockSignals(False)
+        for name in self.reading_widgets:
+            self._reading[name] = getattr(o, name)
+            self._show_reading(name, self._reading[name])
         own = _own(o.metric)
         for name in self.option_widgets:
             if own is not None and name not in own:

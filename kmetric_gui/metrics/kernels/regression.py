@@ -196,3 +196,27 @@ def mcrmse(y_true, y_pred) -> RegressionResult:
     if not np.isfinite(col).all():
         _name_non_finite(t, p)
     return RegressionResult(float(col.mean()), None, "mcrmse", t.shape[0], (t, p), col)
+
+
+def columnwise(kind, y_true, y_pred) -> RegressionResult:
+    """RMSE, RMSLE or MAE of each column of (n, C) inputs, then their mean (RMSE of
+    each column is MCRMSE; MAE's mean over columns equals its pooled mean).
+
+    >>> round(columnwise("rmsle", [[0.0, 1.0], [1.0, 3.0]], [[1.0, 1.0], [1.0, 1.0]]).score, 6)
+    0.490129
+    """
+    if kind in ("rmse", "mcrmse"):
+        return mcrmse(y_true, y_pred)
+    if kind == "mae":
+        r = mae(y_true, y_pred)
+        e = r.errors
+        col = e.mean(axis=0) if e.ndim == 2 and e.shape[0] else None
+        return RegressionResult(r.score, r.undefined_reason, "mae", r.n, r.residual, col)
+    if kind == "rmsle":
+        r = rmsle(y_true, y_pred)                 # checks: values >= 0, finite
+        if r.n == 0:
+            return r
+        d = r.errors if r.errors.ndim == 2 else r.errors[:, None]
+        col = np.sqrt(np.einsum("ij,ij->j", d, d) / d.shape[0])
+        return RegressionResult(float(col.mean()), None, "mcrmse", r.n, d, col)
+    raise InputError(f"no column-wise form of {kind}")
