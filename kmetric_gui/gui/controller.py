@@ -322,7 +322,8 @@ class AppController(AnalysisJobs, QObject):
         def job(progress, cancel):
             from ..io.saving import formula_ids, save_atomic
             prep = version.prepared()
-            header, rows = metric.submission_rows(prep)
+            from ..io.shapes import as_written
+            header, rows = as_written(prep, *metric.submission_rows(prep))
             note = ""
             if source:          # the file's other columns (notes, ...) are kept
                 from ..io.keep import as_in_file
