@@ -51,8 +51,13 @@ class FamilyMetric(VariantHooks, StatsAnalyses, Metric):
     def variant_result(self, variant, base, rows):
         """The variant's result from the plain result over ``rows`` (solution rows)."""
         from .variants import apply
-        stats, fn = self.row_stats(base)
-        return apply(variant, stats, fn, rows, self.higher_is_better, base)
+        return apply(variant, rows, self.higher_is_better, base, lambda: self.row_stats(base),
+                     lambda w, g, size: self.variant_sums(base, w, g, size))
+
+    def variant_sums(self, base, w, g, size):
+        """(weighted sums of ``row_stats`` (m,), or per group g (size, m), the score of
+        sums) without making the (n, m) statistics, or None (they are made then)."""
+        return None
 
     def detect(self, sub_targets):
         return None             # these layouts overlap: chosen with --metric

@@ -27,6 +27,24 @@ class RegressionMetric(FamilyMetric):
     def row_kernel(self, truth, pred, options):
         raise NotImplementedError
 
+    def variant_sums(self, base, w, g, size):
+        """One real column: [(weighted) squared or absolute error, weight] sums in one pass
+        (RMSE, MAE, RMSLE); several columns: from the per-row statistics."""
+        from ..core.additive import mean_units, root_mean_units
+        from .variants import mean_sums
+        kind = getattr(base, "kind", "")
+        if kind not in ("rmse", "mae", "rmsle") or base.n == 0:
+            return None
+        r = base.residual
+        fn = (mean_units if kind == "mae" else root_mean_units)(np.zeros(1)).score
+        if isinstance(r, tuple) and r[0].ndim == 1 and g is None and w is not None:
+            from .kernels.regression import weighted_distance
+            return np.array([weighted_distance(r[0], r[1], w, kind), float(w.sum())]), fn
+        e = base.errors
+        if e.ndim != 1:
+            return None
+        return mean_sums(np.abs(e) if kind == "mae" else e * e, w, g, size), fn
+
     def reference(self, prep, options, rows=None):
         from ._references import regression_reference
         return regression_reference(self.name)(prep, options, rows)

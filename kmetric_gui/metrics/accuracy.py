@@ -38,16 +38,23 @@ class Accuracy(FamilyMetric):
 
     def row_stats(self, result):
         hit = result.row_hits.astype(np.float64)
+        return np.column_stack([hit, np.ones_like(hit)]), share
 
-        def score(sums):
-            with np.errstate(invalid="ignore", divide="ignore"):
-                out = sums[:, 0] / sums[:, 1]
-            out[sums[:, 1] == 0] = np.nan
-            return out
-        return np.column_stack([hit, np.ones_like(hit)]), score
+    def variant_sums(self, base, w, g, size):
+        """[(weighted) rows right, weight] from the hits in one pass."""
+        from .variants import mean_sums
+        return mean_sums(base.row_hits, w, g, size), share
 
     def json_fields(self, report):
         return {**super().json_fields(report), "hits": report.result.hits}
 
 
 ACCURACY = Accuracy()
+
+
+def share(sums):
+    """The share of the first statistic in the second: (R, 2) -> (R,), nan for none."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = sums[:, 0] / sums[:, 1]
+    out[sums[:, 1] == 0] = np.nan
+    return out

@@ -99,8 +99,8 @@ class AdditiveMetric(VariantHooks, StatsAnalyses, Metric):
 
     def _variant(self, v, base, rows):
         from .variants import apply
-        counted = np.concatenate([np.ones((base.n, 1)), base.stats], axis=1)
-        return apply(v, counted, self._score_fn(), rows, self.higher_is_better, base)
+        return apply(v, rows, self.higher_is_better, base, lambda: (
+            np.concatenate([np.ones((base.n, 1)), base.stats], axis=1), self._score_fn()))
 
     def _score_fn(self):
         def score(sums):

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .accuracy import ACCURACY, Accuracy
+from .accuracy import ACCURACY, Accuracy, share
 
 
 @dataclass(frozen=True)
@@ -47,13 +47,11 @@ class ErrorRate(Accuracy):
 
     def row_stats(self, result):
         miss = (~result.row_hits).astype(np.float64)
+        return np.column_stack([miss, np.ones_like(miss)]), share
 
-        def score(sums):
-            with np.errstate(invalid="ignore", divide="ignore"):
-                out = sums[:, 0] / sums[:, 1]
-            out[sums[:, 1] == 0] = np.nan
-            return out
-        return np.column_stack([miss, np.ones_like(miss)]), score
+    def variant_sums(self, base, w, g, size):
+        from .variants import mean_sums
+        return mean_sums(~base.row_hits, w, g, size), share
 
     def json_fields(self, report):
         r = report.result

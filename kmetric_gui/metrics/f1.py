@@ -98,13 +98,25 @@ class F1(FamilyMetric):
         stats[rows[hit], 3 * t[hit]] = 1
         stats[rows[~hit], 3 * p[~hit] + 1] = 1
         stats[rows[~hit], 3 * t[~hit] + 2] = 1
+        return stats, _counts_score(result.average, result.pos_index)
 
-        def score(sums):
-            tp, fp, fn = sums[:, 0::3], sums[:, 1::3], sums[:, 2::3]
-            out = f1_from_counts(tp, fp, fn, tp + fn, result.average, result.pos_index)
-            out[sums.sum(axis=1) == 0] = np.nan
-            return out
-        return stats, score
+    def variant_sums(self, base, w, g, size):
+        """TP, FP, FN of every class (the row statistics' layout) from the weighted confusion
+        counts: one bincount of (group, truth, prediction) cells."""
+        if hasattr(base, "score_of_sums"):
+            return None
+        t, p = base.truth_codes, base.pred_codes
+        k = base.labels.size
+        key = t * k + p
+        if g is not None:
+            key = key + g.astype(np.int64) * (k * k)
+        cells = np.bincount(key, weights=w, minlength=max(size if g is not None else 1, 1) * k * k)
+        conf = cells.reshape(-1, k, k)
+        tp = np.diagonal(conf, axis1=1, axis2=2)
+        fp = conf.sum(axis=1) - tp
+        fn = conf.sum(axis=2) - tp
+        sums = np.stack([tp, fp, fn], axis=2).reshape(conf.shape[0], 3 * k)
+        return (sums[0] if g is None else sums), _counts_score(base.average, base.pos_index)
 
     def json_fields(self, report):
         r = report.result
@@ -123,3 +135,16 @@ class F1(FamilyMetric):
 
 
 F1_SCORE = F1()
+
+
+def _counts_score(average, pos_index):
+    """F1 of summed per-class TP, FP, FN (R, 3K) -> (R,), nan where no row counts."""
+    from .kernels.classification import f1_from_counts
+
+    def score(sums):
+        sums = np.asarray(sums, dtype=np.float64)
+        tp, fp, fn = sums[:, 0::3], sums[:, 1::3], sums[:, 2::3]
+        out = f1_from_counts(tp, fp, fn, tp + fn, average, pos_index)
+        out[sums.sum(axis=1) == 0] = np.nan
+        return out
+    return score

@@ -51,6 +51,14 @@ class LogLoss(FamilyMetric):
             return class_log_loss(truth, pred, eps=eps, class_weights=weights or None)
         return log_loss(truth, pred, eps=eps)
 
+    def variant_sums(self, base, w, g, size):
+        """[(weighted) loss, weight]: the row losses' one pass (by class: from the statistics)."""
+        if getattr(base, "per_class", None) is not None or base.n == 0:
+            return None
+        from ..core.additive import mean_units
+        from .variants import mean_sums
+        return mean_sums(base.losses, w, g, size), mean_units(np.zeros(1)).score
+
     fix_words = "true class's probability set to 1"
 
     def fixed_prediction(self, truth, pred, rows=None):

@@ -28,6 +28,12 @@ class MapK(FamilyMetric):
                minimum=1, maximum=10 ** 6),
     )
 
+    def variant_sums(self, base, w, g, size):
+        """[(weighted) AP, weight] in one pass."""
+        from ..core.additive import mean_units
+        from .variants import mean_sums
+        return mean_sums(base.ap, w, g, size), mean_units(np.zeros(1)).score
+
     fix_words = "the true items put first"
     no_blend = "the predictions are ranked lists of items, not numbers to average"
 

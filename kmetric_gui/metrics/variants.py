@@ -20,6 +20,7 @@ summary say the variant's score and parts, not the plain metric's details.
 """
 import functools
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -242,11 +243,12 @@ def rounded(pred, digits):
 
 @dataclass(frozen=True)
 class VariantResult:
-    """The score of a variant, with per-row statistics that keep its analyses exact."""
+    """The score of a variant, with per-row statistics that keep its analyses exact (made
+    when the statistics layer first asks: the score needs only their sums)."""
     score: float
     undefined_reason: "str | None"
     base: object                      # the plain metric's result over the same rows
-    stats: "np.ndarray | None"        # (n, m') statistics as scored (None: too large)
+    make_stats: object                # () -> (n, m') statistics as scored, or None
     fn: object                        # sums (R, m') -> (R,)
     n: int
     variant: Variant
@@ -254,6 +256,10 @@ class VariantResult:
     weight_total: "float | None" = None
     why_no_stats: "str | None" = None
     higher_is_better: bool = True
+
+    @cached_property
+    def stats(self):
+        return None if self.make_stats is None else self.make_stats()
 
     def units(self):
         from ..core.resample import Units
@@ -289,27 +295,71 @@ def _group_fn(fn, m, g, transform):
     return score
 
 
-def apply(variant, stats, fn, rows, higher_is_better, base):
-    """VariantResult from the plain metric's per-row statistics ``stats`` (n, m) and score
-    of sums ``fn``, over solution ``rows`` (None: all)."""
-    stats = np.asarray(stats, dtype=np.float64)
-    stats = stats.reshape(stats.shape[0], -1)
-    n, m = stats.shape
+def weighted_sums(values, w, g, size):
+    """Sums of per-row ``values`` (n,) or (n, m) weighted by ``w`` (None: 1): (m,), or
+    (size, m) per group ``g`` (None: no groups). One pass a column; no (n, m) product."""
+    v = np.asarray(values, dtype=np.float64)
+    v = v.reshape(v.shape[0], -1)
+    if g is None:
+        return v.sum(axis=0) if w is None else np.einsum("i,ij->j", w, v)
+    out = np.zeros((size, v.shape[1]))
+    for j in range(v.shape[1]):
+        col = v[:, j] if w is None else v[:, j] * w
+        out[:, j] = np.bincount(g, weights=col, minlength=size)
+    return out
+
+
+def mean_sums(q, w, g, size):
+    """Sums (2,) or (size, 2) of [q, 1] weighted: the statistics of a mean (or root mean)
+    of one number a row, in one pass over q (no (n, 2) array)."""
+    q = np.asarray(q)
+    if g is None:
+        if w is None:
+            return np.array([float(np.add.reduce(q, dtype=np.float64)), float(q.size)])
+        if q.dtype == np.bool_:
+            return np.array([float(np.add.reduce(w, where=q)), float(w.sum())])
+        return np.array([float(np.einsum("i,i->", w, q)), float(w.sum())])
+    qw = q.astype(np.float64) if w is None else (w * q if q.dtype != np.bool_ else np.where(q, w, 0.0))
+    return np.column_stack([np.bincount(g, weights=qw, minlength=size),
+                            np.bincount(g, weights=w, minlength=size).astype(np.float64)])
+
+
+def apply(variant, rows, higher_is_better, base, source, fast=None):
+    """VariantResult over solution ``rows`` (None: all) from the plain result ``base``.
+
+    ``source()``: (stats (n, m), fn) the plain metric's per-row statistics and the score
+    of their sums; ``fast(w, g, size)``: (sums, fn) without making them ((m,), or per
+    group (size, m)), or None. The statistics are made only when asked for."""
     w = take(variant.weights, rows) if variant.weights is not None else None
-    if w is not None:
-        stats = stats * w[:, None]
+    g = take(variant.groups, rows) if variant.groups is not None else None
+    n = int(len(w) if w is not None else len(g) if g is not None else base_rows(base))
+    size = max(len(variant.group_names), int(g.max()) + 1 if g is not None and n else 0, 1)
+    got = fast(w, g, size) if fast is not None else None
+    if got is None:
+        stats, fn = source()
+        sums = weighted_sums(stats, w, g, size)
+    else:
+        sums, fn = got
+        stats = None
+    m = sums.shape[-1]
     wt = float(w.sum()) if w is not None else None
-    if variant.groups is None:
+
+    def make():
+        s = stats if stats is not None else source()[0]
+        s = np.asarray(s, dtype=np.float64).reshape(n, -1)
+        if w is not None:
+            s = s * w[:, None]
+        if g is None:
+            return s
+        wide = np.zeros((n, size * m))
+        wide[np.arange(n)[:, None], g[:, None] * m + np.arange(m)] = s
+        return wide
+    if g is None:
         f = fn if variant.transform == "none" else \
             (lambda s, fn=fn: transformed(np.asarray(fn(s), np.float64), variant.transform))
-        score = float(f(stats.sum(axis=0)[None, :])[0]) if n else float("nan")
-        return _result(score, n, base, stats, f, variant, None, wt, None, higher_is_better)
-    g = take(variant.groups, rows)
-    size = max(len(variant.group_names), int(g.max()) + 1 if n else 0, 1)
+        score = float(f(np.asarray(sums, np.float64)[None, :])[0]) if n else float("nan")
+        return _result(score, n, base, make, f, variant, None, wt, None, higher_is_better)
     f = _group_fn(fn, m, size, variant.transform)
-    sums = np.zeros((size, m))
-    for j in range(m):
-        sums[:, j] = np.bincount(g, weights=stats[:, j], minlength=size)
     with np.errstate(invalid="ignore", divide="ignore"):
         per = np.asarray(fn(sums), np.float64)
     score = float(f(sums.reshape(1, -1))[0]) if n else float("nan")
@@ -317,16 +367,19 @@ def apply(variant, stats, fn, rows, higher_is_better, base):
         why = (f"intervals, comparisons, blends and fix first of a per-group mean take "
                f"{n:,} rows x {size:,} groups x {m} statistics: too many; the score is exact")
         return _result(score, n, base, None, f, variant, per, wt, why, higher_is_better)
-    wide = np.zeros((n, size * m))
-    wide[np.arange(n)[:, None], g[:, None] * m + np.arange(m)] = stats
-    return _result(score, n, base, wide, f, variant, per, wt, None, higher_is_better)
+    return _result(score, n, base, make, f, variant, per, wt, None, higher_is_better)
 
 
-def _result(score, n, base, stats, fn, variant, per, wt, why, hib):
+def base_rows(base):
+    n = getattr(base, "n", None)
+    return int(n) if n is not None else 0
+
+
+def _result(score, n, base, make, fn, variant, per, wt, why, hib):
     reason = None if np.isfinite(score) else ("no rows to score" if n == 0 else
                                               getattr(base, "undefined_reason", None)
                                               or "undefined for these rows")
-    return VariantResult(score, reason, base, stats, fn, n, variant, per, wt, why, hib)
+    return VariantResult(score, reason, base, make, fn, n, variant, per, wt, why, hib)
 
 
 # -- output ----------------------------------------------------------------------------

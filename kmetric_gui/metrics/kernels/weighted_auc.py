@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import InputError
-from .ranking import AucResult, _truth_columns
+from .ranking import AucResult, _truth_columns, decimal_codes
 
 
 def check_weights(weights, n):
@@ -28,21 +28,39 @@ def check_weights(weights, n):
 
 
 def weighted_u(y, s, w):
-    """(U, W1, W0) of one column: U = sum of w_i w_j over ordered-right pairs, ties half."""
-    order = np.argsort(s, kind="stable")
-    ss = s[order]
-    if ss.size and not (np.isfinite(ss[0]) and np.isfinite(ss[-1])):
+    """(U, W1, W0) of one column: U = sum of w_i w_j over ordered-right pairs, ties half.
+
+    Scores that are short decimals (a CSV's) are counted by code (two weighted bincounts,
+    no sort); others sort the smaller class and find each row of the other in it."""
+    y = np.asarray(y, dtype=bool)
+    w1, w0 = float(w[y].sum()), float(w[~y].sum())
+    found = decimal_codes(s) if s.dtype == np.float64 else None
+    if found is not None:
+        codes, size = found
+        c1 = np.bincount(codes, weights=np.where(y, w, 0.0), minlength=size)
+        c0 = np.bincount(codes, weights=np.where(y, 0.0, w), minlength=size)
+        below = np.cumsum(c0) - c0
+        return float(np.einsum("i,i->", c1, below + 0.5 * c0)), w1, w0
+    small = y if np.count_nonzero(y) <= y.size // 2 else ~y
+    order = np.argsort(s[small])
+    ss = s[small][order]
+    if ss.size and not (np.isfinite(ss[0]) and np.isfinite(ss[-1])) or \
+            not np.isfinite(s[~small]).all():
         bad = np.flatnonzero(~np.isfinite(s))
         raise InputError(f"scores have a value that is not finite at row {bad[0]} "
                          f"({bad.size} such value(s) in all)")
-    new = np.r_[True, ss[1:] != ss[:-1]] if ss.size else np.zeros(0, bool)
-    gid = np.cumsum(new) - 1
-    size = int(gid[-1]) + 1 if ss.size else 0
-    yo, wo = y[order], w[order]
-    w1 = np.bincount(gid, weights=np.where(yo, wo, 0.0), minlength=size)
-    w0 = np.bincount(gid, weights=np.where(yo, 0.0, wo), minlength=size)
-    below = np.cumsum(w0) - w0
-    return float(np.dot(w1, below + 0.5 * w0)), float(w1.sum()), float(w0.sum())
+    cw = np.r_[0.0, np.cumsum(w[small][order])]
+    # U is a sum over the other class's rows: searched in sorted order (searching rows in
+    # their own order misses the cache at every step; 3x slower at 1M rows).
+    x = s[~small]
+    back = np.argsort(x)
+    x, wx = x[back], w[~small][back]
+    lo, hi = cw[np.searchsorted(ss, x, "left")], cw[np.searchsorted(ss, x, "right")]
+    if small is y:       # the rows searched are negatives: the positives above them, ties half
+        right = cw[-1] - hi + 0.5 * (hi - lo)
+    else:                # the rows searched are positives: the negatives below them, ties half
+        right = lo + 0.5 * (hi - lo)
+    return float(np.einsum("i,i->", wx, right)), w1, w0
 
 
 def weighted_roc_auc(truth, scores, weights) -> AucResult:
