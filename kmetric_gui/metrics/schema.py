@@ -44,6 +44,7 @@ class Option:
     cli: bool = True              # a flag of the commands (False: the app and projects only)
     reads: bool = False           # names a solution column read with the files (the app reads
                                   # them again when it changes)
+    unset: str = "auto"           # the app's word for "not set" (None)
 
     @property
     def flag(self):

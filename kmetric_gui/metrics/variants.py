@@ -30,13 +30,15 @@ from .schema import Option
 
 VARIANT_OPTIONS = (
     Option("weights_column", str, None, help="a solution column of row weights (>= 0): the "
-           "weighted metric (scikit-learn's sample_weight)", label="Weights column", reads=True),
+           "weighted metric (scikit-learn's sample_weight)", label="Weights column", reads=True,
+           unset="none"),
     Option("mask_column", str, None, help="a solution column of 1/0 (true/false): only rows "
-           "holding 1 are scored", label="Mask column", reads=True),
+           "holding 1 are scored", label="Mask column", reads=True, unset="none"),
     Option("round", int, None, minimum=0, maximum=15, help="predictions rounded to N decimals "
-           "before scoring (0: whole numbers; half to even, as numpy)", label="Round to"),
+           "before scoring (0: whole numbers; half to even, as numpy)", label="Round to",
+           unset="none"),
     Option("group_by", str, None, help="a solution column of groups: the metric of each group, "
-           "then their mean", label="Group by", reads=True),
+           "then their mean", label="Group by", reads=True, unset="none"),
     Option("group_transform", str, "none", ("none", "log"), help="each group's score before "
            "the mean: as it is, or its log (floored at 1e-9, as CHAMPS's log-MAE by type)",
            label="Group transform", choice_labels=("none", "log")),

@@ -51,7 +51,7 @@ def option_widget(option):
         return w
     w = QLineEdit()       # whole numbers, "auto" values, text: parsed by the schema
     if option.optional:
-        w.setPlaceholderText("auto")
+        w.setPlaceholderText(option.unset)
     return w
 
 
