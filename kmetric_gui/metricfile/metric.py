@@ -110,6 +110,22 @@ class FileBlock:
     def editable(self):
         return FileBlock(self.table, self.side, self.names, self.n, self.cells)
 
+    def __eq__(self, other):
+        """The same columns, values and edits (two submissions' solutions compared)."""
+        if not isinstance(other, FileBlock):
+            return NotImplemented
+        if (self.names, self.n, self.cells) != (other.names, other.n, other.cells):
+            return False
+        for j in range(len(self.names)):
+            a, b = self.values(j), other.values(j)
+            same = np.array_equal(a, b, equal_nan=True) if a.dtype.kind in "fiu" and \
+                b.dtype.kind in "fiu" else a.tolist() == b.tolist()
+            if not same:
+                return False
+        return True
+
+    __hash__ = None
+
     def spec(self):
         """{column name: (positions, values)} of the edited cells."""
         out = {}
@@ -243,9 +259,40 @@ class FileMetric(Metric):
         from .units import FilePairs
         return FilePairs(self, reports, split)
 
-    def blend(self, report_a, report_b, alphas=None):
+    blend_points = 21               # each point is a call of the metric
+    fix_words = "prediction set to the truth (the submission's columns of the solution's names)"
+
+    def blend(self, report_a, report_b, alphas=None, rows=None):
         from .moves import blend
-        return blend(self, report_a, report_b, alphas)
+        return blend(self, report_a, report_b, alphas, rows)
+
+    def blend_why_not(self, report_a, report_b):
+        return "the two submissions share no numeric prediction column to blend"
+
+    def blend_prediction(self, prep_a, pred_b, alpha):
+        """A's block with every numeric column both share set to the blend (as cells)."""
+        out = prep_a.pred.editable()
+        for j, name in enumerate(out.names):
+            if name in pred_b.names and out.numeric(j) and pred_b.numeric(pred_b.names.index(name)):
+                b = pred_b.values(pred_b.names.index(name))
+                mixed = alpha * out.values(j).astype(np.float64) + (1 - alpha) * b
+                for i, v in enumerate(mixed.tolist()):
+                    out[i, j] = v
+        return out
+
+    def fix_rows(self, prep, rows):
+        """The submission's columns of the solution's names set to the truth on ``rows``."""
+        out = prep.pred.editable()
+        for j, name in enumerate(out.names):
+            if name in prep.truth.names:
+                k = prep.truth.names.index(name)
+                for r in np.asarray(rows, np.int64).tolist():
+                    out[r, j] = prep.truth[r, k]
+        return "pred", out
+
+    def differ(self, report_a, report_b, engine, i, j):
+        from .moves import differ
+        return differ(self, report_a, report_b)
 
     def fixes(self, report, rows, top):
         from .moves import fixes

@@ -33,15 +33,16 @@ def _spec(result, **extra):
     return out
 
 
-def blend(metric, report_a, report_b, alphas=None, cancel=None):
-    """core.blend.BlendCurve over ``alphas`` (default BLEND_POINTS from 0 to 1), or None
-    when the two share no numeric prediction column."""
+def blend(metric, report_a, report_b, alphas=None, rows=None, cancel=None):
+    """core.blend.BlendCurve over ``alphas`` (default BLEND_POINTS from 0 to 1) of ``rows``
+    (None: A's scored rows), or None when the two share no numeric prediction column."""
     from ..core.blend import blend_curve, check_alphas
     a, b = report_a.result, report_b.result
     al = check_alphas(np.linspace(0, 1, BLEND_POINTS) if alphas is None else alphas)
     if len(al) > 4 * BLEND_POINTS:             # each point is a call of foreign code
         al = al[np.unique(np.linspace(0, len(al) - 1, BLEND_POINTS).round().astype(int))]
-    sets = [_spec(a, blend=(b.worker.paths, float(x))) for x in al]
+    base = {"rows": a.rows if rows is None else np.asarray(rows)}
+    sets = [{**_spec(a, blend=(b.worker.paths, float(x))), **base} for x in al]
     res = a.worker.score_sets(a.args, sets, cancel=cancel, count=len(sets))
     if all(r[0] == "unavailable" for r in res):
         return None
@@ -80,3 +81,50 @@ def fixes(metric, report, rows, top, budget=FIX_BUDGET, cancel=None):
                                           for j in range(len(best))], cancel=cancel))
     units = np.searchsorted(scored, best)          # positions among the scored rows
     return as_fixlist(units, after, r.score, int(len(order)), metric.higher_is_better)
+
+
+LISTED = 50               # rows of "where they differ" scored exactly (a call each)
+DIFFER_BUDGET = 30.0
+
+
+def _distance(block_a, block_b):
+    """(n,) how far B's predictions are from A's on each row: absolute differences of the
+    numeric columns both have, plus one per text column that differs."""
+    d = np.zeros(len(block_a))
+    for j, name in enumerate(block_a.names):
+        if name not in block_b.names:
+            continue
+        a, b = block_a.values(j), block_b.values(block_b.names.index(name))
+        if a.dtype.kind in "fiu" and b.dtype.kind in "fiu":
+            d += np.nan_to_num(np.abs(a.astype(np.float64) - b.astype(np.float64)), nan=1.0)
+        else:
+            d += np.asarray([x != y for x, y in zip(a.tolist(), b.tolist())], dtype=np.float64)
+    return d
+
+
+def differ(metric, report_a, report_b, cancel=None):
+    """kernels.differ.UnitDiffer of the rows whose predictions differ most (the first
+    LISTED, as long as DIFFER_BUDGET lasts): each row's score(B) minus score(B with A's
+    prediction on that row), one call of the metric a row."""
+    from ..metrics.kernels.differ import UnitDiffer
+    a, b = report_a.result, report_b.result
+    scored = np.arange(a.total) if a.rows is None else np.asarray(a.rows)
+    dist = _distance(report_a.prepared.pred, report_b.prepared.pred)[scored]
+    differ_at = np.flatnonzero(dist > 0)
+    picked = differ_at[np.argsort(-dist[differ_at], kind="stable")][:LISTED]
+    sets = []
+    for pos in picked:
+        mask = np.zeros(b.total, dtype=bool)
+        mask[scored[pos]] = True
+        sets.append(_spec(b, swap=(a.worker.paths, mask)))
+    res = b.worker.score_sets(b.args, sets, cancel=cancel, count=len(sets),
+                              until=time.monotonic() + DIFFER_BUDGET)
+    delta = b.score - _values(res)
+    units = picked[:len(delta)]
+    ok = np.isfinite(delta)
+    order = np.argsort(-np.abs(delta[ok]), kind="stable")
+    return UnitDiffer(units[ok][order].astype(np.int64), delta[ok][order], int(len(scored)),
+                      bool(metric.higher_is_better), "row",
+                      what=f"score of B minus score of B with A's prediction on that row (the "
+                           f"{len(units)} rows whose predictions differ most, of "
+                           f"{differ_at.size:,} that differ)")

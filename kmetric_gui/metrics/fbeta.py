@@ -6,7 +6,8 @@ from ..core.cells import split_cell  # the one splitter (core API, files, edits)
 from . import kernels as _kernels  # names load on first use: a faster start
 from ..tables import Column
 from .base import FieldSpec, Metric, Plan, per_row, split_positions, take
-from .fbeta_cells import Cells, EditedCells, code_cells
+from .fbeta_cells import Cells, EditedCells
+from .fbeta_codes import code as code_cells
 from .schema import Option
 
 LABEL_COLUMNS = ("cleaned_label", "dataset_label", "labels", "label",

@@ -2,6 +2,8 @@
 gui/views/__init__.py: metric name -> plots of a report entry), every other metric's
 from its anatomy view (``view_plots``), and each compared pair's (``pair_plots``)."""
 import numpy as np
+
+from ...core.words import plural
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
@@ -128,6 +130,6 @@ def pair_plots(comparison):
             q.addItem(pg.BarGraphItem(x=np.arange(h.size), height=h, width=0.7,
                                       brushes=[pg.mkBrush(*(GREEN if g else ORANGE)) for g in good]))
             q.getAxis("bottom").setTicks([[(i, str(u["id"])[:10]) for i, u in enumerate(top)]])
-            out.append((f"pair{k}_differ", f"Pair {k}: the {len(top)} {d['unit']}s where "
+            out.append((f"pair{k}_differ", f"Pair {k}: the {len(top)} {plural(d['unit'])} where "
                         f"{p['a']} and {p['b']} differ most (green: B better)", q))
     return out

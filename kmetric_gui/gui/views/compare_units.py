@@ -82,7 +82,7 @@ class UnitDifferPanel(QWidget):
         self.listed = d.units[:n]
         self.bands.setVisible(bool(d.bands))
         if d.bands:
-            _put(self.bands, [[lab, f"{m:,}", f"{g:,.1f}", f"{l:,.1f}"] for lab, m, g, l in d.bands],
+            _put(self.bands, [[lab, f"{m:,}", f"{g:,.1f}", f"{ga:,.1f}"] for lab, m, g, ga in d.bands],
                  right={1, 2, 3})
             self.bands.resizeColumnsToContents()
             self.split.setSizes([300, 200])

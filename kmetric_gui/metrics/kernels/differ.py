@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .kappa_pairs import kappa_rows
+from .kappa import kappa_rows
 from .kappa import weight_matrix
 
 
