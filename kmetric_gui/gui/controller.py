@@ -46,7 +46,8 @@ class Transformed:
     label: str
 
 
-READ_FIELDS = ("metric", "id_column", "target_column")    # options read with the files
+READ_FIELDS = ("metric", "id_column", "target_column", "usage_map", "extra_ids",
+               "unscored_value")    # options read with the files
 
 
 def raw_columns(table):

@@ -217,6 +217,10 @@ def _prepare(sol, sub, sol_name, sub_name, options, said):
     ctx = BuildContext(sol, sub, sol_name, sub_name, id_col, build_options, col, usage, reason,
                        targets, keep)
     prep = metric.build(ctx)
+    if options.unscored_value is not None and not getattr(col, "unscored_read", False):
+        col.add(sol_name, f"--unscored-value: {metric.label}'s layout ({prep.layout}) does not "
+                "read it; mark the rows Ignored in the Usage column")
+        col.raise_if_any()
     prep = metric.finish(prep, ctx)
     notes = list(col.notes)
     if not pairs and ctx.read:

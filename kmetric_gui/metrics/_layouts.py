@@ -182,6 +182,7 @@ def unscored_rows(sides, truth, binary=False):
     of an unscored row in such answers (the Jigsaw labels). Noted with their count."""
     t = truth if truth.ndim == 2 else truth[:, None]
     value = sides.ctx.options.unscored_value
+    sides.col.unscored_read = True
     why = None
     if value is not None:
         out = (t == value).all(axis=1)

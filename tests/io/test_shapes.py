@@ -364,3 +364,10 @@ def test_several_target_columns_mean_over_columns(tmp_path, metric, ref):
     assert rep.score == pytest.approx(ref(t, p), rel=1e-12)
     cols = rep.to_json()["column_scores"]
     assert cols["Fatalities"] == pytest.approx(ref(t[:, 1], p[:, 1]), rel=1e-12)
+
+
+def test_an_unscored_value_a_layout_does_not_read_is_refused(tmp_path, capsys):
+    """Kappa's layout has no unscored rows: the setting is refused in words, not ignored."""
+    sol, sub = files(tmp_path, [["id", "y"], ["a", 1], ["b", 2]], [["id", "y"], ["a", 1], ["b", 1]])
+    code, out, err = run(["score", sol, sub, "--metric", "qwk", "--unscored-value", "-1"], capsys)
+    assert code == 2 and "--unscored-value: Weighted kappa's layout" in err
