@@ -80,10 +80,10 @@ def read_usage(sol, sol_name, col, usage_map=None):
     if bad.size:
         vals = column.cast(pa.string()).take(arrow_ints(bad[:200])).to_pylist()
         kinds = list(dict.fromkeys(vals))[:SHOW]
-        col.add(sol_name, f"column '{names[0]}': {bad.size} value(s) are not a Usage of Public, "
-                f"Private or Ignored ({quote(kinds)}): rows "
-                f"{', '.join(str(r + 1) for r in bad[:SHOW])}; name them with "
-                f"--usage-map {kinds[0] if kinds and kinds[0] else 'VALUE'}=public|private|ignored",
+        col.add(sol_name, f"column '{names[0]}': {bad.size} value(s) are not Public, Private "
+                f"or Ignored: rows {', '.join(str(r + 1) for r in bad[:SHOW])} ({quote(kinds)}); "
+                f"name other spellings with --usage-map "
+                f"{kinds[0] if kinds and kinds[0] else 'VALUE'}=public|private|ignored",
                 bad)
     return codes
 

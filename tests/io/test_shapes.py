@@ -213,8 +213,8 @@ def test_unknown_usage_is_named_and_a_map_adds_it(tmp_path, capsys):
                      [["id", "y"]] + [[i, k + 0.5] for k, i in enumerate(ids)])
     code, out, err = run(["score", sol, sub, "--metric", "mae"], capsys)
     assert code == 2 and len(err.strip().splitlines()) == 1
-    assert "column 'Usage': 2 value(s) are not a Usage" in err and "'Holdout'" in err
-    assert "rows 2, 3" in err and "--usage-map Holdout=" in err
+    assert "column 'Usage': 2 value(s) are not Public, Private or Ignored: rows 2, 3 " \
+           "('Holdout')" in err and "--usage-map Holdout=" in err
     code, out, err = run(["score", sol, sub, "--metric", "mae", "--usage-map",
                           "Holdout=private", "--json"], capsys)
     assert code == 0, err
