@@ -16,7 +16,7 @@ from ..errors import Cancelled
 from ..tables import Column
 from .base import FieldSpec, Metric, Plan, split_rows, take
 from .family_analyses import StatsAnalyses
-from .variants import VariantHooks, VariantResult, declare
+from .variants import VARIANT_NAMES, VariantHooks, VariantResult, declare
 
 try:
     from .schema import Option
@@ -46,6 +46,7 @@ class FamilyMetric(VariantHooks, StatsAnalyses, Metric):
     higher_is_better = True     # contract attribute; lower-is-better metrics set False
     options = ()                # contract attribute: Option declarations
     unit = "row"
+    variants = VARIANT_NAMES    # honoured by ``score`` below (metrics/variants.py)
 
     # -- variants (metrics/variants.py: weights, a mask, rounding, per-group means) -------
     def variant_result(self, variant, base, rows):

@@ -19,7 +19,7 @@ from ..errors import Cancelled
 from ..tables import Column
 from .base import FieldSpec, Metric, Plan, parse_number, take
 from .family_analyses import StatsAnalyses
-from .variants import VariantHooks, VariantResult, declare
+from .variants import VARIANT_NAMES, VariantHooks, VariantResult, declare
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,7 @@ class AdditiveResult:
 
 class AdditiveMetric(VariantHooks, StatsAnalyses, Metric):
     unit = "row"
+    variants = VARIANT_NAMES      # honoured by ``score`` below (metrics/variants.py)
     stat_names = ("loss",)        # names of the m statistics (JSON "sums")
     demo_detected = False         # set True with a ``fit`` that finds the layout
 

@@ -82,7 +82,7 @@ class StatsAnalyses:
         scores = np.full((len(row_sets), al.size), np.nan)
         for g, x in enumerate(al):
             pred = take(self.blend_values(pa.pred, pb.pred, float(x)), everyone)
-            stats, score_fn = self.score_values(truth, pred, report_a, everyone)
+            stats, score_fn = self.score_values(truth, pred, report_a)
             sums = weights @ np.asarray(stats, np.float64).reshape(n, -1)
             with np.errstate(invalid="ignore", divide="ignore"):
                 scores[:, g] = np.where(weights.any(axis=1), score_fn(sums), np.nan)
@@ -114,7 +114,7 @@ class StatsAnalyses:
         stats, score_fn = self.unit_stats(report)
         prep = report.prepared
         truth, pred = take(prep.truth, rows), take(prep.pred, rows)
-        fixed, _ = self.score_values(truth, self.fixed_prediction(truth, pred), report, rows)
+        fixed, _ = self.score_values(truth, self.fixed_prediction(truth, pred), report)
         return fix_first(stats, fixed, score_fn, top, self.higher_is_better)
 
     def fix_rows(self, prep, rows):

@@ -45,6 +45,7 @@ class Option:
     reads: bool = False           # names a solution column read with the files (the app reads
                                   # them again when it changes)
     unset: str = "auto"           # the app's word for "not set" (None)
+    examples: tuple = ()          # valid free-text values on the metric's demo (conformance test)
 
     @property
     def flag(self):

@@ -348,7 +348,11 @@ OUTPUT_HOOKS = ("json_fields", "summary_lines", "human_lines", "json_costly")
 
 def declare(cls):
     """Give a metric class its variant options and variant-aware output hooks (called
-    from the shared bases' ``__init_subclass__``)."""
+    from the shared bases' ``__init_subclass__``). A class scoring in its own ``score``
+    without saying which variants it honours (``variants``) gets none: an option it
+    would not honour is not declared."""
+    if "score" in cls.__dict__ and "variants" not in cls.__dict__:
+        cls.variants = ()
     cls.options = with_variants(cls.options, cls.variants)
     for name in OUTPUT_HOOKS:
         fn = cls.__dict__.get(name)

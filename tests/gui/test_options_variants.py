@@ -1,6 +1,6 @@
-"""The variants (options several metrics declare) in one group of the options panel: each
-row shown for the metrics that declare it, a column option read with the files again, the
-reading settings kept in the options the panel gives back."""
+"""The variants (options several metrics declare) in the options panel: in the group of
+each metric declaring them, a column option read with the files again, the reading
+settings kept in the options the panel gives back."""
 from kmetric_gui.analysis.scoring import Options
 from kmetric_gui.gui.widgets.options_panel import OptionsPanel
 
@@ -14,17 +14,18 @@ def _panel(qtbot):
 
 def test_variant_rows_follow_the_metric_in_use(qtbot):
     p = _panel(qtbot)
-    form = p.shared_form
+
+    def shown(metric, name):
+        box = p.metric_boxes[metric]
+        return box.isVisible() and any(w.isVisibleTo(box) and box.isAncestorOf(w)
+                                       for w in p._copies[name])
     p.show_metric("rmse")
-    assert p.shared_box.isVisible()
-    assert form.isRowVisible(p.option_widgets["weights_column"])
-    assert form.isRowVisible(p.option_widgets["round"])
+    assert shown("rmse", "weights_column") and shown("rmse", "round")
     p.show_metric("accuracy")                   # labels: no rounding
-    assert form.isRowVisible(p.option_widgets["weights_column"])
-    assert not form.isRowVisible(p.option_widgets["round"])
+    assert shown("accuracy", "weights_column") and not shown("accuracy", "round")
+    assert not shown("rmse", "weights_column")
     p.show_metric("qwk")                        # kappa declares no variant
-    assert not p.shared_box.isVisible()
-    assert not p.metric_boxes["f1"].isVisible()
+    assert not any(w.isVisible() for w in p._copies["weights_column"])
 
 
 def test_a_column_option_reads_the_files_again_a_rounding_rescores(qtbot):

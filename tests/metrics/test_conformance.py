@@ -82,10 +82,24 @@ def toy(tmp_path_factory):
 
 
 BUILT_IN = list(metrics.REGISTRY)
+EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "metrics"
+FILE_METRIC = "file:kl_divergence.py"
 
 
-@pytest.fixture(params=BUILT_IN + ["toyhuber"])
-def metric(request, toy):
+@pytest.fixture(scope="module")
+def kl_file():
+    """A competition's metric file registered as a metric (its example pair as its demo)."""
+    from kmetric_gui.metricfile.metric import file_metric
+    m = file_metric(EXAMPLES / "kl_divergence.py")
+    m.demo_paths = lambda: (str(EXAMPLES / "kl_solution.csv"), str(EXAMPLES / "kl_submission.csv"))
+    metrics.register(m)
+    yield m
+    metrics.unregister(m.name)
+    m.close()
+
+
+@pytest.fixture(params=BUILT_IN + ["toyhuber", FILE_METRIC])
+def metric(request, toy, kl_file):
     return metrics.get_metric(request.param)
 
 
@@ -251,6 +265,8 @@ def _candidates(o):
         lo = o.minimum if o.minimum is not None else 0.0
         hi = o.maximum if o.maximum is not None else lo + 1.0
         vals = [lo + (hi - lo) * f for f in (0.37, 0.61, 0.05)]
+    elif o.examples:     # free text of a form (an image size, thresholds): the metric's own
+        return [v for v in o.examples if v != o.default]
     else:                # free text (a label): a few usual ones
         return [v for v in ("0", "1", "2", "true", "a") if v != o.default]
     return [v for v in dict.fromkeys(vals) if v != o.default and lo <= v <= hi]

@@ -43,7 +43,11 @@ def option_widget(option):
         for label, value in zip(labels, option.choices):
             w.addItem(label, value)
         return w
-    if option.type is float and not option.optional:
+    # A spin box only for a bounded range with a declared step (an eps of 1e-15
+    # showed as 0.00 and was written back as 0): other numbers are typed and read by the
+    # schema.
+    if option.type is float and not option.optional and option.minimum is not None \
+            and option.maximum is not None and option.step is not None:
         lo = option.minimum if option.minimum is not None else -1e12
         hi = option.maximum if option.maximum is not None else 1e12
         w = WheelSafeDoubleSpin(decimals=_decimals(option), minimum=lo, maximum=hi,

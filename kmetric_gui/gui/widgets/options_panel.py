@@ -18,8 +18,8 @@ from .option_widgets import (WheelSafeCombo, WheelSafeDoubleSpin, WheelSafeSpin,
 def metric_entries():
     """(label, value) of the metric combo: auto, then every registered metric."""
     from ...metrics import REGISTRY
-    return [("auto (from the layout)", None)] + [(f"{m.label} ({m.name})", m.name)
-                                                 for m in REGISTRY.values()]
+    return [("auto (from the layout)", None)] + [
+        (m.label if m.foreign else f"{m.label} ({m.name})", m.name) for m in REGISTRY.values()]
 
 
 def _own(metric):
@@ -41,6 +41,9 @@ class OptionsPanel(QWidget):
         general = QGroupBox("Files")
         f = QFormLayout(general)
         self.metric_combo = WheelSafeCombo()
+        # A long metric name (a metric file's) must not widen the dock.
+        self.metric_combo.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.metric_combo.setMinimumContentsLength(16)
         for label, value in metric_entries():
             self.metric_combo.addItem(label, value)
         self.id_column = QLineEdit()
@@ -65,47 +68,38 @@ class OptionsPanel(QWidget):
                       "unscored_value": "Unscored value"}[o.name], w)
         lay.addWidget(general)
 
-        # One group per metric with options of its own, one widget per declared option;
-        # options several metrics declare (the variants: weights, mask, rounding, groups)
-        # in one shared group, each row shown for the metrics that declare it.
+        # One group per metric with options, one widget per declared option. An option
+        # two metrics share (one meaning: register() sees to it) has a widget in each
+        # group, all showing the one value in force, so the metric in use shows all of its
+        # own; ``option_widgets`` names the first.
         from ...metrics.schema import all_options
         merged = all_options(REGISTRY.values())
-        owners = {}
-        for m in REGISTRY.values():
-            for o in m.options:
-                owners.setdefault(o.name, []).append(m.name)
-        self.option_owners = owners
         self.option_specs, self.option_widgets, self.metric_boxes = {}, {}, {}
+        self._copies = {}                       # option name -> every widget showing it
         self._values = {}                       # option name -> value in force
-
-        def add(form, o):
-            o = merged[o.name]
-            w = option_widget(o)
-            w.setToolTip(o.help)
-            self.option_specs[o.name] = o
-            self.option_widgets[o.name] = w
-            self._values[o.name] = o.default
-            if not hasattr(self, o.name):
-                setattr(self, o.name, w)    # panel.weights, panel.beta, ...
-            form.addRow("" if isinstance(w, QCheckBox) else o.title, w)
         for m in REGISTRY.values():
-            own = [o for o in m.options if len(owners[o.name]) == 1]
-            if not own:
+            if not m.options:
                 continue
             box = QGroupBox(m.label)
             form = QFormLayout(box)
-            for o in own:
-                add(form, o)
+            for o in m.options:
+                o = merged[o.name]
+                w = option_widget(o)
+                self._copies.setdefault(o.name, []).append(w)
+                if o.name in self.option_widgets:      # shared: a copy in this group
+                    w.setToolTip(o.help)
+                    form.addRow("" if isinstance(w, QCheckBox) else o.title, w)
+                    continue
+                w.setToolTip(o.help)
+                self.option_specs[o.name] = o
+                self.option_widgets[o.name] = w
+                self._values[o.name] = o.default
+                self._show(o.name, o.default)     # a typed field shows its default too
+                if not hasattr(self, o.name):
+                    setattr(self, o.name, w)    # panel.weights, panel.beta, ...
+                form.addRow("" if isinstance(w, QCheckBox) else o.title, w)
             self.metric_boxes[m.name] = box
             lay.addWidget(box)
-        self.shared_box = QGroupBox("Variants")
-        self.shared_form = QFormLayout(self.shared_box)
-        for m in REGISTRY.values():
-            for o in m.options:
-                if len(owners[o.name]) > 1 and o.name not in self.option_widgets:
-                    add(self.shared_form, o)
-        self.shared_box.setVisible(self.shared_form.rowCount() > 0)
-        lay.addWidget(self.shared_box)
 
         self.stats_box = QGroupBox("Uncertainty")
         f = QFormLayout(self.stats_box)
@@ -164,8 +158,10 @@ class OptionsPanel(QWidget):
                 w.editingFinished.connect(lambda n=name: self._reading_edited(n))
         self._last_columns = ("", "")
         self.refused_text = ""
-        for name, w in self.option_widgets.items():
-            self._connect(name, w)
+        for name, copies in self._copies.items():
+            for w in copies:
+                self._connect(name, w)
+            self._show(name, self._values[name])
         self.show_metric(None)
         self.changed.connect(self.mark_changed)
         self.mark_changed()
@@ -178,7 +174,7 @@ class OptionsPanel(QWidget):
         elif isinstance(w, QDoubleSpinBox):
             w.valueChanged.connect(lambda v, n=name: self._accept(n, float(v)))
         else:
-            w.editingFinished.connect(lambda n=name: self._text_edited(n))
+            w.editingFinished.connect(lambda n=name, w=w: self._text_edited(n, w))
 
     def _accept(self, name, value):
         if value != self._values.get(name):
@@ -197,8 +193,7 @@ class OptionsPanel(QWidget):
                 from ...io.shapes import parse_usage_map
                 parse_usage_map(value)
         except ValueError as e:
-            kept = self._reading[name]
-            self._show_reading(name, kept)
+            show_value(w, self._reading[name])
             self.refused_text = f"{name.replace('_', ' ').capitalize()} refused: {e}"
             w.setToolTip(self.refused_text)
             self.refused.emit(self.refused_text)
@@ -207,12 +202,9 @@ class OptionsPanel(QWidget):
             self._reading[name] = value
             self.changed.emit("reload")
 
-    def _show_reading(self, name, value):
-        show_value(self.reading_widgets[name], value)
-
-    def _text_edited(self, name):
+    def _text_edited(self, name, w=None):
         """A typed value: in force when it parses (empty: auto), else the text goes back."""
-        w, spec = self.option_widgets[name], self.option_specs[name]
+        w, spec = w or self.option_widgets[name], self.option_specs[name]
         try:
             value = spec.parse(w.text())
         except ValueError as e:
@@ -227,7 +219,8 @@ class OptionsPanel(QWidget):
         self._show(name, kept)
         self.refused_text = (f"{name.replace('_', ' ').capitalize()} refused: {why}; "
                              f"it stays {self._shown(kept)}")
-        self.option_widgets[name].setToolTip(self.refused_text)
+        for w in self._copies[name]:
+            w.setToolTip(self.refused_text)
         self.refused.emit(self.refused_text)
 
     @staticmethod
@@ -235,22 +228,25 @@ class OptionsPanel(QWidget):
         return "auto" if value is None else str(value)
 
     def _show(self, name, value):
-        """Put a value on its widget without signals."""
-        show_value(self.option_widgets[name], value)
+        """Put a value on its widgets without signals."""
+        for w in self._copies.get(name) or [self.option_widgets[name]]:
+            show_value(w, value)
 
     def mark_changed(self, *_):
         """Options kept from an earlier file or session stand out from the defaults."""
         now, default = self.options(), Options(allow_continuous=True)
-        named = dict(self.option_widgets, id_column=self.id_column, target_column=self.target_column)
-        for name, widget in named.items():
-            changed = getattr(now, name) != getattr(default, name)
-            font = widget.font()
-            font.setBold(changed)
-            widget.setFont(font)
+        named = dict(self._copies, id_column=[self.id_column], target_column=[self.target_column])
+        for name, widgets in named.items():
+            value = self._values.get(name, getattr(now, name))
+            changed = value != getattr(default, name)
             spec = self.option_specs.get(name)
             base = spec.help if spec is not None else ""
             tip = f"changed from the default ({getattr(default, name)})" if changed else base
-            widget.setToolTip(tip)
+            for widget in widgets:
+                font = widget.font()
+                font.setBold(changed)
+                widget.setFont(font)
+                widget.setToolTip(tip)
 
     def _columns_edited(self):
         now = (self.id_column.text(), self.target_column.text())
@@ -259,18 +255,9 @@ class OptionsPanel(QWidget):
             self.changed.emit("reload")
 
     def show_metric(self, metric):
-        """Show the option groups that matter for the metric in use (and, of the shared
-        group, the rows of the options it declares)."""
+        """Show the option groups that matter for the metric in use."""
         for name, box in self.metric_boxes.items():
             box.setVisible(metric in (None, name))
-        shown = 0
-        for name, w in self.option_widgets.items():
-            if self.shared_form.indexOf(w) < 0:
-                continue
-            on = metric is None or metric in self.option_owners.get(name, ())
-            self.shared_form.setRowVisible(w, on)
-            shown += on
-        self.shared_box.setVisible(shown > 0)
 
     def set_option(self, name, value):
         """One option changed from a view (a rescore follows through ``changed``)."""
@@ -349,9 +336,9 @@ class OptionsPanel(QWidget):
         finally:
             for w in widgets:
                 w.blockSignals(False)
-        for name in self.reading_widgets:
+        for name, w in self.reading_widgets.items():
             self._reading[name] = getattr(o, name)
-            self._show_reading(name, self._reading[name])
+            show_value(w, self._reading[name])
         own = _own(o.metric)
         for name in self.option_widgets:
             if own is not None and name not in own:

@@ -3,6 +3,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 PER_ROW = 4          # demo buttons a row: twelve in one row made the window 1,350 px wide at least
+LONGEST = 24         # characters of a button's label (a metric file's name can be any length)
 
 
 def _demos():
@@ -31,7 +32,8 @@ class Welcome(QWidget):
         hint.setObjectName("reason")
         grid = QGridLayout()
         for k, (name, label) in enumerate(_demos()):
-            b = QPushButton(label)
+            b = QPushButton(label if len(label) <= LONGEST else label[:LONGEST - 1] + "…")
+            b.setToolTip(label)
             b.clicked.connect(lambda _=False, n=name: self.demo_requested.emit(n))
             grid.addWidget(b, k // PER_ROW, k % PER_ROW)
         row = QHBoxLayout()
