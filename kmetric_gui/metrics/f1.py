@@ -86,7 +86,6 @@ class F1(FamilyMetric):
 
     def row_stats(self, result):
         """Per row, TP/FP/FN of every class (3K columns)."""
-        from .kernels.classification import f1_from_counts
         if hasattr(result, "score_of_sums"):          # multi-label: (row, label) pairs
             return result.row_stats(), result.score_of_sums
         t, p = result.truth_codes, result.pred_codes
