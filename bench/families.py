@@ -26,6 +26,10 @@ on this machine. RMSE's 10x is out of reach: scikit-learn itself is within
 about 5x of one pass reading both arrays (its ratio in the floor row), and any
 exact RMSE must read every value once.
 
+--only variants: the variants of issue 35 (weights, per-group means, rounding, balanced
+log loss) against the plain metric on 1M rows (bench/variants.py also times them end to
+end through `kmetric score`).
+
 --files: `kmetric score` on a 5M-row binary-probability pair (CSV, 12-hex
 ids, rows shuffled between the files) against pyarrow reading both files
 alone, each a fresh process; CPU is the children's user + system time.
@@ -223,6 +227,16 @@ def main():
                  lambda: skm.f1_score(ct[idx_big], cp[idx_big], average="macro"), bb, r, "< 0.5 s")
     if args.files:
         file_rows(rows, 500_000 if args.quick else 5_000_000, r)
+    if args.only and any("variant" in w.lower() for w in args.only):
+        # Each variant of issue 35 against the plain metric on the same 1M prepared rows
+        # (bench/variants.py has them and the end-to-end file cases).
+        from variants import cases
+        from kmetric_gui.analysis.scoring import score_prepared
+        for name, plain, variant in cases(mid, np.random.default_rng(0)):
+            pw, pc, _ = timed(lambda: score_prepared(*plain).score, r)
+            vw, vc, _ = timed(lambda: score_prepared(*variant).score, r)
+            rows.append((f"variant {name}, {mid:,} rows", vw, vc, "plain metric", pw, pc,
+                         f"{vc / pc:.2f}x", "<= ~1.5x"))
 
     print("| case | ours wall (s) | ours CPU (s) | reference | ref wall (s) | ref CPU (s) "
           "| ratio (CPU) | target |")

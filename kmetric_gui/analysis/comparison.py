@@ -123,7 +123,9 @@ class Comparison:
         """Write the blend as a submission (atomic; ids and layout of A)."""
         from ..io.saving import csv_text, save_atomic
         prep = self.blend_prepared(pair, alpha)
-        header, rows = self.submissions[pair.a].report.definition.submission_rows(prep)
+        from ..io.shapes import as_written
+        header, rows = as_written(prep, *self.submissions[pair.a].report.definition
+                                  .submission_rows(prep))
         save_atomic(path, csv_text([header, *rows], spreadsheet=False))
         return prep
 

@@ -27,6 +27,14 @@ COMMON = (
            help="bytes a .gz/.zip may inflate to (default: what memory holds)"),
     Option("allow_continuous", bool, False, cli=False,
            help="ratings: accept non-integer predictions and cut them into ratings (the app)"),
+    # How real competitions' files are read (io/shapes.py).
+    Option("usage_map", str, None, help="more Usage spellings: VALUE=public|private|ignored, "
+           "comma-separated (PublicTest, PrivateTest, None... are known)"),
+    Option("extra_ids", str, "refuse", ("refuse", "ignore"),
+           "submission ids the solution lacks: refused, or left out (scored on the "
+           "solution's ids, as competitions whose submissions list every customer)"),
+    Option("unscored_value", float, None, help="solution rows holding this value in every "
+           "scored column are left out (rows of -1 in every 0/1 column are, always)"),
 )
 COMMON_NAMES = tuple(o.name for o in COMMON)
 _COMMON = {o.name: o for o in COMMON}
@@ -66,18 +74,26 @@ class Options:
     target_column: "str | None"
     max_inflated: "int | None"
     allow_continuous: bool
+    usage_map: "str | None"
+    extra_ids: str
+    unscored_value: "float | None"
     params: tuple                      # ((name, value), ...): the metric options set
 
     def __init__(self, metric=None, id_column=None, target_column=None, max_inflated=None,
-                 allow_continuous=False, params=(), **own):
+                 allow_continuous=False, usage_map=None, extra_ids="refuse",
+                 unscored_value=None, params=(), **own):
         given = dict(params.items() if isinstance(params, dict) else params)
         given.update(own)
         common = dict(metric=metric, id_column=id_column, target_column=target_column,
-                      max_inflated=max_inflated, allow_continuous=allow_continuous)
+                      max_inflated=max_inflated, allow_continuous=allow_continuous,
+                      usage_map=usage_map, extra_ids=extra_ids, unscored_value=unscored_value)
         for name, value in common.items():
             value = _COMMON[name].check(value)
             if name == "metric":
                 value = check_metric_name(value)
+            elif name == "usage_map" and value is not None:
+                from ..io.shapes import parse_usage_map
+                parse_usage_map(value)           # ValueError naming a bad pair
             object.__setattr__(self, name, value)
         object.__setattr__(self, "params", _checked_params(given, common["metric"]))
 
@@ -97,6 +113,15 @@ class Options:
         if name in declared:
             return declared[name].default
         raise AttributeError(f"Options has no option {name!r}")
+
+    @property
+    def plain_reading(self):
+        """True when the files are read as they are (one id column, one plain target name,
+        the usual Usage spellings, no ids left out): what the fast readers take."""
+        return ((not self.id_column or "," not in self.id_column)
+                and (not self.target_column or not any(c in self.target_column for c in ",="))
+                and self.usage_map is None and self.extra_ids == "refuse"
+                and self.unscored_value is None)
 
     def with_(self, **kw):
         """A copy with some settings changed (common or a metric's; each checked). A new

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..errors import Cancelled, InputError
 from ..metrics import get_metric
-from .options import COMMON_NAMES, Options, declared_options  # noqa: F401 (the entry's names)
+from .options import COMMON, COMMON_NAMES, Options, declared_options  # noqa: F401 (the entry's names)
 
 if TYPE_CHECKING:
     import os
@@ -91,6 +91,8 @@ def load_lean(truth_path, submission_path, options, sol_name, sub_name, progress
     from ..metrics import REGISTRY
     progress, cancel = progress or _noop, cancel or _noop
     use_default()       # the lean allocator only where a metric's reader asks (io.allocator)
+    if not options.plain_reading:
+        return None     # joined keys, mapped columns, other Usage spellings: the full read
 
     def step(f, m):
         _step(progress, cancel, f, m)
@@ -180,12 +182,16 @@ def _num(x):
 
 
 COMMON_OPTIONS = ("metric", "id_column", "target_column", "max_inflated")   # shown in JSON
+READING_OPTIONS = ("usage_map", "extra_ids", "unscored_value")     # shown when not the default
+_COMMON_DEFAULTS = {o.name: o.default for o in COMMON}
 
 
 def report_options(rep):
     """The JSON ``options``: the common ones set, then the metric's own (and only those)."""
     o = rep.options
     out = {k: getattr(o, k) for k in COMMON_OPTIONS if getattr(o, k) is not None}
+    out.update({k: getattr(o, k) for k in READING_OPTIONS
+                if getattr(o, k) != _COMMON_DEFAULTS[k]})
     out.update({k: v for k, v in o.metric_options(rep.definition).items() if v is not None})
     extra = rep.definition.json_options(rep)
     out.update(extra)
@@ -212,6 +218,9 @@ def report_json(rep: ScoreReport, costly: bool = True) -> dict[str, Any]:
         out.update(rep.definition.json_costly(rep))
     out["chosen"] = rep.reason
     out["layout"] = rep.layout
+    notes = getattr(rep.prepared, "notes", None)
+    if notes:
+        out["notes"] = [str(n) for n in notes]
     out["options"] = report_options(rep)
     return out
 

@@ -37,6 +37,8 @@ class SharedTruth:
         inflated = options.max_inflated
         keep = [options.id_column] if options.id_column else \
             read_header(path, "submission", inflated)[:1]
+        if options.id_column and "," in options.id_column:    # a composite key's parts
+            keep += [p.strip() for p in options.id_column.split(",") if p.strip()]
         key = (str(truth_path), tuple(keep))
         sol = self._tables.get(key)
         if sol is None:

@@ -74,8 +74,20 @@ def add_metric_options(s: argparse.ArgumentParser) -> None:
     from ..metrics import REGISTRY
     from ..metrics.schema import all_options
     s.add_argument("--metric", choices=list(REGISTRY))
-    s.add_argument("--id-column")
-    s.add_argument("--target-column")
+    s.add_argument("--id-column", help="the id column; 'a,b' for a key of several columns "
+                   "(image and class, trip and time)")
+    s.add_argument("--target-column", help="the scored column(s): NAME, several comma-separated, "
+                   "or SOLUTION=SUBMISSION where the files name it differently; the "
+                   "solution's other columns are left alone")
+    s.add_argument("--usage-map", metavar="VALUE=SPLIT,...",
+                   help="Usage spellings beyond Public/PublicTest/Private/PrivateTest/Ignored/"
+                        "None...: VALUE=public|private|ignored, comma-separated")
+    s.add_argument("--extra-ids", choices=["refuse", "ignore"], default="refuse",
+                   help="submission ids the solution lacks: refused (default), or left out "
+                        "with a note (scored on the solution's ids)")
+    s.add_argument("--unscored-value", type=float_arg, metavar="V",
+                   help="solution rows holding V in every scored column are left out with a "
+                        "note (rows of -1 in every 0/1 label column always are)")
     owners = {}
     for m in REGISTRY.values():
         for o in m.options:
@@ -107,7 +119,10 @@ def options_from_args(args: argparse.Namespace) -> Options:
     try:
         return Options(metric=args.metric, id_column=args.id_column,
                        target_column=args.target_column,
-                       max_inflated=None if gb is None else int(gb * 1e9), **kw)
+                       max_inflated=None if gb is None else int(gb * 1e9),
+                       usage_map=getattr(args, "usage_map", None),
+                       extra_ids=getattr(args, "extra_ids", "refuse"),
+                       unscored_value=getattr(args, "unscored_value", None), **kw)
     except ValueError as e:
         raise InputError(_flagged(str(e))) from None
 

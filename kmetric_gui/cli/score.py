@@ -49,6 +49,7 @@ def human_lines(rep, d):
         if name in d:
             lines.append(f"{name + ':':<9}{fmt(d[name])}")
     lines += rep.definition.human_lines(rep, d)
+    lines += [f"note:    {n}" for n in d.get("notes", ())]
     return lines
 
 

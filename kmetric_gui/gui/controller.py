@@ -46,7 +46,8 @@ class Transformed:
     label: str
 
 
-READ_FIELDS = ("metric", "id_column", "target_column")    # options read with the files
+READ_FIELDS = ("metric", "id_column", "target_column", "usage_map", "extra_ids",
+               "unscored_value")    # options read with the files
 
 
 def raw_columns(table):
@@ -322,7 +323,8 @@ class AppController(AnalysisJobs, QObject):
         def job(progress, cancel):
             from ..io.saving import formula_ids, save_atomic
             prep = version.prepared()
-            header, rows = metric.submission_rows(prep)
+            from ..io.shapes import as_written
+            header, rows = as_written(prep, *metric.submission_rows(prep))
             note = ""
             if source:          # the file's other columns (notes, ...) are kept
                 from ..io.keep import as_in_file

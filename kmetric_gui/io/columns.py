@@ -50,29 +50,48 @@ def empty_rows(ids):
 
 
 def join_ids(sol, sub, sol_name, sub_name, id_col, col, allow_sol_dups=False):
+    from .shapes import id_words
     sol_ids, sub_ids = string_ids(sol, id_col), string_ids(sub, id_col)
+    where = id_words(sol, id_col)
     for name, ids in ((sol_name, sol_ids), (sub_name, sub_ids)):
         rows = empty_rows(ids)
         if rows.size:
-            col.add(name, f"{rows.size} empty id(s) in column '{id_col}': rows "
+            col.add(name, f"{rows.size} empty id(s) in {where}: rows "
                     f"{', '.join(str(r + 1) for r in rows[:SHOW])}", rows)
     if col.problems:
         return None, sol_ids
     al = align(sol_ids, sub_ids)
+    ignore = getattr(col, "extra_ids", "refuse") == "ignore"
+    if ignore and al.extra.size and al.sub_duplicates.size:
+        # Repeats of ids the solution lacks are not scored either.
+        al = _without_extra_repeats(al)
     if al.sol_duplicates.size and not allow_sol_dups:
-        col.add(sol_name, f"{al.sol_duplicates.size} duplicate id(s) in column '{id_col}': "
+        col.add(sol_name, f"{al.sol_duplicates.size} duplicate id(s) in {where}: "
                 f"{_duplicates(sol_ids, al.sol_duplicates)}", al.sol_duplicates)
     if al.sub_duplicates.size:
-        col.add(sub_name, f"{al.sub_duplicates.size} duplicate id(s) in column '{id_col}': "
+        col.add(sub_name, f"{al.sub_duplicates.size} duplicate id(s) in {where}: "
                 f"{_duplicates(sub_ids, al.sub_duplicates)}", al.sub_duplicates)
     if al.missing.size:
         col.add(sub_name, f"{al.missing.size} id(s) of the solution are missing: "
                 f"{quote(sol_ids.take(arrow_ints(al.missing[:SHOW])).to_pylist())}",
                 al.missing, role="solution")
-    if al.extra.size:
+    if al.extra.size and ignore:
+        from .problems import Problem
+        col.notes.append(Problem(sub_name, f"{al.extra.size:,} id(s) not in the solution left "
+                                 f"out (--extra-ids ignore): "
+                                 f"{quote(sub_ids.take(arrow_ints(al.extra[:SHOW])).to_pylist())}"))
+    elif al.extra.size:
+        hint = "" if al.missing.size else "; --extra-ids ignore scores the solution's ids only"
         col.add(sub_name, f"{al.extra.size} id(s) are not in the solution: "
-                f"{quote(sub_ids.take(arrow_ints(al.extra[:SHOW])).to_pylist())}", al.extra)
+                f"{quote(sub_ids.take(arrow_ints(al.extra[:SHOW])).to_pylist())}{hint}", al.extra)
     return al, sol_ids
+
+
+def _without_extra_repeats(al):
+    """The alignment without the repeats of ids the solution lacks (those rows are in
+    ``extra``: left out with the other extra ids, not refused as duplicates)."""
+    from dataclasses import replace
+    return replace(al, sub_duplicates=np.setdiff1d(al.sub_duplicates, al.extra))
 
 
 def _duplicates(ids, dup_rows):

@@ -10,8 +10,8 @@ from functools import cached_property
 import numpy as np
 import pyarrow as pa
 
-from ..numbers import arrow_ints, arrow_scalar, arrow_texts, plain_array
-from .problems import SHOW, Collector, Problem, ValidationFailed, column_hint, names as listed, quote
+from ..numbers import arrow_ints
+from .problems import Collector, Problem, ValidationFailed, column_hint, names as listed
 
 USAGE = ("public", "private", "ignored")
 
@@ -38,6 +38,16 @@ class Prepared:
     # How the app's table shows and edits the truth and prediction cells (a metrics
     # layout's cell description, metrics/_cells.py), or None: the metric's own columns.
     cells: object = None
+    # Per solution row values the metric's options read (weights, groups), aligned with
+    # the rows here; the metric's own (metrics/variants.py).
+    row_values: dict = field(default_factory=dict)
+    variant_columns: dict = field(default_factory=dict)   # option -> the column read for it
+    group_names: tuple = ()                               # names of row_values["groups"] codes
+    # How the submission's file names what is here: its key columns (a joined key, with
+    # the separator) and its names of the scored columns (io/shapes.py ``as_written``).
+    id_parts: tuple = ()
+    id_sep: str = ""
+    renamed: dict = field(default_factory=dict)
 
     @property
     def id_array(self):
@@ -75,24 +85,19 @@ class BuildContext:
     col: Collector
     usage: "np.ndarray | None"
     reason: str
+    # Scored columns named by --target-column (solution names; None: the metric's
+    # layout decides), the solution columns the metric's options read (weights, mask,
+    # groups), and the solution columns the layout read (filled by the builders that
+    # say so: the others are listed in a note).
+    targets: "list | None" = None
+    keep: tuple = ()
+    read: set = field(default_factory=set)
 
 
-def _usage(sol, sol_name, col):
-    """Usage codes (0 public, 1 private, 2 ignored) or None; bad values collected."""
-    names = [c for c in sol.column_names if c.lower() == "usage"]
-    if not names:
-        return None
-    import pyarrow.compute as pc   # only here: a start without it is ~0.1 s faster
-    raw = pc.utf8_lower(pc.utf8_trim_whitespace(sol.column(names[0]).cast(pa.string())))
-    codes = pc.fill_null(pc.index_in(raw, value_set=arrow_texts(USAGE)), arrow_scalar(-1).cast(pa.int32()))
-    codes = plain_array(codes).astype(np.int64)   # no to_numpy: it imports pandas
-    bad = np.flatnonzero(codes < 0)
-    if bad.size:
-        vals = raw.take(arrow_ints(bad[:SHOW])).to_pylist()
-        col.add(sol_name, f"column '{names[0]}': {bad.size} value(s) are not Public, "
-                f"Private or Ignored: rows {', '.join(str(r + 1) for r in bad[:SHOW])} "
-                f"({quote(vals)})", bad)
-    return codes
+def _usage(sol, sol_name, col, usage_map=None):
+    """Usage codes (0 public, 1 private, 2 ignored) or None; unknown spellings collected."""
+    from .shapes import read_usage
+    return read_usage(sol, sol_name, col, usage_map)
 
 
 def _headerless(cols):
@@ -103,16 +108,41 @@ def _headerless(cols):
 
 def prepare(sol, sub, sol_name, sub_name, options):
     """Validate two pyarrow tables and align them; raise ValidationFailed."""
+    said = {}
     try:
-        return _prepare(sol, sub, sol_name, sub_name, options)
+        prep = _prepare(sol, sub, sol_name, sub_name, options, said)
     except ValidationFailed as e:
         e.tables = {"solution": sol, "submission": sub}   # the GUI shows the rows at fault
+        _own_names(e.report, e.problems, sub_name, said.get("renamed"))
         raise
+    if prep.renamed:
+        prep.notes = _own_names(list(prep.notes), None, sub_name, prep.renamed)
+    return prep
 
 
-def _prepare(sol, sub, sol_name, sub_name, options):
+def _own_names(report, lines, sub_name, renamed):
+    """Problems of the submission under its own column names (its scored columns were
+    renamed to the solution's: ``renamed`` solution name -> submission name)."""
+    if not renamed:
+        return report
+    from dataclasses import replace
+    for i, p in enumerate(report):
+        if getattr(p, "file", None) != sub_name:
+            continue
+        msg = p.message
+        for s, u in renamed.items():
+            msg = msg.replace(f"column '{s}'", f"column '{u}'")
+        report[i] = replace(p, message=msg)
+        if lines is not None and i < len(lines):
+            lines[i] = str(report[i])
+    return report
+
+
+def _prepare(sol, sub, sol_name, sub_name, options, said):
     from ..chooser import choose_metric
+    from . import shapes
     col = Collector()
+    col.extra_ids = getattr(options, "extra_ids", "refuse")
     sol_cols, sub_cols = sol.column_names, sub.column_names
     for name, cols in ((sol_name, sol_cols), (sub_name, sub_cols)):
         hint = column_hint(cols)
@@ -122,6 +152,14 @@ def _prepare(sol, sub, sol_name, sub_name, options):
             col.add(name, "has a single column, so it is not a table of ids and values "
                           "(is it a comma-separated file?)")
     col.raise_if_any()
+    parts = shapes.id_parts(options.id_column, sol, sub)
+    sep = ""
+    if parts:
+        # A composite key: its parts joined into one key column, the first of each table.
+        sol, sub, sep = shapes.join_key(sol, sub, parts, options.id_column, sol_name,
+                                        sub_name, col)
+        col.raise_if_any()
+        sol_cols, sub_cols = sol.column_names, sub.column_names
     id_col = options.id_column or (sub_cols[0] if sub_cols else None)
     if not options.id_column and id_col not in sol_cols:
         for name, cols in ((sub_name, sub_cols), (sol_name, sol_cols)):
@@ -142,6 +180,20 @@ def _prepare(sol, sub, sol_name, sub_name, options):
         # Usage belongs to the solution; in a submission it is not a class or a target.
         sub = sub.drop_columns(sub_usage)
         sub_cols = sub.column_names
+    try:
+        pairs = shapes.target_pairs(options.target_column, sol_cols, sub_cols)
+    except ValueError as e:
+        col.add(sub_name, f"--{str(e).replace('_', '-', 1)}")
+        col.raise_if_any()
+    renamed, given = {}, set(sub_cols)
+    if pairs:
+        # The submission's names of the scored columns become the solution's.
+        renamed = {s: u for s, u in pairs if s != u and u in given}
+        back = {u: s for s, u in renamed.items()}
+        if back:
+            sub = sub.rename_columns([back.get(c, c) for c in sub_cols])
+            sub_cols = sub.column_names
+    said["renamed"] = renamed
     metric, reason = choose_metric([c for c in sub_cols if c != id_col], options.metric,
                                    (sol, sub, id_col))
     if sub_usage:
@@ -150,9 +202,60 @@ def _prepare(sol, sub, sol_name, sub_name, options):
         if t.num_rows == 0:
             col.add(name, "has a header but no data rows")
     col.raise_if_any()
-    usage = _usage(sol, sol_name, col)
-    ctx = BuildContext(sol, sub, sol_name, sub_name, id_col, options, col, usage, reason)
-    return metric.build(ctx)
+    keep = tuple(metric.solution_columns(options))
+    for c, flag in keep:
+        if c not in sol_cols:
+            col.add(sol_name, f"no column '{c}' ({flag}); found columns: {', '.join(sol_cols)}")
+    keep = tuple(c for c, _ in keep)
+    col.raise_if_any()
+    targets, build_options = None, options
+    if pairs:
+        here = [(s, s) if u in given else (s, u) for s, u in pairs]
+        sol, sub = shapes.scored_columns(sol, sub, here, keep, id_col, sol_name, sub_name, col,
+                                         col.notes)
+        col.raise_if_any()
+        targets = [s for s, _ in pairs]
+        build_options = options.with_(target_column=targets[0] if len(targets) == 1 else None)
+    usage = _usage(sol, sol_name, col, getattr(options, "usage_map", None))
+    ctx = BuildContext(sol, sub, sol_name, sub_name, id_col, build_options, col, usage, reason,
+                       targets, keep)
+    prep = metric.build(ctx)
+    if options.unscored_value is not None and not getattr(col, "unscored_read", False):
+        col.add(sol_name, f"--unscored-value: {metric.label}'s layout ({prep.layout}) does not "
+                "read it; mark the rows Ignored in the Usage column")
+        col.raise_if_any()
+    prep = metric.finish(prep, ctx)
+    notes = list(col.notes)
+    if not pairs and ctx.read:
+        note = shapes.unscored_note(sol, ctx.read, keep, id_col, sol_name)
+        if note is not None:
+            notes.append(note)
+    if notes:
+        prep.notes = list(prep.notes) + notes
+    if parts:
+        prep.id_parts, prep.id_sep = tuple(parts), sep
+    if renamed:
+        prep.renamed = dict(renamed)
+    if col.leave_out is not None and col.leave_out.any():
+        prep = drop_rows(prep, np.flatnonzero(~col.leave_out))
+    return prep
+
+
+def drop_rows(prep, keep):
+    """The prepared data of the solution rows ``keep`` (an index array) only: rows left
+    out of scoring (unscored marks, a mask) are gone from every per-row field."""
+    from dataclasses import replace
+
+    def take(values):
+        if values is None:
+            return None
+        if isinstance(values, np.ndarray):
+            return values[keep]
+        return [values[i] for i in keep.tolist()]
+    ids = prep.id_array.take(arrow_ints(keep))
+    return replace(prep, id_source=ids, truth=take(prep.truth), pred=take(prep.pred),
+                   usage=take(prep.usage),
+                   row_values={k: take(v) for k, v in prep.row_values.items()})
 
 
 __all__ = ["Prepared", "Problem", "ValidationFailed", "prepare", "BuildContext"]

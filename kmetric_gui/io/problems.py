@@ -23,6 +23,9 @@ class Collector:
 
     def __init__(self):
         self.problems = []
+        self.notes = []               # Problems that do not stop scoring (said, then scored)
+        self.extra_ids = "refuse"     # submission ids the solution lacks: "refuse" or "ignore"
+        self.leave_out = None         # bool (n,): solution rows dropped once built (not scored)
 
     def add(self, file, message, rows=(), role=None):
         role = role or file.split(" ", 1)[0]

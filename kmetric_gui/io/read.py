@@ -308,6 +308,8 @@ def read_pair(truth_path, submission_path, id_column=None, max_inflated=None):
         raise InputError(errors[0], errors)
     check_memory([truth_path, submission_path])
     keep = [id_column] if id_column else []
+    if id_column and "," in id_column:      # a composite key's parts are ids too (io/shapes.py)
+        keep += [p.strip() for p in id_column.split(",") if p.strip()]
     if not keep:
         try:
             head = read_header(submission_path, "submission", max_inflated)

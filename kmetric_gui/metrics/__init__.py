@@ -12,6 +12,7 @@ from .kappa import KAPPA
 from .lwlrap import LWLRAP
 from .accuracy import ACCURACY
 from .auc import AUC
+from .error_rate import ERROR_RATE
 from .f1 import F1_SCORE
 from .logloss import LOGLOSS
 from .mae import MAE
@@ -84,7 +85,7 @@ def choose_metric(sub_targets, chosen=None, sample=None):
     return choose(_DETECTION_ORDER, sub_targets, chosen, sample, get_metric)
 
 
-for _m in (AUC, LOGLOSS, ACCURACY, F1_SCORE, MAPK, RMSE, RMSLE, MAE, MCRMSE):
+for _m in (AUC, LOGLOSS, ACCURACY, F1_SCORE, MAPK, RMSE, RMSLE, MAE, MCRMSE, ERROR_RATE):
     register(_m)            # asked before kappa, the single-column fallback
 
 from .dice import DICE  # noqa: E402 (masks and boxes, issue 38: the image is the unit)

@@ -16,6 +16,7 @@ from ..errors import Cancelled
 from ..tables import Column
 from .base import FieldSpec, Metric, Plan, split_rows, take
 from .family_analyses import StatsAnalyses
+from .variants import VARIANT_NAMES, VariantHooks, VariantResult, declare
 
 try:
     from .schema import Option
@@ -41,10 +42,23 @@ def opt(options, metric, name):
     return default if value is None else value
 
 
-class FamilyMetric(StatsAnalyses, Metric):
+class FamilyMetric(VariantHooks, StatsAnalyses, Metric):
     higher_is_better = True     # contract attribute; lower-is-better metrics set False
     options = ()                # contract attribute: Option declarations
     unit = "row"
+    variants = VARIANT_NAMES    # honoured by ``score`` below (metrics/variants.py)
+
+    # -- variants (metrics/variants.py: weights, a mask, rounding, per-group means) -------
+    def variant_result(self, variant, base, rows):
+        """The variant's result from the plain result over ``rows`` (solution rows)."""
+        from .variants import apply
+        return apply(variant, rows, self.higher_is_better, base, lambda: self.row_stats(base),
+                     lambda w, g, size: self.variant_sums(base, w, g, size))
+
+    def variant_sums(self, base, w, g, size):
+        """(weighted sums of ``row_stats`` (m,), or per group g (size, m), the score of
+        sums) without making the (n, m) statistics, or None (they are made then)."""
+        return None
 
     def detect(self, sub_targets):
         return None             # these layouts overlap: chosen with --metric
@@ -55,12 +69,20 @@ class FamilyMetric(StatsAnalyses, Metric):
         raise NotImplementedError
 
     def plan(self, prep, options):
-        return Plan(prep.truth, prep.pred)
+        v = self.variant(prep, options)
+        if v is None:
+            return Plan(prep.truth, prep.pred)
+        from .variants import rounded
+        return Plan(prep.truth, rounded(prep.pred, v.digits), {"variant": v})
 
     def score(self, plan, rows, options, cancel):
         if cancel():
             raise Cancelled("scoring")
-        return self.kernel(take(plan.truth, rows), take(plan.pred, rows), options)
+        base = self.kernel(take(plan.truth, rows), take(plan.pred, rows), options)
+        v = plan.params.get("variant")
+        if v is None or not v.active:
+            return base
+        return self.variant_result(v, base, rows)
 
     def perfect(self, prep):
         """The truth in the predictions' shape: class indices as one-hot rows of
@@ -84,17 +106,34 @@ class FamilyMetric(StatsAnalyses, Metric):
         u = result.units()
         return u.stats, u.score
 
+    def result_stats(self, result):
+        """``row_stats`` of a result as scored (a variant's: weighted, by group)."""
+        if isinstance(result, VariantResult):
+            u = result.units()
+            return u.stats, u.score
+        return self.row_stats(result)
+
     def unit_stats(self, report):
         """(n, m) statistics of the scored units and the score of their sums."""
-        return self.row_stats(report.result)
+        return self.result_stats(report.result)
 
-    def score_values(self, truth, pred, report):
-        """``unit_stats`` of other predictions on the same truth (blends, fixes)."""
-        return self.row_stats(self.kernel(truth, pred, report.options))
+    def score_values(self, truth, pred, report, rows=None):
+        """``unit_stats`` of other predictions on the same truth (blends, fixes);
+        ``rows``: the solution rows of ``truth`` (None: every scored row)."""
+        v = self.variant(report)
+        if v is None:
+            return self.row_stats(self.kernel(truth, pred, report.options))
+        from .variants import rounded
+        base = self.kernel(truth, rounded(pred, v.digits), report.options)
+        if not v.active:
+            return self.row_stats(base)
+        rows = split_rows(report.prepared.usage) if rows is None else rows
+        return self.result_stats(self.variant_result(v, base, rows))
 
     def paired(self, reports, split="all"):
         from ..core.compare import UnitPairs
-        found = [self.row_stats(r.result if split == "all" else r.splits[split]) for r in reports]
+        found = [self.result_stats(r.result if split == "all" else r.splits[split])
+                 for r in reports]
         return UnitPairs([s for s, _ in found], found[0][1])
 
     def fix_details(self, report, units, sol_rows):
@@ -170,6 +209,9 @@ class FamilyMetric(StatsAnalyses, Metric):
     def json_fields(self, report):
         return {"higher_is_better": bool(self.higher_is_better)}
 
+    def human_lines(self, report, fields):
+        return []
+
     def summary_lines(self, report):
         word = "higher" if self.higher_is_better else "lower"
         unit = self.unit[:-1] + "ies" if self.unit.endswith("y") else self.unit + "s"
@@ -208,6 +250,8 @@ def _short(v):
         return " ".join(map(str, v))
     return str(v)
 
+
+declare(FamilyMetric)
 
 __all__ = ["FamilyMetric", "Option", "opt", "FieldSpec", "split_rows"]
 

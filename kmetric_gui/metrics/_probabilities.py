@@ -30,7 +30,8 @@ def build_probabilities(metric, ctx, probabilities, multilabel):
     in [0, 1] (log loss); ``multilabel``: 0/1 solution columns are labels, not one-hot."""
     from ..io.prepare import Prepared
     from ..io.problems import names as listed
-    from ._layouts import Sides, class_labels, matrix, one_hot_codes, single_target
+    from ._layouts import (Sides, class_labels, label_column, matrix, one_hot_codes,
+                           single_target, unscored_rows)
     s = Sides(ctx)
     subs = s.targets(ctx.sub)
     sols = s.targets(ctx.sol)
@@ -38,7 +39,8 @@ def build_probabilities(metric, ctx, probabilities, multilabel):
         name = single_target(s)
         truth, pred = s.sol_numbers(name), s.sub_numbers(name)
         s.stop_if_any()
-        s.check_binary(truth, name)
+        skip = unscored_rows(s, truth, binary=True)
+        s.check_binary(truth, name, skip)
         if probabilities:
             s.check_probabilities(pred, name)
         s.stop_if_any()
@@ -55,20 +57,21 @@ def build_probabilities(metric, ctx, probabilities, multilabel):
         truth = matrix(s, ctx.sol, names, ctx.sol_name)
         pred = matrix(s, ctx.sub, names, ctx.sub_name)
         s.stop_if_any()
+        skip = unscored_rows(s, truth, binary=True)
         for j, c in enumerate(names):
-            s.check_binary(truth[:, j], c)
+            s.check_binary(truth[:, j], c, skip)
         s.stop_if_any()
         if multilabel:
             layout = f"multi-label: {len(names)} columns of 0/1 truth and scores"
             truth = truth.astype(np.int8)
         else:
-            truth = one_hot_codes(s, truth, names)
+            truth = one_hot_codes(s, truth, names, skip)
             layout = f"multi-class: one-hot solution, {len(names)} probability columns"
         classes = names
         cells = cells_of(probabilities, "set" if multilabel else "codes", names)
     else:
-        label = next((c for c in sols), None)
-        if label is None or len(sols) != 1:
+        label = label_column(s, sols, classes)
+        if label is None:
             s.col.add(ctx.sol_name, f"expected one label column or one 0/1 column per class "
                       f"({listed(classes, 5)}); found {listed(sols) or 'none'}")
             s.stop_if_any()

@@ -1,4 +1,6 @@
-"""Regression layouts: id + one real column (rmse, rmsle, mae) or several (mcrmse)."""
+"""Regression layouts: id + one real column, or several (mcrmse; any regression metric
+given several target columns scores each column and takes the mean over columns, as
+MCRMSE does for RMSE)."""
 import numpy as np
 
 from ._family import FamilyMetric
@@ -14,6 +16,34 @@ class RegressionMetric(FamilyMetric):
     @property
     def demo_label(self):
         return f"{self.label} (regression)"
+
+    def kernel(self, truth, pred, options):
+        """The metric's kernel; several columns: each column's score, then their mean."""
+        if np.ndim(truth) == 2 and not self.multi:
+            from .kernels.regression import columnwise
+            return columnwise(self.name, truth, pred)
+        return self.row_kernel(truth, pred, options)
+
+    def row_kernel(self, truth, pred, options):
+        raise NotImplementedError
+
+    def variant_sums(self, base, w, g, size):
+        """One real column: [(weighted) squared or absolute error, weight] sums in one pass
+        (RMSE, MAE, RMSLE); several columns: from the per-row statistics."""
+        from ..core.additive import mean_units, root_mean_units
+        from .variants import mean_sums
+        kind = getattr(base, "kind", "")
+        if kind not in ("rmse", "mae", "rmsle") or base.n == 0:
+            return None
+        r = base.residual
+        fn = (mean_units if kind == "mae" else root_mean_units)(np.zeros(1)).score
+        if isinstance(r, tuple) and r[0].ndim == 1 and g is None and w is not None:
+            from .kernels.regression import weighted_distance
+            return np.array([weighted_distance(r[0], r[1], w, kind), float(w.sum())]), fn
+        e = base.errors
+        if e.ndim != 1:
+            return None
+        return mean_sums(np.abs(e) if kind == "mae" else e * e, w, g, size), fn
 
     def reference(self, prep, options, rows=None):
         from ._references import regression_reference
@@ -46,18 +76,21 @@ class RegressionMetric(FamilyMetric):
     def build(self, ctx):
         from ..io.prepare import Prepared
         from ._layouts import Sides, matrix, single_target
+        from ._layouts import unscored_rows
         s = Sides(ctx)
-        if self.multi:
+        if self.multi or (len(s.targets(ctx.sub)) > 1 and not ctx.options.target_column):
             names = s.same_columns("target")
             truth = matrix(s, ctx.sol, names, ctx.sol_name)
             pred = matrix(s, ctx.sub, names, ctx.sub_name)
-            layout = f"id '{ctx.id_col}' + {len(names)} real columns"
+            layout = f"id '{ctx.id_col}' + {len(names)} real columns" + (
+                "" if self.multi else f" ({self.label} of each column, then their mean)")
         else:
             name = single_target(s)
             names = [name]
             truth, pred = s.sol_numbers(name), s.sub_numbers(name)
             layout = f"id '{ctx.id_col}' + real column '{name}'"
         s.stop_if_any()
+        unscored_rows(s, truth)
         if self.non_negative:
             why = f"{self.label} takes log(1 + x) of values >= 0"
             for j, name in enumerate(names):

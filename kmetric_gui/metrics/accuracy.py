@@ -11,6 +11,8 @@ class Accuracy(FamilyMetric):
     view = "confusion"             # the app's anatomy view (gui/views VIEW_KINDS)
     demo_label = "accuracy (labels)"          # contract: the app's demo menu
     demo_detected = False   # contract: the app chooses the metric for its demo (layouts overlap)
+    # Labels (often text): no rounding (f1 rounds numeric labels).
+    variants = ("weights_column", "mask_column", "group_by", "group_transform")
 
     def reference(self, prep, options, rows=None):
         from ._references import accuracy_reference
@@ -36,13 +38,12 @@ class Accuracy(FamilyMetric):
 
     def row_stats(self, result):
         hit = result.row_hits.astype(np.float64)
+        return np.column_stack([hit, np.ones_like(hit)]), share
 
-        def score(sums):
-            with np.errstate(invalid="ignore", divide="ignore"):
-                out = sums[:, 0] / sums[:, 1]
-            out[sums[:, 1] == 0] = np.nan
-            return out
-        return np.column_stack([hit, np.ones_like(hit)]), score
+    def variant_sums(self, base, w, g, size):
+        """[(weighted) rows right, weight] from the hits in one pass."""
+        from .variants import mean_sums
+        return mean_sums(base.row_hits, w, g, size), share
 
     edit_counts = ("hits",)
 
@@ -63,3 +64,11 @@ def _share(sums):
 
 
 ACCURACY = Accuracy()
+
+
+def share(sums):
+    """The share of the first statistic in the second: (R, 2) -> (R,), nan for none."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = sums[:, 0] / sums[:, 1]
+    out[sums[:, 1] == 0] = np.nan
+    return out

@@ -19,6 +19,7 @@ from ..errors import Cancelled
 from ..tables import Column
 from .base import FieldSpec, Metric, Plan, parse_number, take
 from .family_analyses import StatsAnalyses
+from .variants import VARIANT_NAMES, VariantHooks, VariantResult, declare
 
 
 @dataclass(frozen=True)
@@ -31,8 +32,9 @@ class AdditiveResult:
     undefined_reason: "str | None" = None
 
 
-class AdditiveMetric(StatsAnalyses, Metric):
+class AdditiveMetric(VariantHooks, StatsAnalyses, Metric):
     unit = "row"
+    variants = VARIANT_NAMES      # honoured by ``score`` below (metrics/variants.py)
     stat_names = ("loss",)        # names of the m statistics (JSON "sums")
     demo_detected = False         # set True with a ``fit`` that finds the layout
 
@@ -92,7 +94,16 @@ class AdditiveMetric(StatsAnalyses, Metric):
         n = int(len(t))
         score = float(self.score_sums(sums[None, :], np.array([n]))[0]) if n else float("nan")
         reason = None if np.isfinite(score) else "no rows to score" if n == 0 else "undefined"
-        return AdditiveResult(score, sums, stats, n, reason)
+        base = AdditiveResult(score, sums, stats, n, reason)
+        v = plan.params.get("variant")
+        if v is None or not v.active:
+            return base
+        return self._variant(v, base, rows)
+
+    def _variant(self, v, base, rows):
+        from .variants import apply
+        return apply(v, rows, self.higher_is_better, base, lambda: (
+            np.concatenate([np.ones((base.n, 1)), base.stats], axis=1), self._score_fn()))
 
     def _score_fn(self):
         def score(sums):
@@ -102,6 +113,8 @@ class AdditiveMetric(StatsAnalyses, Metric):
 
     def units(self, result):
         from ..core.resample import Units
+        if isinstance(result, VariantResult):
+            return result.units()
         # Column 0 counts rows, so a replicate's score knows its own n.
         stats = np.concatenate([np.ones((result.n, 1)), result.stats], axis=1)
         return Units(stats, self._score_fn(), kind=self.unit, mergeable=False)
@@ -109,6 +122,8 @@ class AdditiveMetric(StatsAnalyses, Metric):
     def fixes(self, report, rows, top):
         from ..core.attribution import unit_fix_first
         r = report.result
+        if isinstance(r, VariantResult):
+            return StatsAnalyses.fixes(self, report, rows, top)
         plan = self.plan(report.prepared, report.options)
         fixed = np.asarray(self.fixed_stats(take(plan.truth, rows), report.options),
                            dtype=np.float64).reshape(r.n, -1)
@@ -124,11 +139,23 @@ class AdditiveMetric(StatsAnalyses, Metric):
 
     def unit_stats(self, report):
         r = report.result
+        if isinstance(r, VariantResult):
+            u = r.units()
+            return u.stats, u.score
         return np.concatenate([np.ones((r.n, 1)), r.stats], axis=1), self._score_fn()
 
-    def score_values(self, truth, pred, report):
+    def score_values(self, truth, pred, report, rows=None):
+        from .variants import rounded
+        v = self.variant(report)
+        pred = pred if v is None else rounded(pred, v.digits)
         stats = np.asarray(self.row_stats(truth, pred, report.options), dtype=np.float64)
         stats = stats.reshape(len(truth), -1)
+        if v is not None and v.active:
+            from .base import split_rows
+            base = AdditiveResult(float("nan"), stats.sum(axis=0), stats, len(truth))
+            u = self._variant(v, base, split_rows(report.prepared.usage) if rows is None
+                              else rows).units()
+            return u.stats, u.score
         return np.concatenate([np.ones((len(truth), 1)), stats], axis=1), self._score_fn()
 
     # -- output ----------------------------------------------------------------------
@@ -184,4 +211,11 @@ class AdditiveMetric(StatsAnalyses, Metric):
                              None if np.isfinite(score) else "undefined"}, None, edit.full)
 
     def plan(self, prep, options):
-        return Plan(prep.truth, prep.pred)
+        v = self.variant(prep, options)
+        if v is None:
+            return Plan(prep.truth, prep.pred)
+        from .variants import rounded
+        return Plan(prep.truth, rounded(prep.pred, v.digits), {"variant": v})
+
+
+declare(AdditiveMetric)

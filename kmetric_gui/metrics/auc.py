@@ -41,15 +41,83 @@ class Auc(FamilyMetric):
         from .kernels.ranking import roc_auc
         return roc_auc(truth, pred)
 
+    # -- variants: weighted ranks (kernels/weighted_auc.py); a per-group mean has no
+    # per-row statistics, so its analyses say so --------------------------------------
+    def variant_result(self, variant, base, rows):
+        from .variants import VariantResult, transformed
+        truth, pred = base.data[0], base.data[1]
+        w = take(variant.weights, rows) if variant.weights is not None else None
+        if variant.groups is None:
+            r = base if w is None else self._weighted(truth, pred, w)
+            score = float(transformed(np.float64(r.score), variant.transform))
+            return VariantResult(score, r.undefined_reason, r, None, None, r.n, variant,
+                                 weight_total=None if w is None else float(w.sum()),
+                                 higher_is_better=True)
+        g = take(variant.groups, rows)
+        names = variant.group_names
+        per = np.full(len(names), np.nan)
+        for k in range(len(names)):
+            at = np.flatnonzero(g == k)
+            if at.size:
+                sub = self._weighted(take(truth, at), take(pred, at), None if w is None else w[at])
+                per[k] = sub.score
+        vals = transformed(per, variant.transform)
+        ok = np.isfinite(vals)
+        score = float(vals[ok].mean()) if ok.any() else float("nan")
+        return VariantResult(score, None if ok.any() else "no group has both classes", base,
+                             None, None, base.n, variant, per,
+                             None if w is None else float(w.sum()), self.NO_GROUP_STATS, True)
+
+    NO_GROUP_STATS = ("a per-group mean of ROC AUC has no per-row statistics: intervals, "
+                      "comparisons, blends and fix first are not available for it")
+
+    @staticmethod
+    def _weighted(truth, pred, w):
+        from .kernels.ranking import roc_auc
+        from .kernels.weighted_auc import weighted_roc_auc
+        return roc_auc(truth, pred) if w is None else weighted_roc_auc(truth, pred, w)
+
+    def _grouped(self, report):
+        v = self.variant(report)
+        return v is not None and (v.groups is not None or v.transform != "none")
+
+    def blend_why_not(self, report_a, report_b):
+        if self._grouped(report_a):
+            return self.NO_GROUP_STATS
+        return super().blend_why_not(report_a, report_b)
+
+    def _rows_data(self, report, rows):
+        """(truth, predictions as scored, weights or None) of solution ``rows``."""
+        from ..errors import InputError
+        from .variants import rounded
+        prep = report.prepared
+        v = self.variant(report)
+        if v is not None and (v.groups is not None or v.transform != "none"):
+            raise InputError(self.NO_GROUP_STATS)
+        pred = take(prep.pred, rows)
+        if v is None:
+            return take(prep.truth, rows), pred, None
+        w = take(v.weights, rows) if v.weights is not None else None
+        return take(prep.truth, rows), rounded(pred, v.digits), w
+
     def units(self, result):
         from .kernels.ranking_stats import RankUnits
+        from .variants import VariantResult
+        if isinstance(result, VariantResult):
+            if result.stats is None and result.why_no_stats:
+                from ..errors import InputError
+                raise InputError(result.why_no_stats)
+            if result.variant.transform != "none":
+                from ..errors import InputError
+                raise InputError("the log of ROC AUC has no interval here: drop the transform")
+            return RankUnits(*result.base.data)
         return RankUnits(*result.data)
 
     def paired(self, reports, split="all"):
         rows = split_rows(reports[0].prepared.usage, split)
-        truth = take(reports[0].prepared.truth, rows)
+        found = [self._rows_data(r, rows) for r in reports]
         from .kernels.ranking_stats import AucPairs
-        return AucPairs(truth, [take(r.prepared.pred, rows) for r in reports])
+        return AucPairs(found[0][0], [p for _, p, _ in found], found[0][2])
 
     # -- analyses by rank (kernels/auc_units.py) ---------------------------------------
     fix_words = "each moved to its ideal rank: a positive above every negative, a negative below"
@@ -58,8 +126,9 @@ class Auc(FamilyMetric):
         from ..core.attribution import as_fixlist, check_top, empty_fixes
         from .kernels.auc_units import auc_fix_first, row_pairs
         top = check_top(top)
-        prep = report.prepared
-        rp = row_pairs(take(prep.truth, rows), take(prep.pred, rows))
+        if self._grouped(report):
+            return empty_fixes(report.result.score, self.NO_GROUP_STATS)
+        rp = row_pairs(*self._rows_data(report, rows))
         wrong = int(np.count_nonzero(rp.wrong[:, rp.used].sum(axis=1)))
         score = rp.score()
         if not np.isfinite(score):
@@ -85,12 +154,13 @@ class Auc(FamilyMetric):
         from ..core.blend import blend_curve
         from .family_analyses import blend_grid
         from .kernels.auc_units import average_ranks, rank_blend
-        from .kernels.ranking import roc_auc
         pa, pb = report_a.prepared, report_b.prepared
-        if self.blend_values(pa.pred[:2], pb.pred[:2], 0.5) is None:
+        if self.blend_values(pa.pred[:2], pb.pred[:2], 0.5) is None or self._grouped(report_a):
             return [None] * len(row_sets)
         al = blend_grid(alphas)
-        ra, rb = average_ranks(pa.pred), average_ranks(pb.pred)
+        _, pred_a, w = self._rows_data(report_a, None)
+        pred_b = self._rows_data(report_b, None)[1]
+        ra, rb = average_ranks(pred_a), average_ranks(pred_b)
         everyone = split_rows(pa.usage)
         sets = [everyone if r is None else r for r in row_sets]
         truths = [take(pa.truth, r) for r in sets]
@@ -99,16 +169,19 @@ class Auc(FamilyMetric):
             v = rank_blend(ra, rb, float(x))
             for k, r in enumerate(sets):
                 if len(truths[k]):
-                    scores[k, g] = roc_auc(truths[k], take(v, r)).score
+                    scores[k, g] = self._weighted(truths[k], take(v, r),
+                                                  None if w is None else take(w, r)).score
         return [blend_curve(al, sc, True) for sc in scores]
 
     def differ(self, report_a, report_b, engine, i, j):
         from .kernels.auc_units import row_pairs, score_bands
         from .kernels.differ import UnitDiffer
+        if self._grouped(report_a):
+            return None
         rows = split_rows(report_a.prepared.usage)
-        truth = take(report_a.prepared.truth, rows)
-        rp_a = row_pairs(truth, take(report_a.prepared.pred, rows))
-        rp_b = row_pairs(truth, take(report_b.prepared.pred, rows))
+        truth, pred_a, w = self._rows_data(report_a, rows)
+        rp_a = row_pairs(truth, pred_a, w)
+        rp_b = row_pairs(truth, self._rows_data(report_b, rows)[1], w)
         delta = rp_b.shares() - rp_a.shares()
         moved = np.flatnonzero((rp_a.wrong != rp_b.wrong).any(axis=1))
         order = moved[np.argsort(-np.abs(delta[moved]), kind="stable")]

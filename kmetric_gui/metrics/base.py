@@ -103,6 +103,16 @@ class Metric:
         """Validated, id-aligned ``io.Prepared`` from two tables (see io/prepare.py)."""
         raise NotImplementedError
 
+    def solution_columns(self, options):
+        """[(column, flag)] of the solution columns this metric's options name (a weights
+        column, say): kept apart from the scored columns, checked to exist. Default: none."""
+        return []
+
+    def finish(self, prep, ctx):
+        """The prepared data once built, completed from the options (metrics/variants.py
+        reads weights, a mask, groups). Default: as built."""
+        return prep
+
     # -- scoring -----------------------------------------------------------------
     def plan(self, prep, options):
         return Plan(prep.truth, prep.pred)

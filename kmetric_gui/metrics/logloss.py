@@ -20,6 +20,12 @@ class LogLoss(FamilyMetric):
         Option("eps", float, 1e-15, help="log loss: probabilities are clipped to "
                "[eps, 1 - eps] before rows are renormalised (Kaggle: 1e-15)",
                minimum=0.0, maximum=0.49),
+        Option("balanced", bool, False, help="log loss: each class's mean loss, then their "
+               "mean (Kaggle's balanced log loss)", label="Balanced by class"),
+        Option("class_weights", tuple, (), help="log loss: a weight per class, in the "
+               "submission's column order (binary: class 0, then 1): each class's mean loss, "
+               "weighted (PLAsTiCC's weighted log loss); one number weighs every class alike",
+               label="Class weights"),
     )
 
     def fit(self, sub_targets, sample=None):
@@ -38,7 +44,20 @@ class LogLoss(FamilyMetric):
 
     def kernel(self, truth, pred, options):
         from .kernels.probabilistic import log_loss
-        return log_loss(truth, pred, eps=opt(options, self, "eps"))
+        eps = opt(options, self, "eps")
+        weights = opt(options, self, "class_weights")
+        if opt(options, self, "balanced") or weights:
+            from .kernels.class_logloss import class_log_loss
+            return class_log_loss(truth, pred, eps=eps, class_weights=weights or None)
+        return log_loss(truth, pred, eps=eps)
+
+    def variant_sums(self, base, w, g, size):
+        """[(weighted) loss, weight]: the row losses' one pass (by class: from the statistics)."""
+        if getattr(base, "per_class", None) is not None or base.n == 0:
+            return None
+        from ..core.additive import mean_units
+        from .variants import mean_sums
+        return mean_sums(base.losses, w, g, size), mean_units(np.zeros(1)).score
 
     edit_counts = ("clipped",)
     edit_constants = ("eps",)
@@ -79,13 +98,24 @@ class LogLoss(FamilyMetric):
 
     def json_fields(self, report):
         r = report.result
-        return {**super().json_fields(report), "eps": r.eps, "clipped_rows": r.clipped}
+        out = {**super().json_fields(report), "eps": r.eps, "clipped_rows": r.clipped}
+        per = getattr(r, "per_class", None)
+        if per is not None:          # by class: each class's mean loss and its weight
+            names = report.prepared.classes if len(report.prepared.classes) == per.size \
+                else [str(k) for k in range(per.size)]
+            out["per_class"] = {str(k): (None if not np.isfinite(v) else float(v))
+                                for k, v in zip(names, per.tolist())}
+            out["class_weights"] = r.class_weights.tolist()
+        return out
 
     def summary_lines(self, report):
         r = report.result
-        return super().summary_lines(report) + [
+        lines = super().summary_lines(report) + [
             f"probabilities clipped to [{r.eps:g}, 1 - {r.eps:g}] and rows renormalised; "
             f"{r.clipped:,} row(s) clipped"]
+        if getattr(r, "per_class", None) is not None:
+            lines.append("each class's mean loss, then their weighted mean (by class)")
+        return lines
 
 
 LOGLOSS = LogLoss()

@@ -6,7 +6,7 @@ class Mae(RegressionMetric):
     name = "mae"
     label = "MAE"
 
-    def kernel(self, truth, pred, options):
+    def row_kernel(self, truth, pred, options):
         from .kernels.regression import mae
         return mae(truth, pred)
 

@@ -23,10 +23,17 @@ class MapK(FamilyMetric):
         from ._references import mapk_reference
         return mapk_reference(prep, options, rows)
     unit = "query"
+    variants = ("weights_column", "mask_column", "group_by", "group_transform")   # lists: no rounding
     options = (
         Option("k", int, 5, help="mapk: predictions counted per query (default 5)",
                minimum=1, maximum=10 ** 6),
     )
+
+    def variant_sums(self, base, w, g, size):
+        """[(weighted) AP, weight] in one pass."""
+        from ..core.additive import mean_units
+        from .variants import mean_sums
+        return mean_sums(base.ap, w, g, size), mean_units(np.zeros(1)).score
 
     fix_words = "the true items put first"
     no_blend = "the predictions are ranked lists of items, not numbers to average"

@@ -7,7 +7,7 @@ class Mcrmse(RegressionMetric):
     label = "MCRMSE"
     multi = True
 
-    def kernel(self, truth, pred, options):
+    def row_kernel(self, truth, pred, options):
         from .kernels.regression import mcrmse
         return mcrmse(truth, pred)
 

@@ -6,7 +6,7 @@ class Rmse(RegressionMetric):
     name = "rmse"
     label = "RMSE"
 
-    def kernel(self, truth, pred, options):
+    def row_kernel(self, truth, pred, options):
         from .kernels.regression import rmse
         return rmse(truth, pred)
 

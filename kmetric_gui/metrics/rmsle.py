@@ -7,7 +7,7 @@ class Rmsle(RegressionMetric):
     label = "RMSLE"
     non_negative = True
 
-    def kernel(self, truth, pred, options):
+    def row_kernel(self, truth, pred, options):
         from .kernels.regression import rmsle
         return rmsle(truth, pred)
 

@@ -25,7 +25,8 @@ RESERVED = frozenset({
     "permutations", "alphas", "out", "force", "pick", "leaderboard", "correlation",
     "simulations", "metric_file", "metric_arg", "higher_is_better", "lower_is_better",
     "metric_timeout", "metric_memory_gb", "executor", "fix_budget", "help", "version",
-    "competition", "params", "options", "draws", "team"})
+    "competition", "params", "options", "draws", "team", "usage_map", "extra_ids",
+    "unscored_value"})
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,9 @@ class Option:
     maximum: "float | None" = None
     step: "float | None" = None   # the app's spin box step (floats)
     cli: bool = True              # a flag of the commands (False: the app and projects only)
+    reads: bool = False           # names a solution column read with the files (the app reads
+                                  # them again when it changes)
+    unset: str = "auto"           # the app's word for "not set" (None)
     examples: tuple = ()          # valid free-text values on the metric's demo (conformance test)
 
     @property

@@ -191,7 +191,7 @@ def test_bad_usage_value(tmp_path):
     sol = csv([["id", "y", "Usage"]] + [[i, t, "Public"] for i, t in zip(IDS, T)])
     sol = sol.replace("1f2e,2,Public", "1f2e,2,Secret")
     msg = problems(tmp_path, sol, GOOD_SUB)
-    assert "not Public, Private or Ignored: rows 3 ('secret')" in msg
+    assert "not Public, Private or Ignored: rows 3 ('Secret')" in msg   # as the file spells it
 
 
 def test_lwlrap_missing_and_duplicate_class_column(tmp_path):

@@ -197,7 +197,7 @@ def test_a_report_of_the_registered_metric(toy, tmp_path, capsys):
         capsys.readouterr().err
     d = json.loads((out / "report.json").read_text())
     assert d["metric"] == toy.name and d["higher_is_better"] is False
-    assert set(d["options"]) == {"metric", "delta"}
+    assert set(d["options"]) == {"metric", "delta", "group_transform"}   # + the variants' default
     assert d["comparison"]["higher_is_better"] is False
     html = (out / "index.html").read_text(encoding="utf-8")
     assert "lower is better" in html
@@ -254,6 +254,8 @@ def _candidates(o):
         return [c for c in o.choices if c != o.default]
     if o.type is bool:
         return [not o.default]
+    if o.type is tuple:          # a list of numbers (one weight for every class, say)
+        return [(1.0,), (1.0, 2.0)]
     if o.type is int:
         lo = int(o.minimum) if o.minimum is not None else -(10 ** 6)
         hi = int(o.maximum) if o.maximum is not None else 10 ** 6
@@ -271,13 +273,22 @@ def _candidates(o):
 
 
 def _flag_text(v):
+    if isinstance(v, tuple):
+        return ",".join(repr(x) for x in v)
     return repr(v) if isinstance(v, float) else str(v)
 
 
-def _given(metric, o, v, capsys):
+def _given(metric, o, v, capsys, folder=None):
     """The JSON options of the demo scored with option ``o`` set to ``v``, or None when
-    the data refuses the value (said in one line)."""
+    the data refuses the value (said in one line). An option naming a solution column
+    (``reads``) is given a copy of the demo's solution with a column of ones, ``v``."""
     sol, sub, _ = _files(metric)
+    if o.reads:
+        import pandas as pd
+        table = pd.read_csv(sol, dtype=str, keep_default_na=False)
+        table[v] = "1"
+        sol = str(Path(folder) / "solution_with_column.csv")
+        table.to_csv(sol, index=False)
     argv = ["score", sol, sub, "--metric", metric.name, "--json", o.flag]
     code = main(argv + ([_flag_text(v)] if o.type is not bool else []))
     out = capsys.readouterr()
@@ -292,7 +303,7 @@ WITH_FLAGS = [n for n in BUILT_IN if any(o.cli for o in metrics.get_metric(n).op
 
 
 @pytest.mark.parametrize("name", WITH_FLAGS)
-def test_options_round_trip_cli_json_project_panel(name, capsys, qtbot):
+def test_options_round_trip_cli_json_project_panel(name, capsys, qtbot, tmp_path):
     """Every declared option of every metric: a value given as a flag is in the JSON,
     the JSON's options make a project's options that the schema takes unchanged, and
     the options panel shows and gives back exactly those options."""
@@ -302,10 +313,11 @@ def test_options_round_trip_cli_json_project_panel(name, capsys, qtbot):
     flags = [o for o in metric.options if o.cli]
     chosen = {}
     for o in flags:
-        for v in _candidates(o):
-            got = _given(metric, o, v, capsys)
+        for v in (["kcol"] if o.reads else _candidates(o)):
+            got = _given(metric, o, v, capsys, tmp_path)
             if got is not None:
-                assert got[o.name] == pytest.approx(v), o.name
+                assert got[o.name] == pytest.approx(list(v) if isinstance(v, tuple) else v), \
+                    o.name
                 chosen[o.name] = got[o.name]
                 break
         else:

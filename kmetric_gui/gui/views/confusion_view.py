@@ -15,13 +15,41 @@ from ..widgets.heatmap import Heatmap
 from .family_base import FamilyView, RowsTable, fmt, scored, scored_mask, share
 
 
+def label_sets(values):
+    """True when the rows hold sets of labels (multi-label rows), not one label each."""
+    return isinstance(values, list) and bool(values) and isinstance(values[0], tuple)
+
+
+def set_counts(truth, pred):
+    """(labels, L x L co-occurrence counts, rows holding each label, rows predicting it) of
+    rows of label sets: cell (i, j) counts rows whose truth holds i and prediction j, so
+    the diagonal is each label's true positives."""
+    labels = np.array(sorted({x for r in truth for x in r} | {x for r in pred for x in r}),
+                      dtype=object)
+    index = {x: i for i, x in enumerate(labels.tolist())}
+    k = labels.size
+    m = np.zeros((k, k), dtype=np.int64)
+    support, predicted = np.zeros(k, np.int64), np.zeros(k, np.int64)
+    for t, p in zip(truth, pred):
+        ti, pi = [index[x] for x in t], [index[x] for x in p]
+        support[ti] += 1
+        predicted[pi] += 1
+        if ti and pi:
+            m[np.ix_(ti, pi)] += 1
+    return labels, m, support, predicted
+
+
 def confusion_data(prep):
-    """(labels, K x K counts, per-class rows of texts) over the scored rows."""
+    """(labels, K x K counts, per-class rows of texts) over the scored rows (rows of label
+    sets: the labels' co-occurrence, truth by prediction)."""
     from ...metrics.kernels.classification import labels_and_confusion
     rows = scored(prep)
-    labels, m = labels_and_confusion(take(prep.truth, rows), take(prep.pred, rows))
+    if label_sets(prep.truth):
+        labels, m, support, predicted = set_counts(take(prep.truth, rows), take(prep.pred, rows))
+    else:
+        labels, m = labels_and_confusion(take(prep.truth, rows), take(prep.pred, rows))
+        support, predicted = m.sum(axis=1), m.sum(axis=0)
     tp = np.diag(m).astype(np.float64)
-    support, predicted = m.sum(axis=1), m.sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
         precision = np.where(predicted > 0, tp / predicted, np.nan)
         recall = np.where(support > 0, tp / support, np.nan)
@@ -78,6 +106,9 @@ class ConfusionView(FamilyView):
         t, p = self.labels[i], self.labels[j]
 
         def mask(prep, rows):
+            if label_sets(prep.truth):
+                hit = np.array([t in prep.truth[r] and p in prep.pred[r] for r in rows], bool)
+                return hit & scored_mask(prep, rows)
             return (prep.truth[rows] == t) & (prep.pred[rows] == p) & scored_mask(prep, rows)
         self.rows_requested.emit(mask, f"truth {t}, prediction {p}")
 
@@ -88,6 +119,9 @@ class ConfusionView(FamilyView):
         c = self.labels[picked[0]]
 
         def mask(prep, rows):
+            if label_sets(prep.truth):
+                wrong = np.array([(c in prep.truth[r]) != (c in prep.pred[r]) for r in rows], bool)
+                return wrong & scored_mask(prep, rows)
             t, p = prep.truth[rows], prep.pred[rows]
             return ((t == c) != (p == c)) & scored_mask(prep, rows)
         self.rows_requested.emit(mask, f"errors of class {c}")

@@ -11,62 +11,8 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout
                                QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
 from ...analysis.scoring import Options
-from ..crash import guarded
-
-
-class _FocusWheel:
-    """The wheel edits the value only with focus; without, the panel scrolls."""
-
-    @guarded
-    def wheelEvent(self, event):                     # noqa: N802 (Qt override)
-        if self.hasFocus():
-            super().wheelEvent(event)
-        else:
-            event.ignore()
-
-
-class WheelSafeCombo(_FocusWheel, QComboBox):
-    pass
-
-
-class WheelSafeSpin(_FocusWheel, QSpinBox):
-    pass
-
-
-class WheelSafeDoubleSpin(_FocusWheel, QDoubleSpinBox):
-    pass
-
-
-def _decimals(option):
-    step = option.step or 0.01
-    text = f"{step:.10f}".rstrip("0")
-    return max(2, len(text.split(".")[1]) if "." in text else 0)
-
-
-def option_widget(option):
-    """The widget of one declared option (no signals connected)."""
-    if option.type is bool:
-        return QCheckBox(option.title)
-    if option.choices:
-        w = WheelSafeCombo()
-        labels = option.choice_labels or option.choices
-        for label, value in zip(labels, option.choices):
-            w.addItem(label, value)
-        return w
-    # A spin box only for a bounded range with a declared step (an eps of 1e-15
-    # showed as 0.00 and was written back as 0): other numbers are typed and read by the
-    # schema.
-    if option.type is float and not option.optional and option.minimum is not None \
-            and option.maximum is not None and option.step is not None:
-        lo = option.minimum if option.minimum is not None else -1e12
-        hi = option.maximum if option.maximum is not None else 1e12
-        w = WheelSafeDoubleSpin(decimals=_decimals(option), minimum=lo, maximum=hi,
-                                singleStep=option.step or 0.01)
-        return w
-    w = QLineEdit()       # whole numbers, "auto" values, text: parsed by the schema
-    if option.optional:
-        w.setPlaceholderText("auto")
-    return w
+from .option_widgets import (WheelSafeCombo, WheelSafeDoubleSpin, WheelSafeSpin,  # noqa: F401
+                             option_widget, show_value)
 
 
 def metric_entries():
@@ -107,6 +53,19 @@ class OptionsPanel(QWidget):
         f.addRow("Metric", self.metric_combo)
         f.addRow("Id column", self.id_column)
         f.addRow("Target column", self.target_column)
+        # How competitions' files are read (common settings; a change reads them again).
+        from ...analysis.options import COMMON
+        self.reading_specs = {o.name: o for o in COMMON
+                              if o.name in ("usage_map", "extra_ids", "unscored_value")}
+        self.reading_widgets = {}
+        for o in self.reading_specs.values():
+            w = option_widget(o)
+            w.setToolTip(o.help)
+            if isinstance(w, QLineEdit):
+                w.setPlaceholderText("none")
+            self.reading_widgets[o.name] = w
+            f.addRow({"usage_map": "Usage spellings", "extra_ids": "Extra ids",
+                      "unscored_value": "Unscored value"}[o.name], w)
         lay.addWidget(general)
 
         # One group per metric with options, one widget per declared option. An option
@@ -191,6 +150,12 @@ class OptionsPanel(QWidget):
         self.metric_combo.currentIndexChanged.connect(lambda: self.changed.emit("reload"))
         for w in (self.id_column, self.target_column):
             w.editingFinished.connect(self._columns_edited)
+        self._reading = {n: o.default for n, o in self.reading_specs.items()}
+        for name, w in self.reading_widgets.items():
+            if isinstance(w, QComboBox):
+                w.currentIndexChanged.connect(lambda *_, n=name: self._reading_edited(n))
+            else:
+                w.editingFinished.connect(lambda n=name: self._reading_edited(n))
         self._last_columns = ("", "")
         self.refused_text = ""
         for name, copies in self._copies.items():
@@ -214,7 +179,28 @@ class OptionsPanel(QWidget):
     def _accept(self, name, value):
         if value != self._values.get(name):
             self._values[name] = value
-            self.changed.emit("rescore")
+            spec = self.option_specs.get(name)
+            # An option naming a solution column (weights, mask, groups) is read with the files.
+            self.changed.emit("reload" if spec is not None and spec.reads else "rescore")
+
+    def _reading_edited(self, name):
+        """A reading setting (Usage spellings, extra ids, unscored value): the files are read
+        again with it; a value that does not parse goes back, said."""
+        w, spec = self.reading_widgets[name], self.reading_specs[name]
+        try:
+            value = w.currentData() if isinstance(w, QComboBox) else spec.parse(w.text())
+            if name == "usage_map" and value is not None:
+                from ...io.shapes import parse_usage_map
+                parse_usage_map(value)
+        except ValueError as e:
+            show_value(w, self._reading[name])
+            self.refused_text = f"{name.replace('_', ' ').capitalize()} refused: {e}"
+            w.setToolTip(self.refused_text)
+            self.refused.emit(self.refused_text)
+            return
+        if value != self._reading[name]:
+            self._reading[name] = value
+            self.changed.emit("reload")
 
     def _text_edited(self, name, w=None):
         """A typed value: in force when it parses (empty: auto), else the text goes back."""
@@ -244,19 +230,7 @@ class OptionsPanel(QWidget):
     def _show(self, name, value):
         """Put a value on its widgets without signals."""
         for w in self._copies.get(name) or [self.option_widgets[name]]:
-            w.blockSignals(True)
-            try:
-                if isinstance(w, QCheckBox):
-                    w.setChecked(bool(value))
-                elif isinstance(w, QComboBox):
-                    i = w.findData(value)
-                    w.setCurrentIndex(i if i >= 0 else max(0, w.findText(str(value))))
-                elif isinstance(w, QDoubleSpinBox):
-                    w.setValue(float(value))
-                else:
-                    w.setText("" if value is None else str(value))
-            finally:
-                w.blockSignals(False)
+            show_value(w, value)
 
     def mark_changed(self, *_):
         """Options kept from an earlier file or session stand out from the defaults."""
@@ -344,7 +318,7 @@ class OptionsPanel(QWidget):
                   if k in known and (own is None or k in own)}
         return Options(metric=metric, id_column=self.id_column.text().strip() or None,
                        target_column=self.target_column.text().strip() or None,
-                       allow_continuous=True, **values)
+                       allow_continuous=True, **self._reading, **values)
 
     def set_options(self, o):
         """Show these options (restored, or the session's after a refusal or Cancel)
@@ -362,6 +336,9 @@ class OptionsPanel(QWidget):
         finally:
             for w in widgets:
                 w.blockSignals(False)
+        for name, w in self.reading_widgets.items():
+            self._reading[name] = getattr(o, name)
+            show_value(w, self._reading[name])
         own = _own(o.metric)
         for name in self.option_widgets:
             if own is not None and name not in own:

@@ -26,6 +26,9 @@ class RowPairs:
     scores: np.ndarray        # (n, C)
     wrong: np.ndarray         # (n, C) wrong pairs of the row in the column (0 where skipped)
     pairs: np.ndarray         # (C,) n1 * n0 (0: column skipped)
+    # Row weights (weighted AUC): a pair then counts w_i w_j; ``wrong`` and ``pairs`` are
+    # weighted (wrong: the row's own weight times the weight it orders wrong).
+    weights: "np.ndarray | None" = None
 
     @property
     def used(self):
@@ -44,17 +47,33 @@ class RowPairs:
         u = self.used
         if not u.any():
             return np.zeros(self.truth.shape[0])
-        n1 = self.truth[:, u].sum(axis=0)
-        n0 = self.truth.shape[0] - n1
-        own = np.where(self.truth[:, u], n0, n1)            # pairs of each row
+        if self.weights is None:
+            n1 = self.truth[:, u].sum(axis=0)
+            n0 = self.truth.shape[0] - n1
+            own = np.where(self.truth[:, u], n0, n1)            # pairs of each row
+        else:
+            w = self.weights
+            n1 = (w[:, None] * self.truth[:, u]).sum(axis=0)
+            n0 = w.sum() - n1
+            own = w[:, None] * np.where(self.truth[:, u], n0, n1)
         right = own - self.wrong[:, u]
         return (0.5 * right / self.pairs[u]).sum(axis=1) / u.sum()
 
 
-def row_pairs(truth, scores):
-    """RowPairs of a binary, multi-class or multi-label AUC layout."""
+def row_pairs(truth, scores, weights=None):
+    """RowPairs of a binary, multi-class or multi-label AUC layout (``weights``: of rows)."""
     t, s, _ = _truth_columns(truth, scores)
     n, c = t.shape
+    if weights is not None:
+        from .weighted_auc import check_weights, weighted_wrong
+        w = check_weights(weights, n)
+        wrong = np.zeros((n, c))
+        pairs = np.zeros(c)
+        for j in range(c):
+            wj, w1, w0 = weighted_wrong(t[:, j], s[:, j], w)
+            if w1 > 0 and w0 > 0:
+                wrong[:, j], pairs[j] = wj, w1 * w0
+        return RowPairs(t, s, wrong, pairs, w)
     wrong = np.zeros((n, c))
     pairs = np.zeros(c)
     for j in range(c):
@@ -81,7 +100,8 @@ def _pair_wrong(rp, i, others, j):
     (rows of the other class in column ``j``)."""
     si, so = rp.scores[i, j], rp.scores[others, j]
     worse = so > si if rp.truth[i, j] else so < si
-    return worse + 0.5 * (so == si)
+    out = worse + 0.5 * (so == si)
+    return out if rp.weights is None else out * (rp.weights[i] * rp.weights[others])
 
 
 def auc_fix_first(rp, top, pool=4):

@@ -32,7 +32,10 @@ class _Cells:
     2U = sum over positive cells of W1 * (2 * negatives below + tied W0).
     """
 
-    def __init__(self, y, s):
+    def __init__(self, y, s, w=None):
+        # w: row weights (weighted AUC): a replicate's cell sums are then the drawn rows'
+        # weights, not their counts.
+        self.w = None if w is None else np.ascontiguousarray(w, dtype=np.float64)
         order = np.argsort(s, kind="stable")
         ss, ys = s[order], y[order]
         new = np.r_[True, ss[1:] != ss[:-1]]
@@ -60,10 +63,11 @@ class _Cells:
     def auc(self, counts):
         """(R,) AUC of cell counts (R, cells), whole numbers in any numeric dtype."""
         w = np.asarray(counts)
-        if w.dtype != np.int64:                    # int64 sums: exact for any n below 3e9
+        exact = self.w is None
+        if exact and w.dtype != np.int64:          # int64 sums: exact for any n below 3e9
             w = w.astype(np.int64)
         w0, w1 = w[:, :self.negatives], w[:, self.negatives:]
-        c0 = np.zeros((w.shape[0], self.negatives + 1), dtype=np.int64)
+        c0 = np.zeros((w.shape[0], self.negatives + 1), dtype=np.int64 if exact else np.float64)
         np.cumsum(w0, axis=1, out=c0[:, 1:])
         u2 = 2 * np.einsum("ij,ij->i", w1, c0[:, self.below])
         if self.tied_pos.size:
@@ -77,11 +81,15 @@ class _Cells:
     def block_counts(self, blocks, buf):
         """(1, cells) counts of one replicate's block draws; buf: (n,) uint32 scratch."""
         at = 0
+        weights = None if self.w is None else np.empty(buf.size)
         for start, rows in blocks:              # each gather reads one block's slice (in L2)
             np.take(self.cell[start:start + BLOCK], rows, out=buf[at:at + rows.size], mode="clip")
+            if weights is not None:
+                np.take(self.w[start:start + BLOCK], rows, out=weights[at:at + rows.size],
+                        mode="clip")
             at += rows.size
         ids = buf.view(np.int32) if self.cells < 2 ** 31 else buf   # bincount casts less
-        return np.bincount(ids, minlength=self.cells)[None, :]
+        return np.bincount(ids, weights, minlength=self.cells)[None, :]
 
     def counts(self, idx):
         """(r, cells) counts of the drawn row indices idx (r, w)."""
@@ -89,17 +97,20 @@ class _Cells:
         flat = np.take(self.cell, idx, mode="clip")
         if r > 1:
             flat = flat + (np.arange(r, dtype=np.intp) * self.cells)[:, None]
-        return np.bincount(flat.ravel(), minlength=r * self.cells).reshape(r, self.cells)
+        weights = None if self.w is None else np.take(self.w, idx, mode="clip").ravel()
+        return np.bincount(flat.ravel(), weights, minlength=r * self.cells).reshape(r, self.cells)
 
 
-def auc_bootstrap(truth, submissions, replicates=1000, seed=0, cancel=None, threads=None):
+def auc_bootstrap(truth, submissions, replicates=1000, seed=0, cancel=None, threads=None,
+                  weights=None):
     """Replicate AUCs (B, S) of S submissions on the same row draws.
 
     submissions: a sequence of score arrays, each laid out as ``roc_auc``
     takes them. The draws depend on (n, B, seed) alone and ``auc_draws``
     gives them, so a plain loop over those rows gives the same numbers. A
     replicate where a column the full data scores has a single class is
-    undefined (nan); skipped columns stay skipped.
+    undefined (nan); skipped columns stay skipped. ``weights``: row weights
+    (weighted AUC; a drawn row counts its weight).
 
     Small n: draws come from one generator in order (this thread), counting
     runs on the workers. n > BLOCK: each replicate has its own generator
@@ -112,8 +123,8 @@ def auc_bootstrap(truth, submissions, replicates=1000, seed=0, cancel=None, thre
     t = np.zeros((0, 1), dtype=bool)
     for scores in submissions:
         t, s, _ = _truth_columns(truth, scores)
-        keep = [j for j in range(s.shape[1]) if t[:, j].any() and not t[:, j].all()]
-        cols.append([_Cells(t[:, j], np.ascontiguousarray(s[:, j])) for j in keep])
+        keep = [j for j in range(s.shape[1]) if _both(t[:, j], weights)]
+        cols.append([_Cells(t[:, j], np.ascontiguousarray(s[:, j]), weights) for j in keep])
     n = t.shape[0]
     out = np.full((b, len(cols)), np.nan)
     if n == 0 or not any(cols):
@@ -160,6 +171,13 @@ def auc_bootstrap(truth, submissions, replicates=1000, seed=0, cancel=None, thre
                 f.cancel()
             pool.shutdown(wait=True)
     return out
+
+
+def _both(y, weights=None):
+    """Whether a column has both classes (with weight, when weighted)."""
+    if weights is None:
+        return bool(y.any() and not y.all())
+    return bool(weights[y].sum() > 0 and weights[~y].sum() > 0)
 
 
 def _draws(rng, n, b):

@@ -46,16 +46,18 @@ def loo_auc(truth, scores):
     return out / len(cols)
 
 
-def _split_aucs(truth, subs, k, splits, seed, cancel=None):
+def _split_aucs(truth, subs, k, splits, seed, cancel=None, weights=None):
     """(splits, S, 2): AUC of each submission on Public (k random rows) and Private."""
+    from .ranking_boot import _both
     cols = []
     for scores in subs:
         t, s, _ = _truth_columns(truth, scores)
-        cols.append([_Cells(t[:, j], np.ascontiguousarray(s[:, j])) for j in _kept(t)])
+        kept = [j for j in range(t.shape[1]) if _both(t[:, j], weights)]
+        cols.append([_Cells(t[:, j], np.ascontiguousarray(s[:, j]), weights) for j in kept])
     n = len(truth) if not hasattr(truth, "shape") else truth.shape[0]
     rng = rng_of(seed)
     out = np.full((splits, len(subs), 2), np.nan)
-    totals = [[np.bincount(c.cell, minlength=c.cells) for c in group] for group in cols]
+    totals = [[np.bincount(c.cell, weights, minlength=c.cells) for c in group] for group in cols]
     for r in range(splits):
         check_cancel(cancel)
         pub = rng.choice(n, k, replace=False, shuffle=False)
@@ -64,7 +66,8 @@ def _split_aucs(truth, subs, k, splits, seed, cancel=None):
                 continue
             a = np.zeros(2)
             for c, tot in zip(group, totals[i]):
-                pc = np.bincount(c.cell[pub], minlength=c.cells).astype(np.float64)
+                pc = np.bincount(c.cell[pub], None if weights is None else weights[pub],
+                                 minlength=c.cells).astype(np.float64)
                 a += c.auc(np.stack([pc, tot - pc]))
             out[r, i] = a / len(group)
     return out
@@ -107,8 +110,9 @@ class RankUnits:
     holds_with_few = ("score",)             # ... which the score interval does not have
     minority_words = "rows in the rarer class of a scored column (positives or negatives)"
 
-    def __init__(self, truth, scores):
-        self.truth, self.scores = truth, scores
+    def __init__(self, truth, scores, weights=None):
+        # weights: row weights (weighted AUC), or None
+        self.truth, self.scores, self.weights = truth, scores, weights
 
     @property
     def n(self):
@@ -186,18 +190,34 @@ class RankUnits:
         return Interval(low, high, se, check_level(level), "score", 0, 0)
 
     def point(self):
-        return roc_auc(self.truth, self.scores).score
+        return _auc(self.truth, self.scores, self.weights)
 
     def replicates(self, replicates, seed=0, cancel=None):
-        return auc_bootstrap(self.truth, [self.scores], replicates, seed, cancel)[:, 0]
+        return auc_bootstrap(self.truth, [self.scores], replicates, seed, cancel,
+                             weights=self.weights)[:, 0]
 
     def jackknife(self):
-        return loo_auc(self.truth, self.scores), None
+        return _loo(self.truth, self.scores, self.weights), None
 
     def split_scores(self, n_public, splits, seed=0, cancel=None):
         """(public (S,), private (S,)) AUCs over random splits with n_public rows in Public."""
-        got = _split_aucs(self.truth, [self.scores], n_public, splits, seed, cancel)
+        got = _split_aucs(self.truth, [self.scores], n_public, splits, seed, cancel,
+                          self.weights)
         return got[:, 0, 0], got[:, 0, 1]
+
+
+def _auc(truth, scores, weights):
+    if weights is None:
+        return roc_auc(truth, scores).score
+    from .weighted_auc import weighted_roc_auc
+    return weighted_roc_auc(truth, scores, weights).score
+
+
+def _loo(truth, scores, weights):
+    if weights is None:
+        return loo_auc(truth, scores)
+    from .weighted_auc import weighted_loo
+    return weighted_loo(truth, scores, weights)
 
 
 def _ranks(scores):
@@ -216,19 +236,21 @@ def _ranks(scores):
 class AucPairs:
     """Paired statistics of several submissions' AUC on one truth (core.compare's engine API)."""
 
-    def __init__(self, truth, submissions):
+    def __init__(self, truth, submissions, weights=None):
         self.truth = truth
         self.subs = list(submissions)
         self.n = int(len(truth))
+        self.weights = weights          # row weights (weighted AUC), or None
         self._boot = {}
 
     def scores(self):
-        return np.array([roc_auc(self.truth, s).score for s in self.subs])
+        return np.array([_auc(self.truth, s, self.weights) for s in self.subs])
 
     def bootstrap(self, replicates, seed):
         key = (replicates, seed)
         if key not in self._boot:
-            self._boot[key] = auc_bootstrap(self.truth, self.subs, replicates, seed)
+            self._boot[key] = auc_bootstrap(self.truth, self.subs, replicates, seed,
+                                            weights=self.weights)
         return self._boot[key]
 
     def single_bootstrap(self, i, replicates, seed):
@@ -238,10 +260,11 @@ class AucPairs:
         return self.bootstrap(replicates, seed)[:, [i, j]]
 
     def single_jackknife(self, i):
-        return loo_auc(self.truth, self.subs[i]), None
+        return _loo(self.truth, self.subs[i], self.weights), None
 
     def pair_jackknife(self, i, j):
-        return loo_auc(self.truth, self.subs[j]) - loo_auc(self.truth, self.subs[i]), None
+        return (_loo(self.truth, self.subs[j], self.weights)
+                - _loo(self.truth, self.subs[i], self.weights)), None
 
     def permutation(self, i, j, permutations, seed):
         """Delta (j - i) after swapping the two submissions' ranks on random rows."""
@@ -252,10 +275,11 @@ class AucPairs:
             swap = rng.random(self.n) < 0.5
             if a.ndim == 2:
                 swap = swap[:, None]
-            out[r] = (roc_auc(self.truth, np.where(swap, a, b)).score
-                      - roc_auc(self.truth, np.where(swap, b, a)).score)
+            out[r] = (_auc(self.truth, np.where(swap, a, b), self.weights)
+                      - _auc(self.truth, np.where(swap, b, a), self.weights))
         return out
 
     def splits(self, i, j, n_public, splits, seed):
-        got = _split_aucs(self.truth, [self.subs[i], self.subs[j]], n_public, splits, [seed, 2])
+        got = _split_aucs(self.truth, [self.subs[i], self.subs[j]], n_public, splits, [seed, 2],
+                          weights=self.weights)
         return np.column_stack([got[:, 0, 0], got[:, 1, 0], got[:, 0, 1], got[:, 1, 1]])
