@@ -84,6 +84,9 @@ class OptionsPanel(QWidget):
         general = QGroupBox("Files")
         f = QFormLayout(general)
         self.metric_combo = WheelSafeCombo()
+        # A long metric name must not widen the dock either (its list shows it whole).
+        self.metric_combo.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.metric_combo.setMinimumContentsLength(20)
         for label, value in metric_entries():
             self.metric_combo.addItem(label, value)
         self.id_column = QLineEdit()

@@ -1,0 +1,128 @@
+"""What the correlation metrics share (pearson, spearman, kendall): id + one real column in
+both files, or several (the mean of each column's correlation, as Google QUEST's
+column-wise Spearman); higher is better; undefined, with the reason, when a column holds
+one distinct value. Statistics: Pearson's from additive per-row sums, the rank
+correlations' by ranking each replicate again (metrics/kernels/correlation_stats.py).
+"""
+import numpy as np
+
+from ._family import FamilyMetric
+from .base import split_rows, take
+
+
+def columns_of(a):
+    a = np.asarray(a, dtype=np.float64)
+    return [a] if a.ndim == 1 else [a[:, j] for j in range(a.shape[1])]
+
+
+class CorrelationMetric(FamilyMetric):
+    higher_is_better = True
+    view = "residuals"             # truth against prediction, rows furthest apart first
+    demo_detected = False          # one real column is also RMSE's, MAE's...: the app asks
+    kind = ""                      # kernels.correlation KINDS
+
+    # -- layout ------------------------------------------------------------------------
+    def fit(self, sub_targets, sample=None):
+        from ._family import fit_reason
+        if sample is None or not sub_targets:
+            return None
+        cols = [(sample.sub_column(c), sample.sol_column(c)) for c in sub_targets]
+        if all(s is not None and t is not None and t.kind == "real" and s.kind in ("int", "real")
+               for s, t in cols):
+            what = (f"one real column '{sub_targets[0]}'" if len(cols) == 1
+                    else f"{len(cols)} real columns in both files")
+            return fit_reason(self, sample, what)
+        return None
+
+    def build(self, ctx):
+        from ..io.prepare import Prepared
+        from ._layouts import Sides, matrix, single_target
+        s = Sides(ctx)
+        if ctx.options.target_column or len(s.targets(ctx.sub)) == 1:
+            name = single_target(s)
+            names = [name]
+            truth, pred = s.sol_numbers(name), s.sub_numbers(name)
+            layout = f"id '{ctx.id_col}' + real column '{name}'"
+        else:
+            names = s.same_columns("target")
+            truth = matrix(s, ctx.sol, names, ctx.sol_name)
+            pred = matrix(s, ctx.sub, names, ctx.sub_name)
+            layout = f"id '{ctx.id_col}' + {len(names)} real columns (mean of each column's)"
+        s.stop_if_any()
+        return Prepared(self.name, ctx.reason, ctx.id_col, names, s.sol_ids_arr,
+                        truth.astype(np.float64), s.align(pred).astype(np.float64, copy=False),
+                        ctx.usage, layout=layout)
+
+    # -- scoring -----------------------------------------------------------------------
+    def kernel(self, truth, pred, options):
+        from .kernels.correlation import correlation
+        return correlation(truth, pred, self.kind)
+
+    def reference(self, prep, options, rows=None):
+        """scipy.stats on each column, their np.mean (nan when one is nan)."""
+        import warnings
+
+        from scipy import stats
+        fn = {"pearson": stats.pearsonr, "spearman": stats.spearmanr,
+              "kendall": stats.kendalltau}[self.kind]
+        t, p = take(prep.truth, rows), take(prep.pred, rows)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")      # scipy warns on a constant column
+            return float(np.mean([fn(a, b)[0] if a.size > 1 else np.nan
+                                  for a, b in zip(columns_of(t), columns_of(p))]))
+
+    def paired(self, reports, split="all"):
+        if self.kind == "pearson":
+            return super().paired(reports, split)
+        from .kernels.correlation_stats import RankCorrelationPairs
+        rows = split_rows(reports[0].prepared.usage, split)
+        return RankCorrelationPairs(self.kind, take(reports[0].prepared.truth, rows),
+                                    [take(r.prepared.pred, rows) for r in reports])
+
+    def row_stats(self, result):
+        from .kernels.correlation import pearson_score
+        return result.row_stats, pearson_score
+
+    def fixed_stats(self, result, stats):
+        """A row's prediction set to its truth in the submission's own scale (its mean
+        and spread): on the standard scores, the prediction's equals the truth's."""
+        out = stats.copy()
+        out[:, 2::5] = stats[:, 1::5]
+        out[:, 4::5] = stats[:, 3::5]
+        out[:, 5::5] = stats[:, 3::5]
+        return out
+
+    def fixes(self, report, rows, top):
+        if self.kind == "pearson":
+            return super().fixes(report, rows, top)
+        from ..core.attribution import empty_fixes
+        return empty_fixes(report.result.score, f"fix first is not available for "
+                           f"{self.label} (moving one row's rank moves the others')")
+
+    def fix_details(self, report, units, sol_rows):
+        r = report.result
+        if r.columns != 1:
+            return super().fix_details(report, units, sol_rows)
+        (mt, st), (mp, sp) = r.scales[0, :, 0], r.scales[1, :, 0]
+        prep = report.prepared
+        return [f"truth {t:.6g}, predicted {p:.6g} (as the truth: {mp + sp * (t - mt) / st:.6g})"
+                for t, p in zip(prep.truth[sol_rows].tolist(), prep.pred[sol_rows].tolist())]
+
+    # -- output ------------------------------------------------------------------------
+    def json_fields(self, report):
+        r = report.result
+        out = super().json_fields(report)
+        if r.columns > 1:
+            out["column_scores"] = {c: (None if not np.isfinite(v) else float(v))
+                                    for c, v in zip(report.prepared.target_columns,
+                                                    r.column_scores.tolist())}
+        return out
+
+    def summary_lines(self, report):
+        r = report.result
+        lines = super().summary_lines(report)
+        if r.columns > 1:
+            lines.append(f"mean of {r.columns} columns' {self.label}")
+        if r.undefined_reason:
+            lines.append(r.undefined_reason)
+        return lines
