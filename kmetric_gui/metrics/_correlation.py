@@ -20,6 +20,8 @@ class CorrelationMetric(FamilyMetric):
     view = "residuals"             # truth against prediction, rows furthest apart first
     demo_detected = False          # one real column is also RMSE's, MAE's...: the app asks
     kind = ""                      # kernels.correlation KINDS
+    fix_words = ("a fix moves the prediction onto its truth in the submission's own scale "
+                 "(its mean and spread)")
 
     # -- layout ------------------------------------------------------------------------
     def fit(self, sub_targets, sample=None):

@@ -19,6 +19,7 @@ class LaplaceLL(MeanMetric):
     name = "laplace_ll"
     label = "Laplace log likelihood"
     higher_is_better = True
+    fix_words = "a fix sets the prediction to the truth and the confidence to the least sigma"
     demo_label = "Laplace log likelihood (OSIC)"
     options = (
         Option("confidence_column", str, None, help="laplace_ll: the submission's confidence "

@@ -235,7 +235,7 @@ def votes(rng):
     frac = counts / counts.sum(axis=1, keepdims=True)
     write("kl_divergence_solution.csv", ["eeg_id"] + VOTES + ["Usage"],
           ([i] + [repr(float(v)) for v in r] + [u] for i, r, u in zip(ids, frac, usage)))
-    for name, sharp in (("kl_divergence_submission.csv", 3.0), ("kl_divergence_submission_b.csv", 1.5)):
+    for name, sharp in (("kl_divergence_submission.csv", 1.5), ("kl_divergence_submission_b.csv", 3.0)):
         logits = sharp * np.log(alpha + 0.02) + rng.normal(0, 0.5, alpha.shape)
         p = np.exp(logits)
         p /= p.sum(axis=1, keepdims=True)
