@@ -23,7 +23,7 @@ import numpy as np
 
 from ...core._checks import position
 from ...errors import InputError
-from .ranks import inversions, pair_order, rank
+from .ranks import inversions, midranks, pair_order, rank
 
 KINDS = ("pearson", "spearman", "kendall")
 
@@ -150,15 +150,17 @@ def column_correlation(kind, x, y):
         r = float(np.einsum("i,i->", dx, dy)) / np.sqrt(
             float(np.einsum("i,i->", dx, dx)) * float(np.einsum("i,i->", dy, dy)))
         return float(np.clip(r, -1.0, 1.0))
-    rx, ry = rank(x), rank(y)
-    if rx.groups < 2 or ry.groups < 2:
+    if x.min() == x.max() or y.min() == y.max():
         return float("nan")
     if kind == "spearman":
         m = (n + 1) / 2.0
-        dx, dy = rx.midranks - m, ry.midranks - m
+        dx, dy = midranks(x), midranks(y)
+        dx -= m
+        dy -= m
         r = float(np.einsum("i,i->", dx, dy)) / np.sqrt(
             float(np.einsum("i,i->", dx, dx)) * float(np.einsum("i,i->", dy, dy)))
         return float(np.clip(r, -1.0, 1.0))
+    rx, ry = rank(x), rank(y)
     return kendall_from_ranks(rx, ry)
 
 

@@ -7,15 +7,34 @@ each, binary relevance), its predictions a ranking; only the first K count.
     gives such a sample 0 too); the score is the mean over queries.
 
 A prediction repeated in one list counts once (its first place; the repeat takes a
-place and gains nothing), as MAP@K's apk does. Items are coded to integers once and hits
-found by one sorted lookup of (query, item) pairs (kernels/mapk.py's way).
+place and gains nothing), as MAP@K's apk does. Items are coded to integers in one pass
+over the flattened lists (a dict of the distinct items, looked up by ``map``); hits are
+one sorted lookup of (query, item) keys: no Python loop runs per query.
 """
 from __future__ import annotations
 
+from itertools import chain
+
 import numpy as np
 
-from .mapk import _padded, check_k, split_items
+from .mapk import check_k, split_items
 from .means import mean_result
+
+
+def _flat(lists, code, k=None):
+    """(query of each item, its place in the list, its code) of the lists' items (the first
+    k of each when k is given)."""
+    lengths = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
+    items = list(chain.from_iterable(lists))
+    for v in dict.fromkeys(items):
+        code.setdefault(v, len(code))
+    codes = np.fromiter(map(code.__getitem__, items), dtype=np.int64, count=len(items))
+    query = np.repeat(np.arange(len(lists), dtype=np.int64), lengths)
+    place = np.arange(codes.size, dtype=np.int64) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    if k is not None:
+        keep = place < k
+        return query[keep], place[keep], codes[keep]
+    return query, place, codes
 
 
 def ndcg(actual, predicted, *, k=5):
@@ -27,35 +46,28 @@ def ndcg(actual, predicted, *, k=5):
     k = check_k(k)
     act, pred = split_items(actual), split_items(predicted)
     n = len(act)
-    sizes = np.fromiter((len(set(a)) for a in act), dtype=np.int64, count=n)
     if n == 0:
         return mean_result(np.zeros(0), "ndcg", higher_is_better=True, k=k)
     code = {}
-    for lst in pred:
-        for v in lst[:k]:
-            code.setdefault(v, len(code))
-    known = len(code)
-    for lst in act:
-        for v in lst:
-            code.setdefault(v, len(code))
-    p = _padded(pred, k, code)
-    a = _padded(act, max(int(max((len(x) for x in act), default=1)), 1), code)
+    pq, pp, pc = _flat(pred, code, k)
+    aq, _, ac = _flat(act, code)
     items = max(len(code), 1)
-    q = np.arange(n, dtype=np.int64)[:, None]
-    keys = np.unique((q * items + a)[a >= 0])
-    pk = q * items + p
-    valid = (p >= 0) & (p < known)
-    pos = np.searchsorted(keys, pk)
-    found = valid & (pos < keys.size)
-    found[found] = keys[pos[found]] == pk[found]
-    first = np.ones_like(valid)
-    for j in range(1, k):
-        first[:, j] = ~(p[:, :j] == p[:, j:j + 1]).any(axis=1)
+    relevant = np.unique(aq * items + ac)                    # (query, item), each once
+    sizes = np.bincount(relevant // items, minlength=n)
+    keys = pq * items + pc
+    # a prediction's first place in its list: the first of its (query, item) key
+    order = np.lexsort((pp, keys))
+    first = np.zeros(keys.size, dtype=bool)
+    sk = keys[order]
+    first[order] = np.r_[True, sk[1:] != sk[:-1]]
+    pos = np.searchsorted(relevant, keys)
+    found = pos < relevant.size
+    found[found] = relevant[pos[found]] == keys[found]
     hit = found & first
     disc = 1.0 / np.log2(np.arange(2, k + 2))
-    dcg = hit @ disc
+    dcg = np.bincount(pq[hit], weights=disc[pp[hit]], minlength=n)
     ideal = np.r_[0.0, np.cumsum(disc)][np.minimum(sizes, k)]
     with np.errstate(invalid="ignore", divide="ignore"):
         v = np.where(ideal > 0, dcg / ideal, 0.0)
     return mean_result(v, "ndcg", higher_is_better=True, k=k,
-                       hits=hit.sum(axis=1).astype(np.int64), relevant=sizes)
+                       hits=np.bincount(pq[hit], minlength=n).astype(np.int64), relevant=sizes)

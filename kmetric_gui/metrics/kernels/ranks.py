@@ -99,6 +99,26 @@ def rank(x):
     return Ranked(order, starts, group)
 
 
+def midranks(x):
+    """(n,) 1-based mid-ranks of a column (scipy.stats.rankdata's "average") with one sort,
+    made in sorted order and put back in one scatter (no group array when nothing ties)."""
+    x = np.asarray(x, dtype=np.float64)
+    order = stable_order(x)
+    v = x[order]
+    new = np.empty(v.size, dtype=bool)
+    new[:1] = True
+    np.not_equal(v[1:], v[:-1], out=new[1:])
+    if new.all():
+        ranked = np.arange(1.0, v.size + 1.0)
+    else:
+        starts = np.flatnonzero(new)
+        sizes = np.diff(np.append(starts, v.size))
+        ranked = np.repeat(starts + (sizes + 1) / 2.0, sizes)
+    out = np.empty(v.size)
+    out[order] = ranked
+    return out
+
+
 def pair_order(rx, ry):
     """Rows sorted by (x, then y, then row), and the rank q (0..n-1) of each position in
     that order by (y, then position): equal y never invert, equal x are sorted by y.
