@@ -283,6 +283,10 @@ def test_angular_equals_icecube_and_vectors(tmp_path):
     pa[3], pz[3] = az[3] + np.pi, np.pi - zen[3]         # opposite: angle pi
     rep = score(tmp_path, "angular", ["azimuth", "zenith"], list(zip(az, zen)), list(zip(pa, pz)))
     assert rep.score == pytest.approx(icecube(az, zen, pa, pz), rel=1e-12)
+    wild = pz.copy()
+    wild[5], wild[6] = 4.0, -0.5                         # zeniths outside [0, pi]: sin < 0
+    rep = score(tmp_path, "angular", ["azimuth", "zenith"], list(zip(az, zen)), list(zip(pa, wild)))
+    assert rep.score == pytest.approx(icecube(az, zen, pa, wild), rel=1e-12)
     u = np.column_stack([np.sin(zen) * np.cos(az), np.sin(zen) * np.sin(az), np.cos(zen)]) * 3
     v = np.column_stack([np.sin(pz) * np.cos(pa), np.sin(pz) * np.sin(pa), np.cos(pz)]) * 0.5
     rep = score(tmp_path, "angular", ["dx", "dy", "dz"], u.tolist(), v.tolist())

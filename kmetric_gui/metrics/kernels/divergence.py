@@ -18,13 +18,13 @@ BLOCK = 1 << 14
 
 
 def row_divergence(t, p, eps, out):
-    """(rows,) sum over classes of t log(t / clip(p)) for one block (t, p (rows, C))."""
+    """(rows,) sum over classes of t log(t / clip(p)) for one block (t, p (rows, C)). Where
+    t is 0 the ratio t / p is 0 and no logarithm is taken (the term stays 0)."""
     q = np.clip(p, eps, 1.0 - eps)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        term = np.log(t / q)
-        term *= t
-    term[t == 0] = 0.0
-    np.sum(term, axis=1, out=out)
+    np.divide(t, q, out=q)
+    np.log(q, out=q, where=t > 0)
+    q *= t
+    np.sum(q, axis=1, out=out)
 
 
 def kl_divergence(y_true, y_pred, eps=1e-15, micro_average=True):

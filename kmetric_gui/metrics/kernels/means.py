@@ -9,6 +9,7 @@ sum(denominators): the character error rate (edit distances over truth lengths).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -22,10 +23,15 @@ class MeanResult:
     undefined_reason: "str | None"
     kind: str                        # the metric's name
     n: int                           # rows (queries)
-    values: np.ndarray = field(repr=False)     # (n,) each row's value
+    source: object = field(repr=False)   # (n,) each row's value, or a function making them
     denominators: "np.ndarray | None" = field(default=None, repr=False)   # ratio of sums
     higher_is_better: bool = False
     detail: dict = field(default_factory=dict)   # the metric's own counts (JSON)
+
+    @cached_property
+    def values(self):
+        """(n,) each row's value (made on first use when the score did not need them)."""
+        return self.source() if callable(self.source) else self.source
 
     @property
     def errors(self):
@@ -41,6 +47,16 @@ class MeanResult:
     @property
     def row_stats(self):
         return self.values
+
+
+def lazy_result(total, n, make, kind, higher_is_better=False, **detail):
+    """MeanResult whose score is ``total`` / n and whose per-row values ``make()`` gives
+    when statistics ask (the score's pass keeps no n-sized array)."""
+    if n == 0:
+        return MeanResult(float("nan"), "no rows to score", kind, 0, np.zeros(0),
+                          higher_is_better=higher_is_better, detail=detail)
+    return MeanResult(float(total) / n, None, kind, int(n), make,
+                      higher_is_better=higher_is_better, detail=detail)
 
 
 def ratio_score(sums):

@@ -6,14 +6,15 @@
   sklearn.metrics.mean_absolute_percentage_error (a row with truth 0 weighs
   |F| / eps: huge, as there).
 
-Both are means of one number per row (kernels/means.py), computed in blocks that stay
-in the cache: no n-sized temporaries for the score.
+Both are means of one number per row (kernels/means.py), summed in blocks that stay in
+the cache: the score makes no n-sized array; the per-row values are made when
+statistics ask.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .means import mean_result
+from .means import lazy_result
 
 EPS = float(np.finfo(np.float64).eps)
 BLOCK = 1 << 15
@@ -45,8 +46,15 @@ def percentage_error(y_true, y_pred, kind="smape"):
     t = np.asarray(y_true, dtype=np.float64).ravel()
     p = np.asarray(y_pred, dtype=np.float64).ravel()
     n = t.size
-    values = np.empty(n)
+    buf = np.empty(min(n, BLOCK))
+    total = 0.0
     for a in range(0, n, BLOCK):
-        _terms(t[a:a + BLOCK], p[a:a + BLOCK], kind, values[a:a + BLOCK])
-    zero = int(np.count_nonzero(t == 0))
-    return mean_result(values, kind, truth_zero=zero)
+        total += float(np.add.reduce(_terms(t[a:a + BLOCK], p[a:a + BLOCK], kind, buf[:min(BLOCK, n - a)])))
+
+    def values():
+        out = np.empty(n)
+        for a in range(0, n, BLOCK):
+            _terms(t[a:a + BLOCK], p[a:a + BLOCK], kind, out[a:a + BLOCK])
+        return out
+    zero = int(n - np.count_nonzero(t))
+    return lazy_result(total, n, values, kind, truth_zero=zero)

@@ -19,59 +19,73 @@ import numpy as np
 from .means import mean_result, ratio_result
 
 NORMALIZE = ("none", "row", "total")
-CELLS = 1 << 20          # table cells (rows x columns) a batch works on
+CELLS = 1 << 18          # table cells (rows x columns) a batch works on
 
 
-def _codes(strings, width):
-    """(rows, width) int32 code points, -1 past each string's end."""
-    out = np.full((len(strings), width), -1, dtype=np.int32)
-    for i, s in enumerate(strings):
-        if s:
-            a = np.frombuffer(s.encode("utf-32-le"), dtype=np.int32)
-            out[i, :a.size] = a
-    return out
+class _Chars:
+    """Every string's code points in one array (one encode of the joined strings)."""
+
+    def __init__(self, strings):
+        self.lengths = np.fromiter(map(len, strings), dtype=np.int64, count=len(strings))
+        self.flat = np.frombuffer("".join(strings).encode("utf-32-le"), dtype=np.int32)
+        self.starts = np.cumsum(self.lengths) - self.lengths
+
+    def padded(self, rows, width):
+        """(len(rows), width) int32 code points of those strings, -1 past each end."""
+        out = np.full((rows.size, max(width, 0)), -1, dtype=np.int32)
+        ln = self.lengths[rows]
+        r = np.repeat(np.arange(rows.size), ln)
+        c = np.arange(int(ln.sum())) - np.repeat(np.cumsum(ln) - ln, ln)
+        out[r, c] = self.flat[np.repeat(self.starts[rows], ln) + c]
+        return out
 
 
-def _batch(truths, preds):
-    """(rows,) Levenshtein distances of one batch of similar lengths."""
-    lt = np.fromiter((len(s) for s in truths), dtype=np.int64, count=len(truths))
-    lp = np.fromiter((len(s) for s in preds), dtype=np.int64, count=len(preds))
+def _batch(ta, pa, rows):
+    """(rows,) Levenshtein distances of one batch of rows of similar lengths."""
+    lt, lp = ta.lengths[rows], pa.lengths[rows]
     mt, mp = int(lt.max(initial=0)), int(lp.max(initial=0))
-    a, b = _codes(truths, mt), _codes(preds, mp)
-    r = len(truths)
-    j = np.arange(mp + 1, dtype=np.int32)
+    a, b = ta.padded(rows, mt), pa.padded(rows, mp)
+    r = rows.size
+    kind = np.int16 if mt + mp < 2 ** 15 else np.int32
+    j = np.arange(mp + 1, dtype=kind)
     prev = np.broadcast_to(j, (r, mp + 1)).copy()         # the empty truth: j insertions
+    cur = np.empty_like(prev)
+    cost = np.empty((r, mp), dtype=bool)
+    up = np.empty((r, mp), dtype=kind)
     out = np.where(lp == 0, lt, 0).astype(np.int64)
     done = lt == 0
     out[done] = lp[done]
+    ends = np.bincount(lt, minlength=mt + 1)
     for i in range(mt):
-        cost = (b != a[:, i:i + 1]).astype(np.int32)
-        cur = np.empty_like(prev)
+        np.not_equal(b, a[:, i:i + 1], out=cost)
+        np.add(prev[:, :-1], cost, out=cur[:, 1:], casting="unsafe")   # substitute (or keep)
+        np.add(prev[:, 1:], 1, out=up)                                 # delete
+        np.minimum(cur[:, 1:], up, out=cur[:, 1:])
         cur[:, 0] = i + 1
-        np.minimum(prev[:, 1:] + 1, prev[:, :-1] + cost, out=cur[:, 1:])
-        cur -= j
+        cur -= j                                                       # insert: a running minimum
         np.minimum.accumulate(cur, axis=1, out=cur)
         cur += j
-        last = lt == i + 1
-        if last.any():
+        if ends[i + 1]:
+            last = lt == i + 1
             out[last] = cur[last, lp[last]]
-        prev = cur
+        prev, cur = cur, prev
     return out
 
 
 def levenshtein_distances(truths, preds):
     """(n,) edit distance of each (truth, prediction) pair of strings."""
-    n = len(truths)
-    lt = np.fromiter((len(s) for s in truths), dtype=np.int64, count=n)
-    lp = np.fromiter((len(s) for s in preds), dtype=np.int64, count=n)
+    ta, pa = _Chars(truths), _Chars(preds)
+    lt, lp = ta.lengths, pa.lengths
+    n = lt.size
     out = np.zeros(n, dtype=np.int64)
     order = np.lexsort((lp, lt))          # similar lengths together: little padding
+    most = np.maximum.accumulate(lp[order][::-1])[::-1]      # longest prediction from here on
     a = 0
     while a < n:
-        width = max(int(lt[order[a]]), 1) * max(int(lp[order[a:]].max()), 1)
+        width = max(int(lt[order[a]]), 1) * max(int(most[a]), 1)
         size = max(1, min(n - a, CELLS // width))
         take = order[a:a + size]
-        out[take] = _batch([truths[i] for i in take], [preds[i] for i in take])
+        out[take] = _batch(ta, pa, take)
         a += size
     return out
 
