@@ -17,7 +17,7 @@ def columns_of(a):
 
 class CorrelationMetric(FamilyMetric):
     higher_is_better = True
-    view = "residuals"             # truth against prediction, rows furthest apart first
+    view = "correlation"           # truth against prediction on their own scales or as ranks
     demo_detected = False          # one real column is also RMSE's, MAE's...: the app asks
     kind = ""                      # kernels.correlation KINDS
     fix_words = ("a fix moves the prediction onto its truth in the submission's own scale "

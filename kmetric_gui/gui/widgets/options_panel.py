@@ -8,7 +8,7 @@ when it has focus; otherwise it scrolls the panel.
 """
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox,
-                               QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget)
+                               QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
 from ...analysis.scoring import Options
 from ..crash import guarded
@@ -104,14 +104,17 @@ class OptionsPanel(QWidget):
         merged = all_options(REGISTRY.values())
         self.option_specs, self.option_widgets, self.metric_boxes = {}, {}, {}
         self._values = {}                       # option name -> value in force
+        self._labels, self._forms, self._options_of = {}, {}, {}
         for m in REGISTRY.values():
             if not m.options:
                 continue
             box = QGroupBox(m.label)
             form = QFormLayout(box)
+            self._forms[m.name] = form
+            self._options_of[m.name] = [o.name for o in m.options]
             for o in m.options:
-                if o.name in self.option_widgets:      # shared by two metrics: one widget
-                    continue
+                if o.name in self.option_widgets:      # shared by two metrics: one widget,
+                    continue                           # moved to the group in use (show_metric)
                 o = merged[o.name]
                 w = option_widget(o)
                 w.setToolTip(o.help)
@@ -120,7 +123,9 @@ class OptionsPanel(QWidget):
                 self._values[o.name] = o.default
                 if not hasattr(self, o.name):
                     setattr(self, o.name, w)    # panel.weights, panel.beta, ...
-                form.addRow("" if isinstance(w, QCheckBox) else o.title, w)
+                label = None if isinstance(w, QCheckBox) else QLabel(o.title)
+                self._labels[o.name] = label
+                form.addRow(w) if label is None else form.addRow(label, w)
             self.metric_boxes[m.name] = box
             lay.addWidget(box)
 
@@ -259,8 +264,26 @@ class OptionsPanel(QWidget):
 
     def show_metric(self, metric):
         """Show the option groups that matter for the metric in use."""
+        for name in self._options_of.get(metric, ()):
+            self._move(name, metric)
         for name, box in self.metric_boxes.items():
             box.setVisible(metric in (None, name))
+
+    def _move(self, option, metric):
+        """A shared option's widget (and label) into the metric's group, if elsewhere."""
+        w, label, form = self.option_widgets[option], self._labels[option], self._forms[metric]
+        if form.indexOf(w) >= 0:
+            return
+        for other in self._forms.values():
+            if other.indexOf(w) >= 0:          # out of that group (not deleted: removeWidget)
+                for item in (label, w):
+                    if item is not None:
+                        other.removeWidget(item)
+                break
+        form.addRow(w) if label is None else form.addRow(label, w)
+        for moved in (w, label):              # a new parent hides a widget: show it again
+            if moved is not None:
+                moved.show()
 
     def set_option(self, name, value):
         """One option changed from a view (a rescore follows through ``changed``)."""

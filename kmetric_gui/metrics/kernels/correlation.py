@@ -206,3 +206,44 @@ def correlation(y_true, y_pred, kind="pearson") -> CorrelationResult:
         reason = f"no correlation: {which} one distinct value in the truth or the predictions"
     return CorrelationResult(float(scores.mean()) if reason is None else float("nan"), reason,
                              kind, n, scores, t, p)
+
+
+@dataclass(frozen=True)
+class Scatter:
+    """What the app's correlation view draws for one column (made on a worker)."""
+    x: np.ndarray                  # (n,) truth, or its rank as a share of the rows
+    y: np.ndarray                  # (n,) prediction, or its rank share
+    error: np.ndarray              # (n,) how far apart (standard scores or rank shares)
+    sample: "np.ndarray | None"    # rows drawn as points (None: a density instead)
+    density: "np.ndarray | None"   # (bins, bins) counts, x along axis 0
+    spans: tuple                   # ((x low, x high), (y low, y high))
+    line: tuple                    # (slope, intercept) of the line drawn through the points
+    hist: tuple                    # (counts, edges) of the errors
+
+
+def scatter(result, j=0, points=20_000, bins=160):
+    """Truth against prediction on their own scales (Pearson: with the least-squares line)
+    or their rank shares (Spearman, Kendall: the diagonal is a perfect ranking)."""
+    x, y = result.column(j, "truth"), result.column(j, "pred")
+    err = result.errors if result.errors.ndim == 1 else result.errors[:, j]
+    if result.kind != "pearson":
+        x, y = rank(x).midranks / max(x.size, 1), rank(y).midranks / max(y.size, 1)
+        line = (1.0, 0.0)
+    else:
+        vx = float(np.var(x)) if x.size else 0.0
+        slope = float(np.mean((x - x.mean()) * (y - y.mean())) / vx) if vx > 0 else 0.0
+        line = (slope, float(y.mean() - slope * x.mean()) if x.size else 0.0)
+    spans = tuple((float(a.min()), float(a.max())) if a.size and a.max() > a.min()
+                  else ((float(a[0]) - 0.5, float(a[0]) + 0.5) if a.size else (0.0, 1.0))
+                  for a in (x, y))
+    sample = density = None
+    if x.size <= points:
+        sample = np.arange(x.size)
+    else:
+        ix = np.clip(((x - spans[0][0]) / (spans[0][1] - spans[0][0]) * bins).astype(np.int64), 0,
+                     bins - 1)
+        iy = np.clip(((y - spans[1][0]) / (spans[1][1] - spans[1][0]) * bins).astype(np.int64), 0,
+                     bins - 1)
+        density = np.bincount(ix * bins + iy, minlength=bins * bins).reshape(bins, bins)
+    hist = np.histogram(err, bins=60) if err.size else (np.zeros(0), np.zeros(1))
+    return Scatter(x, y, err, sample, density, spans, line, hist)
