@@ -60,7 +60,10 @@ def add_metric_options(s: argparse.ArgumentParser) -> None:
     for o in all_options(REGISTRY.values()).values():
         where = ", ".join(owners[o.name])
         help_text = f"{where}: {o.help}" if o.help else where
-        if o.type is bool:
+        if o.type is bool and o.default:     # on unless said: --name / --no-name
+            s.add_argument(o.flag, dest=o.name, action=argparse.BooleanOptionalAction,
+                           default=True, help=help_text)
+        elif o.type is bool:
             s.add_argument(o.flag, dest=o.name, action="store_true", help=help_text)
         elif o.choices:
             s.add_argument(o.flag, dest=o.name, choices=list(o.choices), default=o.default,

@@ -326,3 +326,19 @@ def test_bad_inputs_of_the_new_layouts_one_line_each(tmp_path):
     assert "expected one confidence column besides the target 'FVC'" in said
     said = problems(tmp_path, "ndcg", ["items"], [["a b"], ["c"]], [["a"], [""]])
     assert "1 empty prediction(s) (NDCG@K needs at least one item a query): row" in said
+
+
+def test_kl_micro_average_is_on_unless_the_cli_says_no(tmp_path, capsys):
+    # Before: a true-by-default option was a store_true flag, so the CLI scored the macro
+    # average (micro / classes) whenever --micro-average was not typed.
+    rng = np.random.default_rng(2)
+    t = rng.dirichlet(np.ones(3), 30)
+    p = rng.dirichlet(np.ones(3), 30)
+    names = ["a", "b", "c"]
+    sol, sub = pair(tmp_path, names, t.tolist(), p.tolist())
+    frames = pd.DataFrame(t, columns=names), pd.DataFrame(p, columns=names)
+    for flags, micro in (([], True), (["--micro-average"], True), (["--no-micro-average"], False)):
+        assert main(["score", str(sol), str(sub), "--metric", "kl_divergence", "--json"] + flags) == 0
+        d = json.loads(capsys.readouterr().out)
+        assert d["score"] == pytest.approx(kaggle_kl(*frames, micro_average=micro), rel=1e-12)
+        assert d["options"]["micro_average"] is micro
