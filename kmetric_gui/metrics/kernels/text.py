@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .means import mean_result, ratio_result
+from .means import mean_result, ratio_result, sorted_unique
 
 NORMALIZE = ("none", "row", "total")
 CELLS = 1 << 18          # table cells (rows x columns) a batch works on
@@ -124,7 +124,7 @@ def _word_keys(texts, code):
     c = np.fromiter(map(code.__getitem__, words), dtype=np.int64, count=len(words))
     sep = c == 0
     row = np.cumsum(sep)
-    return np.unique((row[~sep] << 32) | c[~sep])
+    return sorted_unique((row[~sep] << 32) | c[~sep])
 
 
 def jaccard_words(truths, preds):
