@@ -37,7 +37,7 @@ class CompareOptions:
     public_fraction: "float | None" = None   # order flips: None -> the Usage share, else 0.3
     splits: int = 2000               # random Public/Private splits for the order flips
     blend: bool = True               # blend curves for score-like predictions
-    alphas: int = 101
+    alphas: "int | None" = None      # blend grid; None: the metric's (Metric.blend_points, else 101)
     coverage_check: int = 0          # simulated datasets of each score's coverage self-check
 
     def check(self):
@@ -80,6 +80,7 @@ class Pair:
     differ: object = None     # kernels.differ object of the metric, or None
     blend: object = None      # core.blend.BlendCurve (alpha weighs A), or None
     same_file: bool = False
+    blend_note: str = ""      # why there is no blend curve, in words
 
 
 @dataclass
@@ -114,9 +115,9 @@ class Comparison:
         alpha = float(alpha)
         if not 0 <= alpha <= 1:
             raise InputError(f"blend weight must be from 0 to 1; got {alpha}")
-        a = self.submissions[pair.a].report.prepared
+        rep = self.submissions[pair.a].report
         b = self.submissions[pair.b].report.prepared
-        return replace(a, pred=alpha * a.pred + (1 - alpha) * b.pred)
+        return replace(rep.prepared, pred=rep.definition.blend_prediction(rep.prepared, b.pred, alpha))
 
     def save_blend(self, pair, alpha, path):
         """Write the blend as a submission (atomic; ids and layout of A)."""
@@ -281,17 +282,47 @@ def compare_reports(names, paths, reports, options=CompareOptions(), progress=No
         if same:
             warnings.append(f"{subs[i].name} and {subs[j].name} are the same file: their "
                             "difference is 0")
-        blend = None
+        blend, note = None, ""
         if o.blend and not same:
-            blend = metric.blend(reports[i], reports[j], np.linspace(0, 1, o.alphas))
-            if blend is not None:
-                blend = blend.oriented(metric.higher_is_better)
+            blend = blend_checked(metric, reports[i], reports[j], o)
+            note = "" if blend is not None else metric.blend_why_not(reports[i], reports[j])
+        elif same:
+            note = "the same file: a blend of it with itself is itself"
         pairs.append(Pair(i, j, st, split_stats, metric.differ(reports[i], reports[j],
-                                                               rows_engine, i, j), blend, same))
+                                                               rows_engine, i, j), blend, same,
+                          note))
     progress(1.0, "done")
     return Comparison(reports[0].metric, n, metric.unit if groups is None else "group", subs, pairs,
                       o, warnings, public_fraction=fraction, engine=rows_engine,
                       higher_is_better=bool(metric.higher_is_better))
+
+
+def blend_checked(metric, report_a, report_b, o):
+    """The blend curve of A and B over every scored row, its best alpha checked on held-out
+    rows: fitted on Public and scored on Private (and the reverse), or on seeded random
+    halves without a Usage column (core.blend.HeldOut). None when nothing blends."""
+    from ..core.blend import held_out_checks
+    from ..metrics.base import split_rows
+    from .optimisers import _halves
+    prep = report_a.prepared
+    rows = split_rows(prep.usage)
+    if prep.usage is not None and (prep.usage == 0).any() and (prep.usage == 1).any():
+        parts, names = [split_rows(prep.usage, "public"), split_rows(prep.usage, "private")], \
+            ("Public", "Private")
+    else:
+        idx = np.arange(len(prep)) if rows is None else rows
+        first, second = _halves(idx.size, o.seed)
+        parts, names = [idx[first], idx[second]], ("half 1", "half 2")
+    points = o.alphas or metric.blend_points or 101
+    curves = metric.blend_sets(report_a, report_b, np.linspace(0, 1, points), [None] + parts)
+    if curves[0] is None:
+        return None
+    hib = metric.higher_is_better
+    whole = curves[0].oriented(hib)
+    if all(c is not None for c in curves[1:]) and min(len(p) for p in parts) > 0:
+        whole = replace(whole, held_out=held_out_checks(
+            [c.oriented(hib) for c in curves[1:]], names, hib))
+    return whole
 
 
 def _check_same_truth(names, reports):

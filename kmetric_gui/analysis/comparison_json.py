@@ -41,7 +41,15 @@ def comparison_json(cmp):
         if p.blend is not None:
             d["blend"] = {"best_alpha": _num(p.blend.best_alpha), "best_score": _num(p.blend.best_score),
                           "alphas": p.blend.alphas.tolist(),
-                          "scores": [_num(x) for x in p.blend.scores]}
+                          "scores": [_num(x) for x in p.blend.scores],
+                          "held_out": [{"fit_on": h.fit_on, "held": h.held, "alpha": _num(h.alpha),
+                                        "score": _num(h.score), "a_score": _num(h.a_score),
+                                        "b_score": _num(h.b_score)} for h in p.blend.held_out]}
+        elif p.blend_note:
+            d["blend_unavailable"] = p.blend_note
+        differ = _differ(cmp, p.differ)
+        if differ is not None:
+            d["where_they_differ"] = differ
         if p.same_file:
             d["same_file"] = True
         pairs.append(d)
@@ -54,6 +62,18 @@ def comparison_json(cmp):
     if cmp.skipped:
         out["skipped"] = cmp.skipped
     return out
+
+
+def _differ(cmp, d, listed=10):
+    """Counts and the first units of a kernels.differ.UnitDiffer (other kinds: None)."""
+    if d is None or not hasattr(d, "units") or not hasattr(d, "delta"):
+        return None
+    b, a = d.wins
+    ids = cmp.ids
+    return {"unit": d.unit, "units_differ": int(d.units.size), "b_better": b, "a_better": a,
+            "delta": d.what,
+            "largest": [{"id": str(ids[int(u)]), "delta": _num(x)}
+                        for u, x in zip(d.units[:listed], d.delta[:listed])]}
 
 
 def _split_delta(pair, split):

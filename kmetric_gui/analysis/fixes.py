@@ -15,7 +15,7 @@ class TopFixes:
     fixes: object             # core.attribution.FixList (units index the scored rows)
     unit: str                 # "row", "sample", "document"
     details: list = None      # what is wrong with each unit, in words (Metric.fix_details)
-    words: str = "a fix sets the prediction to the truth"   # what a fix is (Metric.fix_words)
+    words: str = "prediction set to the truth"   # what a fix is (Metric.fix_words)
 
     @property
     def reason(self):
@@ -40,8 +40,8 @@ def top_fixes(report, top):
     sol_rows = fixes.units if rows is None else rows[fixes.units]
     ids = report.prepared.id_array.take(np.asarray(sol_rows, dtype=np.int64)).to_pylist()
     details = metric.fix_details(report, fixes.units, sol_rows) if len(fixes) else []
-    words = getattr(metric, "fix_words", None) or TopFixes.words
-    return TopFixes(ids, np.asarray(sol_rows, dtype=np.int64), fixes, metric.unit, details, words)
+    return TopFixes(ids, np.asarray(sol_rows, dtype=np.int64), fixes, metric.unit, details,
+                    metric.fix_words)
 
 
 def gains(report):

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import Cancelled, InputError
 from ..metrics import get_metric
+from .options import COMMON_NAMES, Options, declared_options  # noqa: F401 (the entry's names)
 
 if TYPE_CHECKING:
     import os
@@ -23,96 +24,6 @@ if TYPE_CHECKING:
     from ..io import Prepared
 
 SPLITS = ("public", "private")
-
-
-def declared_options():
-    """Every registered metric's declared options, by name (metrics/schema.py)."""
-    from ..metrics import REGISTRY
-    from ..metrics.schema import all_options
-    return all_options(REGISTRY.values())
-
-
-@dataclass(frozen=True)
-class Options:
-    """What to score and how. Each metric declares its own options once (``Metric.options``,
-    metrics/schema.py); the CLI flags, the app's panel, JSON and project files are made
-    from those declarations. The options of the first three metrics stay fields here, so
-    ``options.weights`` and ``Options(beta=...)`` keep working across the code base; any
-    other metric's options live in ``params`` and read the same way (``options.k``),
-    falling back to the declared default."""
-    metric: "str | None" = None        # a registered name; None: from the layout
-    weights: str = "quadratic"
-    min_rating: "int | None" = None
-    max_rating: "int | None" = None
-    id_column: "str | None" = None
-    target_column: "str | None" = None
-    ties: str = "worst"
-    beta: float = 0.5
-    threshold: float = 0.5
-    matching: str = "one-to-one"
-    clean: bool = False
-    allow_continuous: bool = False     # ratings: accept non-integer predictions (the app)
-    cuts: "tuple | None" = None        # ratings: cut points for continuous predictions
-    max_inflated: "int | None" = None  # bytes a .gz/.zip may inflate to (None: from memory)
-    params: tuple = ()                 # ((name, value), ...): options of other metrics
-
-    def __post_init__(self):
-        p = self.params
-        if isinstance(p, dict):
-            p = p.items()
-        object.__setattr__(self, "params", tuple(sorted((str(k), v) for k, v in p)))
-
-    def __getattr__(self, name):
-        # Only called for names that are not fields: a metric's option from params,
-        # else its declared default.
-        if name.startswith("__"):
-            raise AttributeError(name)
-        for k, v in object.__getattribute__(self, "params"):
-            if k == name:
-                return v
-        declared = declared_options()
-        if name in declared:
-            return declared[name].default
-        raise AttributeError(f"Options has no option {name!r}")
-
-    def with_(self, **kw):
-        """A copy with some options changed (any declared option, field or not)."""
-        names = FIELD_NAMES
-        fields_kw = {k: v for k, v in kw.items() if k in names}
-        extra = {k: v for k, v in kw.items() if k not in names}
-        if extra:
-            fields_kw["params"] = {**dict(self.params), **extra}
-        return replace(self, **fields_kw)
-
-    def metric_options(self, metric):
-        """{name: value} of the options ``metric`` declares (JSON ``options``, the report)."""
-        return {o.name: getattr(self, o.name) for o in metric.options}
-
-    def to_dict(self):
-        """Every option as plain JSON values (project files, the app's settings)."""
-        out = {k: v for k, v in asdict(self).items() if k != "params"}
-        out.update(self.params)
-        return out
-
-    @classmethod
-    def from_dict(cls, d, strict=True):
-        """Options from ``to_dict`` output, each value checked against its declaration;
-        ValueError naming the option (``strict``) or the bad ones dropped."""
-        kw = {}
-        declared = declared_options()
-        for key, value in dict(d).items():
-            try:
-                if key in declared:
-                    value = declared[key].check(value)
-                elif key not in FIELD_NAMES or key == "params":
-                    raise ValueError(f"{key} is not an option; known: "
-                                     f"{', '.join(sorted(set(FIELD_NAMES) | set(declared)))}")
-            except ValueError:
-                if strict:
-                    raise
-                continue
-            kw[key] = tuple(value) if key == "cuts" and value is not None else value
-        return cls().with_(**kw)
 
 
 @dataclass
@@ -245,10 +156,8 @@ def score_prepared(prep: Prepared, options: Options = Options(),
     # Without a Usage column every row is scored: no index, no copies.
     from ..metrics.base import split_row_sets
     rows = split_row_sets(usage)
-    results = {}
-    for k, (name, idx) in enumerate(rows.items()):
-        _step(progress, cancel, 0.7 + 0.3 * k / len(rows), f"scoring {name} rows")
-        results[name] = metric.score(plan, idx, options, cancel)
+    _step(progress, cancel, 0.7, f"scoring {', '.join(rows)} rows")
+    results = metric.score_all(plan, rows, options, cancel)
     progress(1.0, "done")
     n = len(prep) if rows["all"] is None else int(rows["all"].size)
     return ScoreReport(prep.metric, prep.reason, prep.layout, n,
@@ -267,7 +176,7 @@ def _num(x):
     return None if x is None or not np.isfinite(x) else float(x)
 
 
-COMMON_OPTIONS = ("metric", "id_column", "target_column", "max_inflated")
+COMMON_OPTIONS = ("metric", "id_column", "target_column", "max_inflated")   # shown in JSON
 
 
 def report_options(rep):
@@ -304,7 +213,6 @@ def report_json(rep: ScoreReport, costly: bool = True) -> dict[str, Any]:
     return out
 
 
-FIELD_NAMES = tuple(f.name for f in fields(Options))
 
 __all__ = ["Options", "ScoreReport", "load", "load_lean", "score_prepared", "score_files",
            "report_json", "InputError", "Cancelled"]

@@ -16,7 +16,7 @@ import math
 import sys
 
 from .metricfile import add_metric_file_options
-from .options import add_metric_options, options_from_args, print_problems
+from .options import add_metric_options, check_given, options_from_args, print_problems
 from .stats import MAX_COUNT, _count, _fraction, _number, add_group_options
 from ..core.words import plural
 
@@ -167,6 +167,11 @@ def human_lines(cmp, d):
             b = p["blend"]
             lines.append(f"blend {p['a']} x alpha + {p['b']} x (1 - alpha): best alpha "
                          f"{b['best_alpha']:.2f} scores {_f(b['best_score'])}")
+            for h in b.get("held_out", []):
+                if h["alpha"] is not None:
+                    lines.append(f"  held out: alpha {h['alpha']:.2f} fitted on {h['fit_on']} scores "
+                                 f"{_f(h['score'])} on {h['held']} (A alone {_f(h['a_score'])}, "
+                                 f"B alone {_f(h['b_score'])})")
     for w in d.get("warnings", []):
         lines.append(f"warning: {w}")
     return lines
@@ -222,8 +227,11 @@ def run(args: argparse.Namespace) -> int:
         from .metricfile import run_compare
         return run_compare(args, copts)
     try:
-        cmp = compare_files(args.truth, args.submissions, options_from_args(args), copts,
+        options = options_from_args(args)
+        cmp = compare_files(args.truth, args.submissions, options, copts,
                             group_column=args.group_column, groups_file=args.groups)
+        if cmp.submissions:
+            check_given(options, cmp.submissions[0].report.definition)
     except InputError as e:
         print_problems(e, sys.stderr)
         return 2

@@ -203,7 +203,7 @@ def run_compare(args, copts):
                               copts.seed, args.executor,
                               copts.permutations if args.permutations else min(copts.permutations, 1000),
                               copts.splits if args.splits else min(copts.splits, 500),
-                              copts.public_fraction, copts.alphas, _progress_for)
+                              copts.public_fraction, copts.alphas or 101, _progress_for)
     except (InputError, MetricFailed) as e:
         return refusal(e)
     if args.json:

@@ -47,7 +47,8 @@ def schema_arg(option):
 
 
 def add_metric_options(s: argparse.ArgumentParser) -> None:
-    """--metric, the common flags, then every registered metric's declared options."""
+    """--metric, the common flags, then every registered metric's declared options. A metric
+    option's flag is in the arguments only when given (its default is the metric's own)."""
     from ..metrics import REGISTRY
     from ..metrics.schema import all_options
     s.add_argument("--metric", choices=list(REGISTRY))
@@ -58,30 +59,54 @@ def add_metric_options(s: argparse.ArgumentParser) -> None:
         for o in m.options:
             owners.setdefault(o.name, []).append(m.name)
     for o in all_options(REGISTRY.values()).values():
+        if not o.cli:
+            continue
         where = ", ".join(owners[o.name])
         help_text = f"{where}: {o.help}" if o.help else where
+        kw = dict(dest=o.name, default=argparse.SUPPRESS, help=help_text)
         if o.type is bool and o.default:     # on unless said: --name / --no-name
-            s.add_argument(o.flag, dest=o.name, action=argparse.BooleanOptionalAction,
-                           default=True, help=help_text)
+            s.add_argument(o.flag, action=argparse.BooleanOptionalAction, **kw)
         elif o.type is bool:
-            s.add_argument(o.flag, dest=o.name, action="store_true", help=help_text)
+            s.add_argument(o.flag, action="store_true", **kw)
         elif o.choices:
-            s.add_argument(o.flag, dest=o.name, choices=list(o.choices), default=o.default,
-                           help=help_text)
+            s.add_argument(o.flag, choices=list(o.choices), **kw)
         else:
-            s.add_argument(o.flag, dest=o.name, type=schema_arg(o), default=o.default,
-                           metavar=o.name.upper(), help=help_text)
+            s.add_argument(o.flag, type=schema_arg(o), metavar=o.name.upper(), **kw)
     s.add_argument("--max-inflated-gb", type=gb_arg, metavar="GB",
                    help=".gz/.zip: refuse files inflating past this size (default: what memory holds; "
                         "also lifts the compressed-bomb check)")
 
 
 def options_from_args(args: argparse.Namespace) -> Options:
+    """The options of the flags given; a metric option the chosen metric does not declare is
+    refused (InputError) in words."""
     from ..analysis.scoring import Options, declared_options
+    from ..errors import InputError
     gb = getattr(args, "max_inflated_gb", None)
     kw = {name: getattr(args, name) for name in declared_options() if hasattr(args, name)}
-    return Options(metric=args.metric, id_column=args.id_column, target_column=args.target_column,
-                   max_inflated=None if gb is None else int(gb * 1e9)).with_(**kw)
+    try:
+        return Options(metric=args.metric, id_column=args.id_column,
+                       target_column=args.target_column,
+                       max_inflated=None if gb is None else int(gb * 1e9), **kw)
+    except ValueError as e:
+        raise InputError(_flagged(str(e))) from None
+
+
+def _flagged(message):
+    """An option's message with its flag's spelling (``--min-rating``)."""
+    name = message.split(" ", 1)[0]
+    return f"--{name.replace('_', '-')}{message[len(name):]}" if name.isidentifier() else message
+
+
+def check_given(options, metric):
+    """InputError when a flag given is not an option of the metric in use (detected or
+    chosen): it would change nothing, silently."""
+    from ..errors import InputError
+    foreign = options.foreign(metric)
+    if foreign:
+        flags = ", ".join("--" + n.replace("_", "-") for n in foreign)
+        raise InputError(f"{flags}: not an option of {metric.label} ({metric.name}), the metric "
+                         "in use; drop it or choose the metric with --metric")
 
 
 def print_problems(error, stream):

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 import json
 import sys
 
-from .options import add_metric_options, options_from_args, print_problems
+from ..metrics import get_metric
+from .options import add_metric_options, check_given, options_from_args, print_problems
 from .stats import MAX_COUNT, _count, _number
 
 if TYPE_CHECKING:
@@ -100,7 +101,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         board = read_leaderboard(args.leaderboard)
-        where = rank_files(args.truth, args.submission, board, options_from_args(args), ropts)
+        options = options_from_args(args)
+        where = rank_files(args.truth, args.submission, board, options, ropts)
+        check_given(options, get_metric(where.metric))
     except InputError as e:
         print_problems(e, sys.stderr)
         return 2

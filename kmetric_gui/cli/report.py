@@ -13,7 +13,7 @@ import os
 import sys
 
 from .fixes import add_fix_options
-from .options import add_metric_options, options_from_args, print_problems
+from .options import add_metric_options, check_given, options_from_args, print_problems
 from .stats import add_stats_options, groups_of, stats_options
 
 if TYPE_CHECKING:
@@ -115,12 +115,17 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.metric_file:
         return _metric_file_report(args, ci, shake, board, folder)
-    options = options_from_args(args)
+    try:
+        options = options_from_args(args)
+    except InputError as e:
+        print_problems(e, sys.stderr)
+        return 2
     entries, files, failed, groups = [], [], False, None
     for k, path in enumerate(args.submissions):
         try:
             prep, n_sol, n_sub = load_counted(args.truth, path, options)     # as `score` reads
             rep = score_prepared(prep, options)
+            check_given(options, rep.definition)
             if k == 0:
                 groups = groups_of(rep, args)     # whole groups resampled, split and swapped
             entries.append(score_entry(path, rep, ci if k == 0 else None, shake if k == 0 else None,

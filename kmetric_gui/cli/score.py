@@ -9,7 +9,7 @@ import sys
 
 from .fixes import add_fix_options, fix_lines, fixes_for
 from .metricfile import add_metric_file_options
-from .options import add_metric_options, options_from_args, print_problems
+from .options import add_metric_options, check_given, options_from_args, print_problems
 from .stats import add_stats_options, apply_stats, groups_of, stats_options
 
 if TYPE_CHECKING:
@@ -68,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
         prep = load(args.truth, args.submission, options)
         prep.keep_columns = False       # scored once: the text need not outlive the coding
         rep = score_prepared(prep, options)
+        check_given(options, rep.definition)
         d = report_json(rep, costly=args.json)     # the human lines show no DeLong
         lines = human_lines(rep, d)
         groups = groups_of(rep, args) if ci or shake or args.top_fixes else None

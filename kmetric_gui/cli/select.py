@@ -15,7 +15,8 @@ import math
 import sys
 
 from .compare import _table
-from .options import add_metric_options, options_from_args, print_problems
+from ..metrics import get_metric
+from .options import add_metric_options, check_given, options_from_args, print_problems
 from .stats import MAX_COUNT, _count, _fraction, _number
 from ..core.words import plural
 
@@ -127,7 +128,9 @@ def run(args: argparse.Namespace) -> int:
     if problems:
         return 2
     try:
-        adv = select_files(args.truth, args.submissions, options_from_args(args), sopts)
+        options = options_from_args(args)
+        adv = select_files(args.truth, args.submissions, options, sopts)
+        check_given(options, get_metric(adv.metric))
     except InputError as e:
         print_problems(e, sys.stderr)
         return 2

@@ -15,6 +15,7 @@ def parse_args(argv):
     p = argparse.ArgumentParser(prog="kmetric-gui", description="Kaggle metric analyzer.")
     p.add_argument("truth", nargs="?", help="solution file")
     p.add_argument("submission", nargs="?", help="submission file")
+    p.add_argument("compare", nargs="*", help="more submissions to compare with it")
     from ..metrics import REGISTRY
     names = list(REGISTRY)
     demos = [m.name for m in REGISTRY.values() if m.demo_paths()]
@@ -74,6 +75,13 @@ def create_window(args=None):
         win.open_demo(args.demo)        # scored with its own metric, as the welcome's buttons
     elif args.truth:
         win.open_files(args.truth, args.submission)
+        if args.compare:        # once the pair is scored (opening clears the compared files)
+            c = win.controller
+
+            def add(_report):
+                c.scored.disconnect(add)
+                c.compare_jobs.add(list(args.compare))
+            c.scored.connect(add)
     return win
 
 

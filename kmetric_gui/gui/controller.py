@@ -153,8 +153,7 @@ class AppController(AnalysisJobs, QObject):
             return
         back = {f: getattr(read, f) for f in READ_FIELDS if getattr(read, f) != getattr(s.options, f)}
         if back:
-            from dataclasses import replace
-            s.set_options(replace(s.options, **back))
+            s.set_options(s.options.with_(**back))
             self.options_restored.emit(s.options)
 
     def _new_truth(self, truth):
@@ -183,6 +182,7 @@ class AppController(AnalysisJobs, QObject):
         problems = getattr(exc, "report", None) or getattr(exc, "problems", None) or [str(exc)]
         if getattr(exc, "in_app", None):          # metrics.AmbiguousMetric: no CLI flag here
             problems = [exc.in_app]
+        problems = list(problems) + set_in_options(self.session.options)
         self._reading = None
         self.session.release()
         self._new_truth(truth)
@@ -383,3 +383,19 @@ def _equal(a, b):
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         return np.array_equal(a, b)
     return a == b
+
+
+def set_in_options(options):
+    """Lines saying which settings of Options chose how the refused files were read: the
+    files may be fine for another metric or column (said, so the user knows where to look)."""
+    from ..metrics import REGISTRY
+    out = []
+    m = REGISTRY.get(options.metric) if options.metric else None
+    if m is not None:
+        out.append(f"metric set in Options: {m.label} ({m.name}); choose auto in Options > "
+                   "Metric to take it from the files")
+    if options.target_column:
+        out.append(f"target column set in Options: {options.target_column}; clear it to take "
+                   "it from the files")
+    return out
+

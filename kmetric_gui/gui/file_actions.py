@@ -76,29 +76,45 @@ class FileActions:
 
     def set_file(self, role, path):
         def go():
+            self._release_demo_metric(None)
             self.remember_folder(path)
             self.controller.open_files(**{"truth" if role == "truth" else "submission": path})
             self._hint_next()
         self.request_discard(go)
 
-    def open_files(self, truth, submission):
+    def open_files(self, truth, submission, demo=None):
         """Open both files at once (command line, demo, recent, two dropped files)."""
         def go():
+            self._release_demo_metric(demo)
             self.remember_folder(submission)
             self.controller.open_files(str(truth), str(submission))
         return self.request_discard(go)
 
     def open_demo(self, name):
         """A metric's demo, scored with that metric: chosen for it when another is chosen
-        or when detection would not find it (``Metric.demo_detected``)."""
+        or when detection would not find it (``Metric.demo_detected``). Chosen for the demo
+        only: the next files opened are read with the metric the user had."""
         from ..metrics import get_metric
-        combo = self.options_panel.metric_combo
-        if combo.currentData() not in (None, name) or not get_metric(name).demo_detected:
-            combo.blockSignals(True)
-            combo.setCurrentIndex(max(0, combo.findData(name)))
-            combo.blockSignals(False)
-            self.session.set_options(self.options_panel.options())
-        self.open_files(*demo_paths(name))
+        s = self.session
+
+        def choose():
+            if s.options.metric not in (None, name) or not get_metric(name).demo_detected:
+                if s.demo_metric is None:
+                    s.demo_metric = (name, s.options.metric, s.options.target_column)
+                s.set_options(s.options.with_(metric=name, target_column=None))
+        return self.open_files(*demo_paths(name), demo=choose)
+
+    def _release_demo_metric(self, demo):
+        """Before files open: a demo chooses its metric; other files give back the metric
+        (and target column) the user had before the demo chose one."""
+        s = self.session
+        if demo is not None:
+            demo()
+        elif s.demo_metric is not None:
+            name, metric, target = s.demo_metric
+            s.demo_metric = None
+            if s.options.metric == name:
+                s.set_options(s.options.with_(metric=metric, target_column=target))
 
     def reload_files(self):
         self.request_discard(self.controller.reload)

@@ -153,6 +153,9 @@ class MainWindow(FileActions, UnsavedEdits, QMainWindow):
         self.compare_zone.browse_requested.connect(self.browse_compare)
         s.compare_changed.connect(lambda res: self.tabs.show_comparison(res, bool(s.compare_paths)))
         self.options_panel.changed.connect(self._options_changed)
+        # The panel is a view of the session's options: whoever sets them (a project, a
+        # demo, saved settings, a stopped load), the panel shows what is in force.
+        s.options_changed.connect(self.options_panel.set_options)
         self.options_panel.refused.connect(lambda text: self.statusBar().showMessage(text, 10000))
         self.problems.problem_activated.connect(self._select_problem)
         self.tabs.option_changed.connect(self.options_panel.set_option)
@@ -241,8 +244,10 @@ class MainWindow(FileActions, UnsavedEdits, QMainWindow):
         def go():               # new data: edits saved (then read again) or discarded first
             self.options_panel.set_options(options)
             self.controller.options_changed(options, True)
-        if not self.request_discard(go):
-            self.options_panel.set_options(self.session.options)   # not in force (yet): show what is
+        # Nothing changes before the answer about unsaved edits: the panel shows the
+        # options in force until then (and after Cancel).
+        self.options_panel.set_options(self.session.options)
+        self.request_discard(go)
 
     def _files_changed(self):
         s = self.session

@@ -8,7 +8,6 @@ problem, so a project written by a newer kmetric is refused in words, not half r
 import math
 import re
 
-from ..metrics import METRIC_NAMES
 from ..numbers import RATING_LIMIT, shown
 from ..analysis.scoring import Options
 
@@ -20,8 +19,6 @@ MAX_PROBLEMS = 20
 CELL_KEYS = {"field", "unit", "part", "value"}
 SCALARS = (int, float, str, bool, type(None))             # lines said; the rest counted
 SHA256 = re.compile(r"[0-9a-f]{64}")
-CHOICES = {"weights": ("quadratic", "linear", "none"), "ties": ("worst", "original"),
-           "matching": ("one-to-one", "many-to-one")}
 
 
 class Problems(list):
@@ -108,61 +105,37 @@ def check_file(f, where, problems, role):
 
 
 def check_options(raw, problems):
-    """Keyword arguments for scoring.Options, or None (problems said)."""
+    """Keyword arguments for scoring.Options, or None (problems said). Every value is
+    checked by its declaration (metrics/schema.py), as the CLI and the panel check it."""
     if not isinstance(raw, dict):
         problems.add("options", "must be an object")
         return None
-    from ..analysis.scoring import declared_options
-    names = [f for f in Options.__dataclass_fields__ if f != "params"]
-    declared = declared_options()         # every metric's own options (metrics/schema.py)
-    kw, before = {}, len(problems)
+    before = len(problems)
+    metric = raw.get("metric")
+    try:
+        Options(metric=metric)
+    except (ValueError, TypeError) as e:
+        problems.add("options.metric", _without_name(str(e), "metric"))
+        metric = None
     for key, v in raw.items():
+        if key == "metric":
+            continue
         where = f"options.{key_text(key)}"
-        if key not in names and key in declared:
-            if not _scalar(v):
-                problems.add(where, "must be a single value; got a list or an object")
-                continue
-            try:
-                kw[key] = declared[key].check(v)
-            except (ValueError, TypeError) as e:
-                problems.add(where, str(e))
+        if not _scalar(v) and not (isinstance(v, list) and len(v) <= 1000):
+            problems.add(where, "must be a single value or a list of numbers; got an object")
             continue
-        if key not in names:
-            known = sorted(set(names) | set(declared))
-            problems.add(where, f"is not an option; known: {', '.join(known)}")
-            continue
-        why = _option_problem(key, v)
-        if why:
-            got = shown(v) if _scalar(v) else ("a list" if isinstance(v, list) else "an object")
-            problems.add(where, f"{why}; got {got}")
-        else:
-            kw[key] = tuple(v) if key == "cuts" and v is not None else v
-    return kw if len(problems) == before else None
+        try:
+            Options(metric=metric, **{str(key): v})
+        except (ValueError, TypeError) as e:
+            problems.add(where, _without_name(str(e), str(key)))
+    if len(problems) != before:
+        return None
+    return {k: (tuple(v) if isinstance(v, list) else v) for k, v in raw.items()}
 
 
-def _option_problem(key, v):
-    if key == "metric":
-        ok = v is None or v in METRIC_NAMES
-        return None if ok else f"must be empty or one of {', '.join(METRIC_NAMES)}"
-    if key in CHOICES:
-        return None if v in CHOICES[key] else f"must be one of {', '.join(CHOICES[key])}"
-    if key in ("min_rating", "max_rating"):
-        return None if v is None or (_int(v) and abs(v) < RATING_LIMIT) else \
-            "must be empty or a whole number (below 2^53)"
-    if key in ("id_column", "target_column"):
-        return None if v is None or _text(v, 1000) else "must be empty or a column name (text)"
-    if key == "beta":
-        return None if _finite(v) and 0.05 <= v <= 10 else "must be a number from 0.05 to 10"
-    if key == "threshold":
-        return None if _finite(v) and 0 <= v <= 1 else "must be a number from 0 to 1"
-    if key in ("clean", "allow_continuous"):
-        return None if isinstance(v, bool) else "must be true or false"
-    if key == "cuts":
-        return None if v is None or (isinstance(v, list) and len(v) <= 1000 and all(
-            _finite(x) for x in v)) else "must be empty or a list of at most 1000 finite numbers"
-    if key == "max_inflated":
-        return None if v is None or _whole(v, 1, 2 ** 63 - 1) else "must be empty or a number of bytes"
-    return "is not an option"
+def _without_name(message, name):
+    """The option's message without its leading name (the field is named before it)."""
+    return message[len(name):].lstrip() if message.startswith(name + " ") else message
 
 
 def _scalar(v):

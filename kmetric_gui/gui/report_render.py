@@ -19,6 +19,7 @@ from ..report.folder import PLOTS
 from ..report.html import render_html
 from ..io.saving import save_atomic
 from .views import report_plots
+from .views.anatomy_plots import pair_plots as report_plots_of_pairs
 from .widgets.shakeup_panel import ShakeupPanel
 from .widgets.static_plot import GREEN, SIZE
 from .widgets.static_plot import static_plot as _plot
@@ -111,6 +112,10 @@ def render_steps(data, folder):
     ensure_app()
     entry = data.main
     plots = report_plots(entry) + _extra_plots(entry)
+    for k, other in enumerate(data.entries[1:], 2):     # each compared submission's anatomy
+        plots += [(f"sub{k}_{name}", f"{title} ({other.name})", w)
+                  for name, title, w in report_plots(other)]
+    plots += report_plots_of_pairs(data.json.get("comparison") or {})
     if QSvgGenerator is None:
         data.notes.append("SVG plots were not made: this build of kmetric has no Qt SVG module")
     drawn = []

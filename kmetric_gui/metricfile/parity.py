@@ -24,7 +24,6 @@ def _built_in(truth, submission, options):
 def _proposed(truth, submission, options, file_score):
     """The report of detection's proposal that gives the file's score (several fit: each
     tried), or None."""
-    from dataclasses import replace
 
     from ..errors import InputError
     try:
@@ -35,7 +34,7 @@ def _proposed(truth, submission, options, file_score):
             return None
         for name in names[:4]:
             try:
-                rep = _built_in(truth, submission, replace(options, metric=name))
+                rep = _built_in(truth, submission, options.with_(metric=name))
             except (InputError, ValueError):
                 continue
             if same(file_score, rep.score):

@@ -121,6 +121,28 @@ class Columns:
         self._ids = None
         self._first = np.empty(self.n, dtype=np.int64)
 
+    def with_cells(self, cells):
+        """A copy whose columns carry the app's edited cells: ``cells`` maps "sol"/"sub"
+        to {column name: (row positions, values)}; untouched columns are shared."""
+        import copy
+
+        from .edits import NotEditable, _set
+        if not self.simple:
+            raise NotEditable("the files have repeated column names, so no cell can be changed")
+        out = copy.copy(self)
+        for side in ("sol", "sub"):
+            changed = cells.get(side) or {}
+            if not changed:
+                continue
+            cols = []
+            for c, a in getattr(self, side):
+                if c in changed and c != self.id_col:
+                    pos, values = changed[c]
+                    a = _set(_copy(a), np.asarray(pos, dtype=np.int64), _values_for(a, values))
+                cols.append((c, a))
+            setattr(out, side, cols)
+        return out
+
     def ids(self):
         if self._ids is None:
             self._ids = _Ids(self.frames_all[0][self.id_col])
@@ -174,6 +196,16 @@ def _array(series):
 
 def _copy(a):
     return a.copy()
+
+
+def _values_for(a, values):
+    """Edited values in a column's own kind: numbers for a numeric column (a text value
+    there makes it a column of objects), text as text."""
+    if isinstance(a, np.ndarray) and a.dtype.kind in "fiub":
+        if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+            return np.asarray(values, dtype=np.float64 if a.dtype.kind == "f" or any(
+                isinstance(v, float) for v in values) else a.dtype)
+    return np.asarray(values, dtype=object)
 
 
 def _iloc_pair(sol, sub, rows, id_col, cols):

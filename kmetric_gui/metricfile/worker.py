@@ -202,6 +202,8 @@ def _call(fn, sol, sub, rows, id_col, kwargs):
     a dict row set also changes the submission (``edits``)."""
     cols = _columns(sol, sub, id_col)
     edit = None
+    if isinstance(rows, dict) and rows.get("cells"):
+        cols = _edited(cols, rows["cells"])
     if isinstance(rows, dict) and "draw" in rows:
         rows = _drawn(rows)
     elif isinstance(rows, dict):
@@ -211,6 +213,38 @@ def _call(fn, sol, sub, rows, id_col, kwargs):
             rows = _scored()
     s, u = cols.frames(rows, edit)
     return fn(s, u, id_col, **kwargs)
+
+
+def _edited(cols, cells):
+    """The columns with the app's edited cells (the last set kept: a bootstrap or a blend
+    over one edited state reuses it)."""
+    import pickle
+    key = pickle.dumps(cells, protocol=4)
+    if _state.get("cells_key") != (key, _state.get("frames_key")):
+        _state["cells_cols"] = cols.with_cells(cells)
+        _state["cells_key"] = (key, _state.get("frames_key"))
+    return _state["cells_cols"]
+
+
+def table_columns(code, name, function, paths, id_col):
+    """('ok', {"ids", "sol", "sub"}) of the aligned frames as Arrow arrays (the app's table:
+    solution without Usage, submission in solution order) or ('problem', lines)."""
+    import pyarrow as pa
+
+    from ..errors import InputError
+    try:
+        sol, sub, _, key = _frames(paths, id_col)
+    except InputError as e:
+        return ("problem", e.problems)
+
+    def arrow(series):
+        try:
+            return pa.array(series, from_pandas=True)
+        except (pa.ArrowException, TypeError, ValueError):
+            return pa.array(series.astype(str), from_pandas=True)
+    return ("ok", {"ids": arrow(sol[key].astype(str)),
+                   "sol": [(str(c), arrow(sol[c])) for c in sol.columns if c != key],
+                   "sub": [(str(c), arrow(sub[c])) for c in sub.columns if c != key]})
 
 
 def _scored():
@@ -225,8 +259,10 @@ def _drawn(spec):
     rng = np.random.Generator(getattr(np.random, state["bit_generator"])())
     rng.bit_generator.state = state
     rows = rng.integers(0, spec["n"], size=spec["n"])
-    scored = _scored() if spec.get("rows") == "scored" else None
-    return rows if scored is None else scored[rows]
+    base = spec.get("rows")                  # the rows drawn from: all, "scored", or positions
+    if isinstance(base, str):
+        base = _scored()
+    return rows if base is None else np.asarray(base)[rows]
 
 
 def fix_candidates(code, name, function, paths, id_col):

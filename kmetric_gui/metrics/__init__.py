@@ -35,6 +35,11 @@ from .spearman import SPEARMAN
 _DETECTION_ORDER = [FBETA, LWLRAP, KAPPA]
 REGISTRY = {m.name: m for m in (KAPPA, LWLRAP, FBETA)}
 METRIC_NAMES = tuple(REGISTRY)
+_CHANGES = [0]             # registrations so far: caches of the registry's options key on it
+
+
+def registry_version():
+    return _CHANGES[0]
 
 
 def register(metric, *, detect_before=None):
@@ -44,7 +49,20 @@ def register(metric, *, detect_before=None):
     global METRIC_NAMES
     if not metric.name or not isinstance(metric, Metric):
         raise ValueError("register() takes a Metric instance with a name")
+    if metric.higher_is_better not in (True, False):
+        raise ValueError(f"metric {metric.name} must say its direction (higher_is_better "
+                         "True or False)")
+    from .schema import clashes
+    others = [m for m in REGISTRY.values() if m.name != metric.name]
+    names = [o.name for o in metric.options]
+    if len(set(names)) != len(names):
+        raise ValueError(f"metric {metric.name} declares an option twice")
+    for o in () if metric.foreign else metric.options:
+        why = clashes(o, metric.name, others)
+        if why:
+            raise ValueError(why)
     unregister(metric.name)
+    _CHANGES[0] += 1
     REGISTRY[metric.name] = metric
     METRIC_NAMES = tuple(REGISTRY)
     names = [m.name for m in _DETECTION_ORDER]
@@ -57,6 +75,7 @@ def unregister(name):
     """Remove a registered metric (tests that register their own)."""
     global METRIC_NAMES
     if REGISTRY.pop(name, None) is not None:
+        _CHANGES[0] += 1
         METRIC_NAMES = tuple(REGISTRY)
         _DETECTION_ORDER[:] = [m for m in _DETECTION_ORDER if m.name != name]
 
@@ -86,6 +105,7 @@ for _m in (PEARSON, SPEARMAN, KENDALL, MCC, SMAPE, MAPE, NDCG, LEVENSHTEIN, JACC
 _chooser.provide(choose_metric)
 
 
-__all__ = ["REGISTRY", "METRIC_NAMES", "get_metric", "choose_metric", "register", "unregister",
+__all__ = ["REGISTRY", "METRIC_NAMES", "registry_version", "get_metric", "choose_metric",
+           "register", "unregister",
            "AmbiguousMetric", "Fit", "Sample",
            "Metric", "Plan", "FieldSpec"]

@@ -20,8 +20,7 @@ class CorrelationMetric(FamilyMetric):
     view = "correlation"           # truth against prediction on their own scales or as ranks
     demo_detected = False          # one real column is also RMSE's, MAE's...: the app asks
     kind = ""                      # kernels.correlation KINDS
-    fix_words = ("a fix moves the prediction onto its truth in the submission's own scale "
-                 "(its mean and spread)")
+    fix_words = "prediction moved onto its truth in the submission's own scale (mean and spread)"
 
     # -- layout ------------------------------------------------------------------------
     def fit(self, sub_targets, sample=None):

@@ -15,6 +15,7 @@ import numpy as np
 from ..errors import Cancelled
 from ..tables import Column
 from .base import FieldSpec, Metric, Plan, split_rows, take
+from .family_analyses import StatsAnalyses
 
 try:
     from .schema import Option
@@ -40,7 +41,7 @@ def opt(options, metric, name):
     return default if value is None else value
 
 
-class FamilyMetric(Metric):
+class FamilyMetric(StatsAnalyses, Metric):
     higher_is_better = True     # contract attribute; lower-is-better metrics set False
     options = ()                # contract attribute: Option declarations
     unit = "row"
@@ -61,6 +62,19 @@ class FamilyMetric(Metric):
             raise Cancelled("scoring")
         return self.kernel(take(plan.truth, rows), take(plan.pred, rows), options)
 
+    def perfect(self, prep):
+        """The truth in the predictions' shape: class indices as one-hot rows of
+        probabilities or scores, 0/1 truth as scores."""
+        truth, pred = prep.truth, prep.pred
+        if isinstance(pred, np.ndarray) and isinstance(truth, np.ndarray):
+            if pred.ndim == 2 and truth.ndim == 1:
+                out = np.zeros(pred.shape, dtype=np.float64)
+                out[np.arange(len(truth)), truth.astype(np.int64)] = 1.0
+                return out
+            if pred.dtype.kind == "f":
+                return truth.astype(np.float64)
+        return truth
+
     # -- statistics ---------------------------------------------------------------------
     def units(self, result):
         return result.units()
@@ -70,20 +84,18 @@ class FamilyMetric(Metric):
         u = result.units()
         return u.stats, u.score
 
-    def fixed_stats(self, result, stats):
-        """(n, m) statistics of each row once its prediction is right."""
-        raise NotImplementedError
+    def unit_stats(self, report):
+        """(n, m) statistics of the scored units and the score of their sums."""
+        return self.row_stats(report.result)
+
+    def score_values(self, truth, pred, report):
+        """``unit_stats`` of other predictions on the same truth (blends, fixes)."""
+        return self.row_stats(self.kernel(truth, pred, report.options))
 
     def paired(self, reports, split="all"):
         from ..core.compare import UnitPairs
         found = [self.row_stats(r.result if split == "all" else r.splits[split]) for r in reports]
         return UnitPairs([s for s, _ in found], found[0][1])
-
-    def fixes(self, report, rows, top):
-        from ..core.additive import fix_first
-        stats, score = self.row_stats(report.result)
-        return fix_first(stats, self.fixed_stats(report.result, stats), score, top,
-                         self.higher_is_better)
 
     def fix_details(self, report, units, sol_rows):
         prep = report.prepared

@@ -70,11 +70,6 @@ class RegressionMetric(FamilyMetric):
                         truth.astype(np.float64), s.align(pred).astype(np.float64, copy=False), ctx.usage,
                         layout=layout)
 
-    def fixed_stats(self, result, stats):
-        out = np.zeros_like(stats)
-        out[:, -1] = stats[:, -1]          # the count column stays
-        return out
-
     def json_fields(self, report):
         out = super().json_fields(report)
         r = report.result

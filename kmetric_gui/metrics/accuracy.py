@@ -16,6 +16,13 @@ class Accuracy(FamilyMetric):
         from ._references import accuracy_reference
         return accuracy_reference(prep, options, rows)
 
+    fix_words = "label set to the truth"
+
+    no_blend = "the predictions are labels, and a weighted mean of two labels is no label"
+
+    def blend_values(self, a, b, alpha):
+        return None             # labels (0/1 labels are numbers, but not scores)
+
     def fit(self, sub_targets, sample=None):
         from ._family import label_fit
         return label_fit(self, sub_targets, sample)
@@ -36,9 +43,6 @@ class Accuracy(FamilyMetric):
             out[sums[:, 1] == 0] = np.nan
             return out
         return np.column_stack([hit, np.ones_like(hit)]), score
-
-    def fixed_stats(self, result, stats):
-        return np.ones_like(stats)
 
     def json_fields(self, report):
         return {**super().json_fields(report), "hits": report.result.hits}

@@ -18,6 +18,7 @@ import numpy as np
 from ..errors import Cancelled
 from ..tables import Column
 from .base import FieldSpec, Metric, Plan, parse_number, take
+from .family_analyses import StatsAnalyses
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class AdditiveResult:
     undefined_reason: "str | None" = None
 
 
-class AdditiveMetric(Metric):
+class AdditiveMetric(StatsAnalyses, Metric):
     unit = "row"
     stat_names = ("loss",)        # names of the m statistics (JSON "sums")
     demo_detected = False         # set True with a ``fit`` that finds the layout
@@ -119,19 +120,14 @@ class AdditiveMetric(Metric):
         return [f"truth {t:.6g}, predicted {p:.6g}" for t, p in
                 zip(prep.truth[sol_rows].tolist(), prep.pred[sol_rows].tolist())]
 
-    def blend(self, report_a, report_b, alphas=None):
-        from ..core.blend import blend_curve, check_alphas
-        from .base import split_rows
-        al = check_alphas(np.linspace(0, 1, 101) if alphas is None else alphas)
-        pa, pb = report_a.prepared, report_b.prepared
-        rows = split_rows(pa.usage)
-        t, a, b = take(pa.truth, rows), take(pa.pred, rows), take(pb.pred, rows)
-        scores = []
-        for x in al:
-            stats = np.asarray(self.row_stats(t, x * a + (1 - x) * b, report_a.options))
-            sums = stats.reshape(len(t), -1).sum(axis=0)
-            scores.append(float(self.score_sums(sums[None, :], np.array([len(t)]))[0]))
-        return blend_curve(al, scores, self.higher_is_better)
+    def unit_stats(self, report):
+        r = report.result
+        return np.concatenate([np.ones((r.n, 1)), r.stats], axis=1), self._score_fn()
+
+    def score_values(self, truth, pred, report):
+        stats = np.asarray(self.row_stats(truth, pred, report.options), dtype=np.float64)
+        stats = stats.reshape(len(truth), -1)
+        return np.concatenate([np.ones((len(truth), 1)), stats], axis=1), self._score_fn()
 
     # -- output ----------------------------------------------------------------------
     def json_fields(self, report):

@@ -15,7 +15,7 @@ class Angular(MeanMetric):
     name = "angular"
     label = "Angular distance"
     higher_is_better = False
-    fix_words = "a fix points the predicted direction at the true one"
+    fix_words = "direction set to the true one"
     view = "residuals"          # each direction column against the truth; widest angles first
     demo_label = "angular distance (IceCube)"
 

@@ -48,10 +48,73 @@ class Auc(FamilyMetric):
         from .kernels.ranking_stats import AucPairs
         return AucPairs(truth, [take(r.prepared.pred, rows) for r in reports])
 
+    # -- analyses by rank (kernels/auc_units.py) ---------------------------------------
+    fix_words = "each moved to its ideal rank: a positive above every negative, a negative below"
+
     def fixes(self, report, rows, top):
-        from ..core.attribution import empty_fixes
-        return empty_fixes(report.result.score, "fix first is not available for AUC "
-                           "(a fix changes the pairs of other rows)")
+        from ..core.attribution import as_fixlist, check_top, empty_fixes
+        from .kernels.auc_units import auc_fix_first, row_pairs
+        top = check_top(top)
+        prep = report.prepared
+        rp = row_pairs(take(prep.truth, rows), take(prep.pred, rows))
+        wrong = int(np.count_nonzero(rp.wrong[:, rp.used].sum(axis=1)))
+        score = rp.score()
+        if not np.isfinite(score):
+            return empty_fixes(score, "the score is undefined (a column has one class only)")
+        if not wrong:
+            return empty_fixes(score, None)
+        picks, after = auc_fix_first(rp, top)
+        return as_fixlist(picks, after, score, wrong, True)
+
+    def fixed_prediction(self, truth, pred, rows=None):
+        from .kernels.auc_units import fixed_scores
+        return fixed_scores(truth, pred, np.arange(len(pred)) if rows is None else rows)
+
+    def blend_values(self, a, b, alpha):
+        """AUC reads only the order: the blend is of the two rank scales (ranks / n)."""
+        from .kernels.auc_units import average_ranks, rank_blend
+        from .family_analyses import numeric
+        if not (numeric(a) and numeric(b)) or np.shape(a) != np.shape(b):
+            return None
+        return rank_blend(average_ranks(a), average_ranks(b), alpha)
+
+    def blend_sets(self, report_a, report_b, alphas, row_sets):
+        from ..core.blend import blend_curve
+        from .family_analyses import blend_grid
+        from .kernels.auc_units import average_ranks, rank_blend
+        from .kernels.ranking import roc_auc
+        pa, pb = report_a.prepared, report_b.prepared
+        if self.blend_values(pa.pred[:2], pb.pred[:2], 0.5) is None:
+            return [None] * len(row_sets)
+        al = blend_grid(alphas)
+        ra, rb = average_ranks(pa.pred), average_ranks(pb.pred)
+        everyone = split_rows(pa.usage)
+        sets = [everyone if r is None else r for r in row_sets]
+        truths = [take(pa.truth, r) for r in sets]
+        scores = np.full((len(sets), al.size), np.nan)
+        for g, x in enumerate(al):
+            v = rank_blend(ra, rb, float(x))
+            for k, r in enumerate(sets):
+                if len(truths[k]):
+                    scores[k, g] = roc_auc(truths[k], take(v, r)).score
+        return [blend_curve(al, sc, True) for sc in scores]
+
+    def differ(self, report_a, report_b, engine, i, j):
+        from .kernels.auc_units import row_pairs, score_bands
+        from .kernels.differ import UnitDiffer
+        rows = split_rows(report_a.prepared.usage)
+        truth = take(report_a.prepared.truth, rows)
+        rp_a = row_pairs(truth, take(report_a.prepared.pred, rows))
+        rp_b = row_pairs(truth, take(report_b.prepared.pred, rows))
+        delta = rp_b.shares() - rp_a.shares()
+        moved = np.flatnonzero((rp_a.wrong != rp_b.wrong).any(axis=1))
+        order = moved[np.argsort(-np.abs(delta[moved]), kind="stable")]
+        d = UnitDiffer(order.astype(np.int64), delta[order], int(truth.shape[0]), True, "row",
+                       what="the row's share of AUC under B minus under A (half its "
+                            "positive-negative pairs ordered right, over all pairs)",
+                       bands=score_bands(rp_a, rp_b))
+        from dataclasses import replace
+        return replace(d, **self.differ_texts(report_a, report_b, d.units[:200]))
 
     def json_fields(self, report):
         r = report.result

@@ -17,6 +17,12 @@ A metric declares:
   optional                 fixes, gains, fix_details, blend, differ, paired,
                            rescore_cells, honest, lean_load, class_units, edit_note,
                            json_costly (JSON fields a pass costs: left out of human output)
+  analyses (defaults here; metrics.family_analyses.StatsAnalyses fills them from
+  per-unit statistics for the family and additive metrics)
+                           blend_sets (curves of several row sets at once: the held-out
+                           halves), blend_prediction (the blended predictions shown or
+                           saved), blend_why_not (words when nothing blends), fix_words
+                           (what a fix is), fix_rows (the app's "fix this unit" edit)
   demo                     demo_label, demo_paths (resources/demo/<name>_*.csv)
 Its view is registered in gui/views (``register_view``) or named by kind
 (``view``); without one the app shows the generic view. metrics.additive.AdditiveMetric fills most of this for
@@ -48,6 +54,9 @@ class Metric:
     # P(better) and star, the blend's best alpha, fix first's gains and order,
     # shake-up wording, JSON "higher_is_better"); nothing assumes "higher".
     higher_is_better = True
+    # A metric of foreign code (a competition's metric file): its options are its own
+    # arguments, under names of its own, never checked against other metrics'.
+    foreign = False
     # Options schema (metrics.schema.Option): CLI flags, the app's panel, JSON,
     # project files and the report are made from it; values are read as
     # ``options.<name>`` (scoring.Options).
@@ -108,6 +117,18 @@ class Metric:
         """Core result over ``rows`` (an index array, or None for every row)."""
         raise NotImplementedError
 
+    def score_all(self, plan, row_sets, options, cancel):
+        """{name: core result} of several row sets ({"all": rows, "public": ...}); the
+        default scores them in turn, a metric that can batch them (a metric file's pool)
+        does so."""
+        return {name: self.score(plan, rows, options, cancel) for name, rows in row_sets.items()}
+
+    def perfect(self, prep):
+        """Predictions that score best, in ``prep.pred``'s shape: the conformance test
+        holds the declared direction to them (a perfect submission never scores worse
+        than another). Default: the truth itself (both files in one layout)."""
+        return prep.truth
+
     # -- statistics (STATS.md) ---------------------------------------------------
     def units(self, result):
         """Per-unit additive statistics (``core.resample.Units``) of a core result."""
@@ -133,10 +154,37 @@ class Metric:
         """Where two submissions differ (a kernels.differ object), or None."""
         return None
 
-    def blend(self, report_a, report_b, alphas=None):
+    def blend(self, report_a, report_b, alphas=None, rows=None):
         """Score of alpha*A + (1-alpha)*B (core.blend.BlendCurve) for score-like predictions, or
-        None. The caller picks the best alpha in the metric's direction (BlendCurve.oriented)."""
+        None. The caller picks the best alpha in the metric's direction (BlendCurve.oriented).
+        ``rows``: solution rows to score (None: every scored row)."""
         return None
+
+    # Compare's blend grid: at most this many alphas (None: as many as asked; a
+    # vectorised curve such as kappa's takes 101 at the cost of one).
+    blend_points = None
+
+    def blend_sets(self, report_a, report_b, alphas, row_sets):
+        """The blend curve of each set of solution rows (None: every scored row): the
+        whole and the held-out parts at once. Default: ``blend`` once per set."""
+        return [self.blend(report_a, report_b, alphas, rows=r) for r in row_sets]
+
+    def blend_prediction(self, prep_a, pred_b, alpha):
+        """The predictions alpha*A + (1-alpha)*B as the curve scored them (to show or save)."""
+        return alpha * np.asarray(prep_a.pred, np.float64) + (1 - alpha) * np.asarray(pred_b, np.float64)
+
+    def blend_why_not(self, report_a, report_b):
+        """Why two submissions have no blend curve, in words."""
+        return f"{self.label} has no blend of these predictions"
+
+    # What a fix does to a unit, in the metric's words (fix first's summary).
+    fix_words = "prediction set to the truth"
+
+    def fix_rows(self, prep, rows):
+        """(field, new values): the app's edit fixing ``rows`` (what fix first counts)."""
+        pred = np.array(prep.pred, copy=True)
+        pred[rows] = np.asarray(prep.truth)[rows]
+        return "pred", pred
 
     def rescore_cells(self, report, cells, old, new):
         """The report after a few edited cells, from its sufficient statistics, or None

@@ -27,6 +27,13 @@ class F1(FamilyMetric):
         Option("pos_label", str, "1", help="f1 binary: the positive label (default 1)"),
     )
 
+    fix_words = "label set to the truth"
+
+    no_blend = "the predictions are labels, and a weighted mean of two labels is no label"
+
+    def blend_values(self, a, b, alpha):
+        return None             # labels (0/1 labels are numbers, but not scores)
+
     def fit(self, sub_targets, sample=None):
         from ._family import label_fit
         return label_fit(self, sub_targets, sample)
@@ -58,12 +65,6 @@ class F1(FamilyMetric):
             out[sums.sum(axis=1) == 0] = np.nan
             return out
         return stats, score
-
-    def fixed_stats(self, result, stats):
-        out = np.zeros_like(stats)
-        t = result.truth_codes
-        out[np.arange(t.size), 3 * t] = 1
-        return out
 
     def json_fields(self, report):
         r = report.result

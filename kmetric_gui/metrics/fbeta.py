@@ -6,7 +6,8 @@ from ..core.cells import split_cell  # the one splitter (core API, files, edits)
 from . import kernels as _kernels  # names load on first use: a faster start
 from ..tables import Column
 from .base import FieldSpec, Metric, Plan, per_row, split_positions, take
-from .fbeta_cells import Cells, EditedCells, code_cells
+from .fbeta_cells import Cells, EditedCells
+from .fbeta_codes import code as code_cells
 from .schema import Option
 
 LABEL_COLUMNS = ("cleaned_label", "dataset_label", "labels", "label",
@@ -109,6 +110,11 @@ class Fbeta(Metric):
 
     def units(self, result):
         return _kernels.fbeta_units(result)
+
+    fix_words = "predictions equal to the truths"
+
+    def blend_why_not(self, report_a, report_b):
+        return "F-beta predictions are sets of strings per document: they do not blend"
 
     def fixes(self, report, rows, top):
         return _kernels.fbeta_fix_first(report.result, top)

@@ -3,7 +3,7 @@
 ``Cells`` is what ``Prepared.truth``/``pred`` hold for F-beta: the file's
 '|'-separated column in solution row order (an index into the submission's
 rows), split into a list of items only when one document is read (the app's
-table, an edit, a drawing). ``code_cells`` turns both columns into the core's
+table, an edit, a drawing). ``fbeta_codes.code`` turns both columns into the core's
 numbers (``kernels.fbeta.Coded``) without a Python string per item: cells are
 split and blank items dropped on the raw UTF-8 bytes, distinct items and
 tokens are hashed by Arrow, and only items or strings holding non-ASCII text
@@ -268,13 +268,6 @@ def _items(cells, release=False):
     arrays = [a for a, _ in parts if len(a)]
     counts = np.concatenate([c for _, c in parts]) if parts else np.zeros(0, np.int64)
     return arrays, counts
-
-
-def code_cells(truth, pred, clean=False, release=False):
-    """Both columns as ``kernels.fbeta.Coded`` (string ids in alphabetical order);
-    ``release``: both Cells hand their text over (see ``Cells.release``)."""
-    from .fbeta_codes import code
-    return code(truth, pred, clean, release)
 
 
 def _mixed(arrays):

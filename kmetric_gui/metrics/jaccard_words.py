@@ -13,7 +13,7 @@ class JaccardWords(MeanMetric):
     name = "jaccard_words"
     label = "Word Jaccard"
     higher_is_better = True
-    fix_words = "a fix sets the predicted text to the true one"
+    fix_words = "predicted text set to the true one"
     demo_label = "word Jaccard (Tweet Sentiment)"
 
     def fit(self, sub_targets, sample=None):

@@ -25,6 +25,9 @@ class Kappa(Metric):
                minimum=-10 ** 6, maximum=10 ** 6),
         Option("max_rating", int, None, help="highest rating (default: from the data)",
                minimum=-10 ** 6, maximum=10 ** 6),
+        Option("cuts", tuple, None, cli=False, label="Cut points",
+               help="continuous predictions: the sorted cut points that make them ratings "
+                    "(default: fitted to the truth's rating shares)"),
     )
 
     def detect(self, sub_targets):
@@ -182,13 +185,19 @@ class Kappa(Metric):
         from .kernels.differ import kappa_differ
         return kappa_differ(engine.joint(i, j), engine.weighting, engine.labels)
 
-    def blend(self, report_a, report_b, alphas=None):
+    fix_words = "rating set to the truth"
+
+    def blend_why_not(self, report_a, report_b):
+        return ("kappa blends continuous predictions (cut into ratings by the cut points); "
+                "these are whole ratings already")
+
+    def blend(self, report_a, report_b, alphas=None, rows=None):
         from .kernels.kappa_blend import kappa_blend
         pa, pb = report_a.prepared, report_b.prepared
         if not (is_continuous(pa.pred) and is_continuous(pb.pred)):
             return None
         plan = self.plan(pa, report_a.options)
-        rows = split_rows(pa.usage)
+        rows = split_rows(pa.usage) if rows is None else rows
         return kappa_blend(take(pa.truth, rows), take(pa.pred, rows), take(pb.pred, rows), plan.cuts,
                            alphas, min_rating=plan.params["min_rating"], weights=report_a.options.weights)
 

@@ -16,7 +16,7 @@ class KlDivergence(MeanMetric):
     name = "kl_divergence"
     label = "KL divergence"
     higher_is_better = False
-    fix_words = "a fix sets the predicted probabilities to the true fractions"
+    fix_words = "probabilities set to the true fractions"
     demo_label = "KL divergence (vote fractions)"
     options = (
         Option("eps", float, 1e-15, help="kl_divergence: predictions are clipped to "

@@ -15,7 +15,7 @@ class Levenshtein(MeanMetric):
     name = "levenshtein"
     label = "Levenshtein"
     higher_is_better = False
-    fix_words = "a fix sets the predicted text to the true one"
+    fix_words = "predicted text set to the true one"
     demo_label = "Levenshtein distance (text)"
     options = (
         Option("normalize", str, "none", ("none", "row", "total"),

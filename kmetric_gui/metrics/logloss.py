@@ -40,10 +40,26 @@ class LogLoss(FamilyMetric):
         from .kernels.probabilistic import log_loss
         return log_loss(truth, pred, eps=opt(options, self, "eps"))
 
-    def fixed_stats(self, result, stats):
-        out = stats.copy()
-        out[:, 0] = -np.log1p(-result.eps)     # the truth given 1 - eps: the least loss
+    fix_words = "true class's probability set to 1"
+
+    def fixed_prediction(self, truth, pred, rows=None):
+        """The true class given probability 1 (binary: the probability of class 1 = truth)."""
+        pred = np.asarray(pred, dtype=np.float64)
+        if pred.ndim == 1:
+            return super().fixed_prediction(np.asarray(truth, np.float64), pred, rows)
+        out = pred.copy()
+        rows = np.arange(len(out)) if rows is None else np.asarray(rows, np.int64)
+        out[rows] = 0.0
+        out[rows, np.asarray(truth)[rows].astype(np.int64)] = 1.0
         return out
+
+    def blend_values(self, a, b, alpha):
+        """Per class, alpha*A + (1-alpha)*B, each row renormalised to sum to 1."""
+        out = super().blend_values(a, b, alpha)
+        if out is None or out.ndim == 1:
+            return out
+        total = (out @ np.ones(out.shape[1]))[:, None]      # row sums (BLAS: one read)
+        return np.divide(out, total, out=out, where=total > 0)
 
     def fix_details(self, report, units, sol_rows):
         prep = report.prepared

@@ -140,9 +140,11 @@ class Lwlrap(Metric):
         ra, rb = report_a.result, report_b.result
         return lwlrap_differ(ra.per_class, rb.per_class, ra.class_weights)
 
-    def blend(self, report_a, report_b, alphas=None):
+    fix_words = "true labels ranked first"
+
+    def blend(self, report_a, report_b, alphas=None, rows=None):
         from .kernels.lwlrap_blend import lwlrap_blend
-        rows = split_rows(report_a.prepared.usage)
+        rows = split_rows(report_a.prepared.usage) if rows is None else rows
         return lwlrap_blend(take(report_a.prepared.truth, rows), take(report_a.prepared.pred, rows),
                             take(report_b.prepared.pred, rows), alphas, ties=report_a.options.ties)
 

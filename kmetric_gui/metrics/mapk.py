@@ -8,6 +8,7 @@ query with nothing relevant (AP 0, still counted).
 import numpy as np
 
 from ._family import FamilyMetric, Option, opt
+from .base import take
 
 
 class MapK(FamilyMetric):
@@ -25,6 +26,23 @@ class MapK(FamilyMetric):
         Option("k", int, 5, help="mapk: predictions counted per query (default 5)",
                minimum=1, maximum=10 ** 6),
     )
+
+    fix_words = "the true items put first"
+    no_blend = "the predictions are ranked lists of items, not numbers to average"
+
+    def fixed_prediction(self, truth, pred, rows=None):
+        """The query's relevant items first (a query with none keeps its predictions)."""
+        out = list(pred)
+        for i in (range(len(out)) if rows is None else np.asarray(rows, np.int64).tolist()):
+            if len(truth[i]):
+                out[i] = list(truth[i])
+        return out
+
+    def fix_details(self, report, units, sol_rows):
+        prep, k = report.prepared, report.result.k
+        return [f"relevant {' '.join(map(str, t[:5]))}{' …' if len(t) > 5 else ''}; "
+                f"predicted {' '.join(map(str, p[:k]))}"
+                for t, p in zip(take(prep.truth, sol_rows), take(prep.pred, sol_rows))]
 
     def fit(self, sub_targets, sample=None):
         from ._family import fit_reason, one_column
@@ -63,11 +81,6 @@ class MapK(FamilyMetric):
     def kernel(self, truth, pred, options):
         from .kernels.mapk import mapk
         return mapk(truth, pred, k=opt(options, self, "k"))
-
-    def fixed_stats(self, result, stats):
-        out = stats.copy()
-        out[:, 0] = np.where(result.actual_sizes > 0, 1.0, 0.0)   # the relevant items first
-        return out
 
     def json_fields(self, report):
         r = report.result

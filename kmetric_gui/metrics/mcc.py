@@ -12,7 +12,7 @@ class Mcc(FamilyMetric):
     name = "mcc"
     label = "MCC"
     view = "confusion"
-    fix_words = "a fix sets the predicted label to the true one"
+    fix_words = "label set to the truth"
     demo_label = "MCC (labels)"
     demo_detected = False      # labels are accuracy's and F1's layout too: the app chooses
 

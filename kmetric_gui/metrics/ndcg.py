@@ -16,7 +16,7 @@ class Ndcg(MeanMetric):
     name = "ndcg"
     label = "NDCG@K"
     unit = "query"
-    fix_words = "a fix puts the query's relevant items first"
+    fix_words = "the query's relevant items put first"
     higher_is_better = True
     demo_label = "NDCG@5 (ranked items)"
     options = MAPK.options          # the same k: predictions counted per query

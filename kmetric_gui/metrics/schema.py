@@ -4,8 +4,28 @@ The CLI flags (``cli/options.py``), the app's options panel, the JSON
 ``options`` object, project files and the report's options table are all
 made from these declarations; nothing lists a metric's options by hand.
 Numbers are read with numbers.py, the one grammar of files, CLI and edits.
+Every value is checked here, wherever it comes from (a flag, a project file,
+the app's panel): non-finite numbers, whole numbers past 2^53 and over-long
+text are refused in words naming the option.
 """
+import math
 from dataclasses import dataclass
+
+MAX_TEXT = 1000              # a column name, a label, a choice typed by hand
+WHOLE_LIMIT = 2 ** 53        # whole numbers beyond this are not exact as floats (JSON)
+MAX_CUTS = 1000              # values of a list option
+
+# Names the commands use for their own flags (statistics, output, metric files): a
+# metric option of one of these names would shadow a flag. tests/cli keeps the list
+# equal to the parsers' flags.
+RESERVED = frozenset({
+    "metric", "id_column", "target_column", "max_inflated", "max_inflated_gb",
+    "allow_continuous", "json", "ci", "ci_method", "bootstrap", "seed", "shakeup",
+    "public_fraction", "splits", "top_fixes", "coverage_check", "group_column", "groups",
+    "permutations", "alphas", "out", "force", "pick", "leaderboard", "correlation",
+    "simulations", "metric_file", "metric_arg", "higher_is_better", "lower_is_better",
+    "metric_timeout", "metric_memory_gb", "executor", "fix_budget", "help", "version",
+    "competition", "params", "options", "draws", "team"})
 
 
 @dataclass(frozen=True)
@@ -20,6 +40,7 @@ class Option:
     minimum: "float | None" = None
     maximum: "float | None" = None
     step: "float | None" = None   # the app's spin box step (floats)
+    cli: bool = True              # a flag of the commands (False: the app and projects only)
 
     @property
     def flag(self):
@@ -52,6 +73,8 @@ class Option:
             v = parse_rating(t)
         elif self.type is float:
             v = parse_number(t)
+        elif self.type is tuple:
+            v = tuple(parse_number(x) for x in t.replace(",", " ").split())
         else:
             v = t
         return self.check(v)
@@ -66,21 +89,74 @@ class Option:
             if not isinstance(value, bool):
                 raise ValueError(f"{self.name} must be true or false, got {value!r}")
             return value
+        if self.type is tuple:
+            return self._check_numbers(value)
         if self.type in (int, float):
             if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise ValueError(f"{self.name} must be a number, got {value!r}")
-            if self.type is int and float(value) != int(value):
-                raise ValueError(f"{self.name} must be a whole number, got {value!r}")
+                what = "a whole number" if self.type is int else "a number"
+                raise ValueError(f"{self.name} must be {what}, got {_said(value)}")
+            if isinstance(value, float) and not math.isfinite(value):
+                raise ValueError(f"{self.name} must be a finite number, got {_said(value)}")
+            if self.type is int and (float(value) != int(value) or abs(value) >= WHOLE_LIMIT):
+                raise ValueError(f"{self.name} must be a whole number below 2^53, "
+                                 f"got {_said(value)}")
             value = self.type(value)
             if self.minimum is not None and value < self.minimum:
                 raise ValueError(f"{self.name} must be at least {self.minimum:g}, got {value:g}")
             if self.maximum is not None and value > self.maximum:
                 raise ValueError(f"{self.name} must be at most {self.maximum:g}, got {value:g}")
             return value
-        value = str(value)
+        if not isinstance(value, str):
+            raise ValueError(f"{self.name} must be text, got {_said(value)}")
         if self.choices and value not in self.choices:
-            raise ValueError(f"{self.name} must be one of {', '.join(self.choices)}, got {value!r}")
+            raise ValueError(f"{self.name} must be one of {', '.join(self.choices)}, "
+                             f"got {_said(value)}")
+        if not value or len(value) > MAX_TEXT or "\x00" in value:
+            raise ValueError(f"{self.name} must be text of 1 to {MAX_TEXT} characters")
         return value
+
+    def _check_numbers(self, value):
+        if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
+            raise ValueError(f"{self.name} must be a list of numbers, got {_said(value)}")
+        out = tuple(value)
+        if len(out) > MAX_CUTS:
+            raise ValueError(f"{self.name} must have at most {MAX_CUTS} numbers, got {len(out):,}")
+        for v in out:
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                raise ValueError(f"{self.name} must be a list of finite numbers, got {_said(v)} "
+                                 "in it")
+        return tuple(float(v) for v in out)
+
+    def meaning(self):
+        """What two metrics sharing this option's name must agree on: its type and default
+        (choices may differ: each metric refuses a choice it does not take)."""
+        return (self.type, self.default, bool(self.choices))
+
+
+def _said(value):
+    """A value in a message: short, no repr of containers."""
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    text = str(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def clashes(option, metric_name, metrics):
+    """Why ``option`` of the metric ``metric_name`` cannot be registered beside ``metrics``
+    (another meaning of the same name, or a name the commands use), or None."""
+    if option.name in RESERVED:
+        return f"option '{option.name}' of {metric_name} has the name of a common setting or flag"
+    for m in metrics:
+        if m.name == metric_name:
+            continue
+        for o in m.options:
+            if o.name == option.name and o.meaning() != option.meaning():
+                return (f"option '{option.name}' of {metric_name} ({option.type.__name__}, "
+                        f"default {option.default!r}) means something else in {m.name} "
+                        f"({o.type.__name__}, default {o.default!r}); give it another name")
+    return None
 
 
 def all_options(metrics):

@@ -67,6 +67,9 @@ class Session:
     def __init__(self, options):
         self.truth_path = self.sub_path = None
         self.options = options
+        # (demo's metric, the metric and target column before it) while a demo chose the
+        # metric for its own files; other files get the user's back (gui/file_actions.py)
+        self.demo_metric = None
         self.data = None
         self.results = None
         self.stats = None

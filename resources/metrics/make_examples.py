@@ -53,8 +53,23 @@ def balanced(rng, n=500):
            [[i, f"{1 - p:.4f}", f"{p:.4f}"] for i, p in enumerate(p1)])
 
 
+def kl_second(seed=2027):
+    """A second submission for the KL pair (compare, blends): nearer the votes on some rows,
+    further on others; its own generator, so the files above stay as they are."""
+    rng = np.random.default_rng(seed)
+    with open(HERE / "kl_solution.csv", newline="") as f:
+        rows = list(csv.reader(f))
+    cols = rows[0][1:-1]
+    votes = np.array([[float(x) for x in r[1:-1]] for r in rows[1:]])
+    w = rng.uniform(0.3, 0.9, size=(len(votes), 1))
+    pred = w * votes + (1 - w) * rng.dirichlet(np.ones(len(cols)), size=len(votes))
+    _write("kl_submission_b.csv", ["id", *cols],
+           [[r[0], *map("{:.6f}".format, p)] for r, p in zip(rows[1:], pred)])
+
+
 if __name__ == "__main__":
     rng = np.random.default_rng(2026)
     kl(rng)
     column_auc(rng)
     balanced(rng)
+    kl_second()

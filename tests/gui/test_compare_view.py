@@ -72,7 +72,8 @@ def test_kappa_agreement_cell_selects_its_rows(view, qtbot):
     tip = view.heatmap.cell_tip(2, 1)
     assert f"truth is A's rating on {np.sum((a == 2) & (b == 1) & (t == 2))} of them" in tip
     assert f"B's on {np.sum((a == 2) & (b == 1) & (t == 1))}" in tip
-    assert "needs score-like predictions" in view.blend_note.text()     # integer ratings: no blend
+    assert "whole ratings already" in view.blend_note.text()     # integer ratings: no blend
+    assert not view.blend_plot.isVisibleTo(view)               # and no empty axes
 
 
 def test_lwlrap_bars_and_blend_curve(view):

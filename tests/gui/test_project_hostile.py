@@ -71,10 +71,10 @@ def set_in_force(win, **kw):
 
 @pytest.mark.parametrize("options, field, words", [
     ({"min_rating": "abc"}, "options.min_rating", "whole number"),
-    ({"id_column": 7}, "options.id_column", "column name"),
-    ({"beta": float("nan")}, "options.beta", "from 0.05 to 10"),
-    ({"beta": 1e300}, "options.beta", "from 0.05 to 10"),
-    ({"threshold": -1}, "options.threshold", "from 0 to 1"),
+    ({"id_column": 7}, "options.id_column", "must be text"),
+    ({"beta": float("nan")}, "options.beta", "must be a finite number"),
+    ({"beta": 1e300}, "options.beta", "must be at most 100"),
+    ({"threshold": -1}, "options.threshold", "must be at least 0"),
     ({"weights": ["quadratic"]}, "options.weights", "got a list"),
     ({"clean": "yes"}, "options.clean", "true or false"),
     ({"max_rating": 10 ** 30}, "options.max_rating", "2^53"),

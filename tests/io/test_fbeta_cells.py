@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from kmetric_gui.metrics.kernels import coded_fbeta, jaccard_fbeta, split_cell
-from kmetric_gui.metrics.fbeta_cells import Cells, code_cells
+from kmetric_gui.metrics.fbeta_cells import Cells
+from kmetric_gui.metrics.fbeta_codes import code as code_cells
 from kmetric_gui.analysis.scoring import Options, score_files
 from reference import fbeta_ref
 

@@ -15,7 +15,8 @@ from filemaker import write
 from samedata import full_only, lean_only
 from kmetric_gui.metrics.kernels import coded_fbeta, jaccard_fbeta, split_cell
 from kmetric_gui.errors import Cancelled, InputError
-from kmetric_gui.metrics.fbeta_cells import Cells, code_cells
+from kmetric_gui.metrics.fbeta_cells import Cells
+from kmetric_gui.metrics.fbeta_codes import code as code_cells
 from kmetric_gui.analysis.scoring import Options, load, score_files, score_prepared
 from reference import fbeta_ref
 

@@ -82,16 +82,30 @@ def toy(tmp_path_factory):
 
 
 BUILT_IN = list(metrics.REGISTRY)
+EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "metrics"
+FILE_METRIC = "file:kl_divergence.py"
 
 
-@pytest.fixture(params=BUILT_IN + ["toyhuber"])
-def metric(request, toy):
+@pytest.fixture(scope="module")
+def kl_file():
+    """A competition's metric file registered as a metric (its example pair as its demo)."""
+    from kmetric_gui.metricfile.metric import file_metric
+    m = file_metric(EXAMPLES / "kl_divergence.py")
+    m.demo_paths = lambda: (str(EXAMPLES / "kl_solution.csv"), str(EXAMPLES / "kl_submission.csv"))
+    metrics.register(m)
+    yield m
+    metrics.unregister(m.name)
+    m.close()
+
+
+@pytest.fixture(params=BUILT_IN + ["toyhuber", FILE_METRIC])
+def metric(request, toy, kl_file):
     return metrics.get_metric(request.param)
 
 
 def _files(metric):
     sol, sub = metric.demo_paths()
-    b = Path(sub).with_name(f"{metric.name}_submission_b.csv")
+    b = Path(sub).with_name(Path(sub).stem + "_b.csv")
     return sol, sub, str(b)
 
 
@@ -187,3 +201,120 @@ def test_a_report_of_the_registered_metric(toy, tmp_path, capsys):
     assert d["comparison"]["higher_is_better"] is False
     html = (out / "index.html").read_text(encoding="utf-8")
     assert "lower is better" in html
+
+
+# -- the direction holds: a perfect submission scores best -------------------------------
+
+def _perfect_check(metric):
+    """Scores of the demo's two submissions and of a perfect one (the metric's ``perfect``
+    predictions); AssertionError when the declared direction ranks the perfect one worse."""
+    from dataclasses import replace as _replace
+
+    from kmetric_gui.analysis.scoring import load, score_prepared
+    from kmetric_gui.metrics.base import better
+    sol, a, b = _files(metric)
+    o = Options(metric=metric.name)
+    scores = [score_prepared(load(sol, p, o), o).score for p in (a, b)]
+    prep = load(sol, a, o)
+    best = score_prepared(_replace(prep, pred=metric.perfect(prep)), o).score
+    assert np.isfinite(best), f"{metric.name}: a perfect submission scores {best}"
+    for s in scores:
+        assert not better(metric, s, best), \
+            f"{metric.name}: {s} ranks above a perfect submission's {best} (wrong direction?)"
+    assert any(better(metric, best, s) for s in scores if np.isfinite(s)), \
+        f"{metric.name}: the perfect submission ({best}) is not better than either demo {scores}"
+    return best, scores
+
+
+def test_a_perfect_submission_scores_best(metric):
+    _perfect_check(metric)
+
+
+def test_a_wrong_direction_is_caught(toy):
+    """The check above fails for a metric registered with the wrong direction."""
+    class Flipped(type(toy)):
+        name = "toyflipped"
+        higher_is_better = True              # a loss declared higher-is-better
+    m = Flipped()
+    m.folder = toy.folder
+    m.demo_paths = lambda: toy.demo_paths()
+    metrics.register(m)
+    try:
+        with pytest.raises(AssertionError, match="wrong direction"):
+            _perfect_check(m)
+    finally:
+        metrics.unregister(m.name)
+
+
+# -- options: CLI -> JSON -> project -> panel --------------------------------------------
+
+def _candidates(o):
+    """Valid values of option ``o`` other than its default, to try on the demo in turn."""
+    if o.choices:
+        return [c for c in o.choices if c != o.default]
+    if o.type is bool:
+        return [not o.default]
+    if o.type is int:
+        lo = int(o.minimum) if o.minimum is not None else -(10 ** 6)
+        hi = int(o.maximum) if o.maximum is not None else 10 ** 6
+        base = o.default if o.default is not None else 0
+        vals = [base + 1, 0, -1, 10, 100, lo, hi]
+    elif o.type is float:
+        lo = o.minimum if o.minimum is not None else 0.0
+        hi = o.maximum if o.maximum is not None else lo + 1.0
+        vals = [lo + (hi - lo) * f for f in (0.37, 0.61, 0.05)]
+    else:                # free text (a label): a few usual ones
+        return [v for v in ("0", "1", "2", "true", "a") if v != o.default]
+    return [v for v in dict.fromkeys(vals) if v != o.default and lo <= v <= hi]
+
+
+def _flag_text(v):
+    return repr(v) if isinstance(v, float) else str(v)
+
+
+def _given(metric, o, v, capsys):
+    """The JSON options of the demo scored with option ``o`` set to ``v``, or None when
+    the data refuses the value (said in one line)."""
+    sol, sub, _ = _files(metric)
+    argv = ["score", sol, sub, "--metric", metric.name, "--json", o.flag]
+    code = main(argv + ([_flag_text(v)] if o.type is not bool else []))
+    out = capsys.readouterr()
+    if code == 2:
+        assert out.err.startswith("kmetric: ") and "Traceback" not in out.err
+        return None
+    assert code == 0, out.err
+    return json.loads(out.out)["options"]
+
+
+WITH_FLAGS = [n for n in BUILT_IN if any(o.cli for o in metrics.get_metric(n).options)]
+
+
+@pytest.mark.parametrize("name", WITH_FLAGS)
+def test_options_round_trip_cli_json_project_panel(name, capsys, qtbot):
+    """Every declared option of every metric: a value given as a flag is in the JSON,
+    the JSON's options make a project's options that the schema takes unchanged, and
+    the options panel shows and gives back exactly those options."""
+    from kmetric_gui.gui.project_schema import Problems, check_options
+    from kmetric_gui.gui.widgets.options_panel import OptionsPanel
+    metric = metrics.get_metric(name)
+    flags = [o for o in metric.options if o.cli]
+    chosen = {}
+    for o in flags:
+        for v in _candidates(o):
+            got = _given(metric, o, v, capsys)
+            if got is not None:
+                assert got[o.name] == pytest.approx(v), o.name
+                chosen[o.name] = got[o.name]
+                break
+        else:
+            pytest.fail(f"{name}: no value of --{o.name} other than its default scores the demo")
+    problems = Problems()
+    kw = check_options({"metric": name, **chosen}, problems)
+    assert kw is not None, list(problems)
+    from_project = Options(**kw)
+    assert from_project == Options(metric=name, **chosen)
+    panel = OptionsPanel()
+    qtbot.addWidget(panel)
+    panel.set_options(from_project)
+    shown = panel.options()
+    assert shown.metric == name and shown.params == from_project.params

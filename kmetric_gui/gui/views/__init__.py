@@ -21,9 +21,9 @@ VIEWS = {
 }
 # Report plots: metric name -> (module of gui/views, function of a report entry).
 REPORT_PLOTS = {
-    "qwk": ("report_plots", "kappa_plots"),
-    "lwlrap": ("report_plots", "lwlrap_plots"),
-    "fbeta": ("report_plots", "fbeta_plots"),
+    "qwk": ("anatomy_plots", "kappa_plots"),
+    "lwlrap": ("anatomy_plots", "lwlrap_plots"),
+    "fbeta": ("anatomy_plots", "fbeta_plots"),
 }
 REQUESTS = ("option_changed", "rows_requested", "transform_requested")
 # Views shared by several metrics, named by the metric's ``view`` (made on first use).
@@ -58,10 +58,12 @@ def view_entry(name):
 
 
 def report_plots(entry):
-    """The report's plots of the entry's metric: [(key, title, widget)] (none by default)."""
+    """The report's plots of the entry's metric: [(key, title, widget)]: its own, else the
+    plots its anatomy view offers to export (every view kind, drawn without a window)."""
     found = REPORT_PLOTS.get(entry.report.metric)
     if found is None:
-        return []
+        from .anatomy_plots import view_plots
+        return view_plots(entry, view_entry(entry.report.metric)[1])
     if callable(found):
         return found(entry)
     import importlib

@@ -21,8 +21,10 @@ class ComparePage(QWidget):
         self.problems.setWordWrap(True)
         self.problems.setStyleSheet("color: #b00020")
         self.use_blend = QPushButton("Use the best blend as the shown submission")
-        self.use_blend.setToolTip("Replaces the shown predictions by α·shown + (1−α)·other "
-                                  "(undo with Ctrl+Z; save with File > Save submission as…)")
+        self.use_blend.setToolTip("Replaces the shown predictions by α·shown + (1−α)·other, "
+                                  "as the curve scored them (class probabilities renormalised, "
+                                  "AUC scores by their ranks); undo with Ctrl+Z, save with "
+                                  "File > Save submission as…")
         self.use_blend.setEnabled(False)
         bar = QHBoxLayout()
         bar.addWidget(self.problems, 1)
@@ -73,6 +75,7 @@ class ComparePage(QWidget):
         other = self.cmp.submissions[pair.b].report.prepared.pred   # solution row order
         name = self.cmp.submissions[pair.b].name
 
-        def fn(prep):
-            return "pred", alpha * np.asarray(prep.pred, float) + (1 - alpha) * other
+        def fn(prep):       # the metric's blend (probabilities renormalised, AUC by ranks)
+            from ...metrics import get_metric
+            return "pred", get_metric(prep.metric).blend_prediction(prep, other, alpha)
         self.transform_requested.emit(f"Blend with {name} (α = {alpha:.2f})", fn)

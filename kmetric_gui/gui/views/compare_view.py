@@ -16,7 +16,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QSizePoli
                                QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget)
 
 from ...errors import InputError
-from ...metrics.kernels.differ import FbetaDiffer, KappaDiffer, LwlrapDiffer
+from ...metrics.kernels.differ import FbetaDiffer, KappaDiffer, LwlrapDiffer, UnitDiffer
+from .compare_units import UnitDifferPanel
 from ..widgets.heatmap import Heatmap
 from ...core.words import plural
 
@@ -100,11 +101,17 @@ class CompareView(QWidget):
         self.title.setWordWrap(True)
         lay.addWidget(self.title)
         self.leaderboard = _table(["submission", "score", "interval", "public", "private"])
-        self.pairs = _table(["A", "B", "Δ = B − A", "interval", "P(B > A)", "p-value",
+        self.pairs = _table(["A", "B", "Δ = B − A", "interval", "B better", "p-value",
                              "P(order flips)", "public Δ", "private Δ"])
-        for c in (0, 1):        # the names give way (cut in the middle, whole in the tooltip)
-            self.pairs.horizontalHeader().setSectionResizeMode(c, QHeaderView.Stretch)
+        self.pairs.horizontalHeaderItem(4).setToolTip(
+            "the share of paired bootstrap replicates in which B scores better than A, in the "
+            "metric's direction (lower is better for errors and losses)")
+        # The names give way to the numbers, cut in the middle (the whole name in the tooltip),
+        # but never below a readable width (at 1280x720 a stretched pair read "rm… …").
+        for c in (0, 1):
+            self.pairs.horizontalHeader().setSectionResizeMode(c, QHeaderView.Interactive)
         self.pairs.setTextElideMode(Qt.ElideMiddle)
+        self.pairs.setWordWrap(False)
         self.pairs.itemSelectionChanged.connect(self._pair_selected)
         lay.addWidget(self.leaderboard)
         lay.addWidget(self.pairs)
@@ -130,7 +137,10 @@ class CompareView(QWidget):
         self.docs = _table(["document", "Δ", "better", "A tp/fp/fn", "B tp/fp/fn"])
         self.docs.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Expanding)
         self.docs.itemSelectionChanged.connect(self._doc_selected)
-        for w in (self.empty, self.heatmap, self.bar_plot, self.docs):
+        self.unit_panel = UnitDifferPanel()
+        self.unit_panel.units_picked.connect(
+            lambda units: self.rows_selected.emit(self.cmp.unit_rows(units)))
+        for w in (self.empty, self.heatmap, self.bar_plot, self.docs, self.unit_panel):
             self.stack.addWidget(w)
         self.blend_page = QWidget()
         bl = QVBoxLayout(self.blend_page)
@@ -139,7 +149,7 @@ class CompareView(QWidget):
         self.blend_note.setWordWrap(True)
         self.blend_plot = pg.PlotWidget(background="w")
         self.blend_plot.setLabel("bottom", "α (weight of A; 0 = B alone, 1 = A alone)")
-        self.blend_plot.setLabel("left", "score of α·A + (1 − α)·B")
+        self.blend_plot.setLabel("left", "score of the blend")
         self.blend_plot.getAxis("left").enableAutoSIPrefix(False)
         self.blend_plot.setMouseEnabled(x=False, y=False)
         bl.addWidget(self.blend_note)
@@ -181,15 +191,45 @@ class CompareView(QWidget):
                          num(priv.delta, sign=True) if priv else "–"])
             tips.append(_pair_tip(subs[p.a].name, subs[p.b].name, st))
         _fill(self.pairs, rows, tips, left=2)
-        for t in (self.leaderboard, self.pairs):
-            rows = min(t.rowCount(), 6)          # more pairs scroll
-            t.setFixedHeight(t.horizontalHeader().sizeHint().height() + 2 * t.frameWidth()
-                             + sum(t.rowHeight(r) for r in range(rows))
-                             + (t.horizontalScrollBar().sizeHint().height()
-                                if t.horizontalScrollBar().isVisible() else 0))
+        for r, p in enumerate(cmp.pairs):       # a name's tooltip is the whole name
+            for c, k in ((0, p.a), (1, p.b)):
+                self.pairs.item(r, c).setToolTip(f"{subs[k].name}\n\n{tips[r]}")
+        self._fit_names()
+        self._fit_heights()
         if cmp.pairs:
             self.pairs.selectRow(0)
             self.select_pair(0)
+
+    def _fit_names(self):
+        """A and B as wide as their names, at most a third of the table each, at least 14
+        characters: the numbers keep their width, the names elide in the middle."""
+        t, fm = self.pairs, self.pairs.fontMetrics()
+        t.resizeColumnsToContents()
+        numbers = sum(t.columnWidth(c) for c in range(2, t.columnCount()))
+        room = max(t.viewport().width(), self.width() - 16) - numbers
+        low = fm.horizontalAdvance("m" * 10)
+        for c in (0, 1):
+            want = max((fm.horizontalAdvance(t.item(r, c).text()) for r in range(t.rowCount())),
+                       default=low) + 16
+            t.setColumnWidth(c, max(low, min(want, room // 2, max(t.width(), 600) // 3)))
+
+    def _fit_heights(self):
+        """Each table as tall as its rows (6 at most, more scroll), plus its horizontal
+        scroll bar when the columns are wider than the table: the bar hid the only pair."""
+        for t in (self.leaderboard, self.pairs):
+            rows = min(t.rowCount(), 6)
+            wide = sum(t.columnWidth(c) for c in range(t.columnCount())) > \
+                t.width() - 2 * t.frameWidth() - (t.verticalScrollBar().width()
+                                                  if t.rowCount() > 6 else 0)
+            t.setFixedHeight(t.horizontalHeader().sizeHint().height() + 2 * t.frameWidth()
+                             + sum(t.rowHeight(r) for r in range(rows))
+                             + (t.horizontalScrollBar().sizeHint().height() if wide else 0))
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        if self.cmp is not None:
+            self._fit_names()
+            self._fit_heights()
 
     def rename_shown(self, name):
         """The shown submission saved under another name: its rows say so (the numbers
@@ -235,9 +275,11 @@ class CompareView(QWidget):
     def _show_differ(self, pair):
         a, b = (self.cmp.submissions[i].name for i in (pair.a, pair.b))
         d = pair.differ
-        show = {KappaDiffer: self._kappa, LwlrapDiffer: self._lwlrap, FbetaDiffer: self._fbeta}
+        show = {KappaDiffer: self._kappa, LwlrapDiffer: self._lwlrap, FbetaDiffer: self._fbeta,
+                UnitDiffer: self._units}
         if d is None or type(d) not in show:
-            self._set_differ(None, "No detail for this metric.")
+            self._set_differ(None, "The two are compared by score only: this metric gives no "
+                                   "per-unit detail.")
             return
         show[type(d)](d, a, b)
 
@@ -322,6 +364,10 @@ class CompareView(QWidget):
                             f"{wins[1]}. Δ: F-beta of B minus F-beta of B with A's predictions "
                             "for that document.")
 
+    def _units(self, d, a, b):
+        note = self.unit_panel.show_differ(d, self.cmp.ids, a, b)
+        self._set_differ(self.unit_panel, note)
+
     def _doc_selected(self):
         rows = self.docs.selectionModel().selectedRows()
         if rows:
@@ -332,9 +378,10 @@ class CompareView(QWidget):
         self.blend_plot.clear()
         self.blend_curve = self.best_line = None
         c = pair.blend
+        self.blend_plot.setVisible(c is not None)     # no curve, no empty axes
         if c is None:
-            self.blend_note.setText("The blend curve needs score-like predictions (LwLRAP scores, "
-                                    "continuous kappa predictions).")
+            self.blend_note.setText("No blend: " + escape(pair.blend_note or "these predictions "
+                                                          "do not blend") + ".")
             return
         a, b = (self.cmp.submissions[i].name for i in (pair.a, pair.b))
         ok = np.isfinite(c.scores)
@@ -344,10 +391,13 @@ class CompareView(QWidget):
             self.blend_plot.addItem(self.best_line)
             self.blend_plot.plot([c.best_alpha], [c.best_score], pen=None, symbol="o",
                                  symbolBrush=BEST, symbolSize=8)
+        held = "".join(f"<br>Held out: {escape(h.words())}." for h in c.held_out)
+        held = held and ":" + held
         self.blend_note.setText(
-            f"Best α = {c.best_alpha:.2f}: {num(c.best_score)} ({a} alone {num(c.scores[-1])}, "
-            f"{b} alone {num(c.scores[0])}). A blend chosen on this truth is optimistic: "
-            "check it on data it was not fitted on.")
+            f"Best α = {c.best_alpha:.2f}: {num(c.best_score)} ({escape(a)} alone "
+            f"{num(c.scores[-1])}, {escape(b)} alone {num(c.scores[0])}"
+            f"{'' if c.higher_is_better else '; lower is better'}). A blend chosen on this "
+            "truth is optimistic" + (held or ": check it on data it was not fitted on."))
 
 
 def _pair_tip(a, b, st):

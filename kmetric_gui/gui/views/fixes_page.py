@@ -97,15 +97,15 @@ class FixesPage(QWidget):
                 self.split.setSizes([total - low, low])
 
     def _fix(self, rows):
-        """The unit's prediction set to its truth: the edit the list's gain is about."""
+        """The unit fixed as the metric fixes it (Metric.fix_rows): the edit the list's gain
+        is about."""
         rows = np.asarray(rows, dtype=np.int64)
         r = self.panel.current_row()
         name = self.panel.model.ids[r] if r is not None else rows[0]
 
         def fn(prep):
-            pred = np.array(prep.pred, copy=True)
-            pred[rows] = np.asarray(prep.truth)[rows]
-            return "pred", pred
+            from ...metrics import get_metric
+            return get_metric(prep.metric).fix_rows(prep, rows)
         self.transform_requested.emit(f"Fix {self.panel.unit} {name}", fn)
 
     def _rows(self, rows):

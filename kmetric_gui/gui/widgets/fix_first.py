@@ -17,8 +17,6 @@ from ...core.words import plural
 from ..crash import guarded
 from ..models.table import fit_columns
 
-_FIX = {"row": "rating set to the truth", "sample": "true labels ranked first",
-        "document": "predictions equal to the truths"}
 _PICKED = QColor(255, 243, 205)
 
 
@@ -93,6 +91,7 @@ class FixFirstPanel(QWidget):
         self.rows = np.zeros(0, dtype=np.int64)
         self.score = float("nan")
         self.unit = "row"
+        self.words = "prediction set to the truth"
         self._reason = None
         self.summary = QLabel("Nothing to fix yet")
         self.summary.setWordWrap(True)
@@ -147,13 +146,14 @@ class FixFirstPanel(QWidget):
     def set_top_fixes(self, top_fixes):
         """Show a ``kmetric_gui.analysis.fixes.TopFixes``."""
         self.set_fixes(top_fixes.fixes, top_fixes.ids, top_fixes.rows, top_fixes.unit,
-                       top_fixes.details)
+                       top_fixes.details, top_fixes.words)
 
-    def set_fixes(self, fixes, ids=None, rows=None, unit="row", details=None):
+    def set_fixes(self, fixes, ids=None, rows=None, unit="row", details=None,
+                  words="prediction set to the truth"):
         """Show a core FixList; ids label the units, rows are what ``rows_selected`` carries,
-        details say what is wrong with each unit."""
+        details say what is wrong with each unit, ``words`` what a fix is (the metric's)."""
         n = len(fixes)
-        self.unit, self.score = unit, float(fixes.score)
+        self.unit, self.score, self.words = unit, float(fixes.score), words
         self.rows = np.asarray(fixes.units if rows is None else rows, dtype=np.int64)
         self.model.set_data(fixes.units.tolist() if ids is None else ids, fixes.gains,
                             fixes.score_after, details)
@@ -163,6 +163,9 @@ class FixFirstPanel(QWidget):
         self.curve.setData(x[ok], y[ok])
         self.marker.setBounds((0, max(n, 0)))
         self._reason = fixes.undefined_reason
+        # No list, no axes: an empty plot (with a meaningless range) says nothing.
+        self.plot.setVisible(n > 0)
+        self.table.setVisible(n > 0)
         for w in (self.slider, self.spin):
             w.blockSignals(True)
             w.setRange(0, n)
@@ -220,7 +223,7 @@ class FixFirstPanel(QWidget):
         if n == 0:
             return f"Score {self.score:.6f}. Move the slider to fix the first {units} of the list."
         after = float(self.model.after[n - 1])
-        fix = _FIX.get(self.unit, "prediction set to the truth")
+        fix = self.words
         return (f"Fixing the first {n} {units if n != 1 else self.unit} ({fix}) takes the "
                 f"score from {self.score:.6f} to {after:.6f} "
                 f"({after - self.score:+.6f}, recomputed exactly).")

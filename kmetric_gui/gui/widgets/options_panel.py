@@ -72,6 +72,13 @@ def metric_entries():
                                                  for m in REGISTRY.values()]
 
 
+def _own(metric):
+    """Names of the options of the chosen metric, or None (left to the layout: all)."""
+    from ...metrics import REGISTRY
+    m = REGISTRY.get(metric) if metric is not None else None
+    return None if m is None else {o.name for o in m.options}
+
+
 class OptionsPanel(QWidget):
     changed = Signal(str)        # "reload" (metric/columns) or "rescore"
     stats_changed = Signal()     # interval or shake-up settings
@@ -334,16 +341,24 @@ class OptionsPanel(QWidget):
             self.stats_changed.emit()
 
     def options(self):
-        """The options shown (and in force once the window applies them)."""
-        return Options(metric=self.metric_combo.currentData(),
-                       id_column=self.id_column.text().strip() or None,
+        """The options shown (and in force once the window applies them): the common ones
+        and, with a metric chosen, that metric's own; left to the layout, every metric's."""
+        from ...analysis.options import declared_options
+        metric = self.metric_combo.currentData()
+        own = _own(metric)
+        known = declared_options()      # a metric unregistered since (a metric file's) is gone
+        values = {k: v for k, v in self._values.items()
+                  if k in known and (own is None or k in own)}
+        return Options(metric=metric, id_column=self.id_column.text().strip() or None,
                        target_column=self.target_column.text().strip() or None,
-                       allow_continuous=True).with_(**self._values)
+                       allow_continuous=True, **values)
 
     def set_options(self, o):
         """Show these options (restored, or the session's after a refusal or Cancel)
         without emitting a burst of changes."""
         o = o if isinstance(o, Options) else Options.from_dict(o, strict=False)
+        if o == self.options():
+            return
         widgets = [self.metric_combo, self.id_column, self.target_column]
         for w in widgets:
             w.blockSignals(True)
@@ -354,7 +369,10 @@ class OptionsPanel(QWidget):
         finally:
             for w in widgets:
                 w.blockSignals(False)
+        own = _own(o.metric)
         for name in self.option_widgets:
+            if own is not None and name not in own:
+                continue               # another metric's value stays as the user left it
             value = getattr(o, name)
             try:                    # a damaged saved value (settings, project): the default
                 value = self.option_specs[name].check(value)

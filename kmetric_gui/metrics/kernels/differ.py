@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .kappa_pairs import kappa_rows
+from .kappa import kappa_rows
 from .kappa import weight_matrix
 
 
@@ -80,3 +80,54 @@ def fbeta_differ(per_document_a, per_document_b, beta=0.5):
     reverted = tb[None, :] - cb + ca                     # (D, 3) with A on document d
     doc_delta = score(*tb) - score(reverted[:, 0], reverted[:, 1], reverted[:, 2])
     return FbetaDiffer(ca.astype(np.int64), cb.astype(np.int64), doc_delta)
+
+
+@dataclass(frozen=True)
+class UnitDiffer:
+    """Units (rows, queries) where A and B differ, the largest effect first.
+
+    ``delta``: score(B) - score(B with A's prediction on that unit), from the
+    units' additive statistics (or, for rank metrics, the unit's share of the
+    score under B minus under A; ``what`` says which)."""
+    units: np.ndarray         # (N,) unit positions where the two differ, largest |delta| first
+    delta: np.ndarray         # (N,)
+    n_units: int              # units compared
+    higher_is_better: bool
+    unit: str = "row"
+    what: str = "score of B minus score of B with A's prediction on that unit"
+    a_text: tuple = ()        # A's prediction at the first listed units, in words (the metric's)
+    b_text: tuple = ()
+    bands: tuple = ()         # optional (label, units, B's gain, A's gain) rows, e.g. AUC by score
+
+    @property
+    def b_better(self):
+        """(N,) True where B's prediction there is the better one (in the metric's direction)."""
+        return self.delta > 0 if self.higher_is_better else self.delta < 0
+
+    @property
+    def wins(self):
+        """(units where B is better, units where A is better)."""
+        b = self.b_better
+        a = (self.delta < 0) if self.higher_is_better else (self.delta > 0)
+        return int(b.sum()), int(a.sum())
+
+
+def unit_differ(stats_a, stats_b, score_fn, higher_is_better=True, unit="row", chunk=1 << 18):
+    """UnitDiffer of two (n, m) per-unit additive statistics on the same units; ``score_fn``
+    maps sums (R, m) to scores (nan when undefined)."""
+    sa = np.asarray(stats_a, dtype=np.float64).reshape(len(stats_a), -1)
+    sb = np.asarray(stats_b, dtype=np.float64).reshape(len(stats_b), -1)
+    if sa.shape != sb.shape:
+        raise ValueError(f"statistics differ in shape: {sa.shape} vs {sb.shape}")
+    diff = np.flatnonzero(np.any(sa != sb, axis=1))
+    tb = sb.sum(axis=0)
+    base = float(np.asarray(score_fn(tb[None, :]))[0])
+    delta = np.empty(diff.size)
+    step = max(1, chunk // max(sa.shape[1], 1))
+    for s in range(0, diff.size, step):
+        rows = diff[s:s + step]
+        delta[s:s + step] = base - np.asarray(score_fn(tb[None, :] - sb[rows] + sa[rows]))
+    delta = np.where(np.isfinite(delta), delta, 0.0)
+    order = np.argsort(-np.abs(delta), kind="stable")
+    return UnitDiffer(diff[order].astype(np.int64), delta[order], int(sa.shape[0]),
+                      bool(higher_is_better), unit)

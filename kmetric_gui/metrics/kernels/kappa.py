@@ -265,3 +265,16 @@ def weighted_kappa(y_true: ArrayLike, y_pred: ArrayLike, *, weights: str = "quad
     acc = KappaAccumulator(weights=weights, min_rating=min_rating,
                            max_rating=max_rating)
     return acc.update(y_true, y_pred).result()
+
+
+def kappa_rows(o, w):
+    """Kappa of each row of o: (R, K*K) confusion counts (truth-major); nan when undefined."""
+    k = w.shape[0]
+    o = np.asarray(o, dtype=np.float64).reshape(-1, k, k)
+    ht, hp = o.sum(axis=2), o.sum(axis=1)
+    n = ht.sum(axis=1)
+    num = np.einsum("rij,ij->r", o, w)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        den = np.einsum("ri,ij,rj->r", ht, w, hp) / n
+        out = 1.0 - num / den
+    return np.where(den > 0, out, np.nan)

@@ -4,7 +4,7 @@ import numpy as np
 from ...core.blend import _curve, check_alphas
 from ...errors import InputError
 from .kappa import weight_matrix
-from .kappa_pairs import kappa_rows
+from .kappa import kappa_rows
 
 
 def kappa_blend(truth, a, b, cuts, alphas=None, *, min_rating=None, weights="quadratic"):

@@ -15,7 +15,7 @@ import numpy as np
 
 from ...core.joint import Joint, mode_of, normal_sums
 from ...core.resample import check_cancel, index_blocks, rng_of
-from .kappa_pairs import kappa_rows
+from .kappa import kappa_rows
 
 EXACT_CELLS = 2.5e7       # replicate x candidate x cell counts held by exact draws
 _GRAM_ROWS = 1 << 16      # rows per block of the influence Gram matrix

@@ -18,22 +18,9 @@ import numpy as np
 
 from ...core.compare import _blocks
 from ...errors import InputError
-from .kappa import weight_matrix
+from .kappa import kappa_rows, weight_matrix  # noqa: F401 (kappa_rows: this module's users)
 
 MAX_CLASSES = 40      # joint (truth, A, B) cells: K^3
-
-
-def kappa_rows(o, w):
-    """Kappa of each row of o: (R, K*K) confusion counts (truth-major); nan when undefined."""
-    k = w.shape[0]
-    o = np.asarray(o, dtype=np.float64).reshape(-1, k, k)
-    ht, hp = o.sum(axis=2), o.sum(axis=1)
-    n = ht.sum(axis=1)
-    num = np.einsum("rij,ij->r", o, w)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        den = np.einsum("ri,ij,rj->r", ht, w, hp) / n
-        out = 1.0 - num / den
-    return np.where(den > 0, out, np.nan)
 
 
 def _codes(values, k, what):

@@ -1,6 +1,9 @@
-"""The report's plots of the three built-in metrics (a parallel registry in
-gui/views/__init__.py: metric name -> plots of a report entry)."""
+"""The report's anatomy plots: the three seed metrics' own (a parallel registry in
+gui/views/__init__.py: metric name -> plots of a report entry), every other metric's
+from its anatomy view (``view_plots``), and each compared pair's (``pair_plots``)."""
 import numpy as np
+
+from ...core.words import plural
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
@@ -80,3 +83,53 @@ def fbeta_plots(entry):
     q.getAxis("bottom").setTicks([[(k, str(k) if k < 20 else "20+") for k in range(0, counts.size, step)]])
     return [("counts", "Pooled counts: TP, FP, FN", p),
             ("documents_by_errors", "Documents by number of errors", q)]
+
+
+def view_plots(entry, view_cls):
+    """The plots an anatomy view offers to export, drawn for the entry's report (the view
+    computes inline without a job controller); each plot leaves the view to be drawn alone."""
+    from ..widgets.export import plain_name
+    view = view_cls(None)
+    view.set_report(entry.report, True)
+    export = getattr(view, "export", None)
+    out = []
+    for title, kind, get, available in (export.entries if export is not None else []):
+        if kind != "plot" or not available():
+            continue
+        widget = get()
+        widget.setParent(None)
+        widget._report_view = view          # the view lives while its plots are drawn
+        out.append((plain_name(title), title[:1].upper() + title[1:], widget))
+    return out
+
+
+def pair_plots(comparison):
+    """[(key, title, widget)] of each compared pair (the `compare --json` object): the blend
+    curve with its best alpha, and the units where the two differ most."""
+    out = []
+    for k, p in enumerate(comparison.get("pairs", []), 1):
+        pair = f"{p['a']} vs {p['b']}"
+        b = p.get("blend")
+        if b and any(v is not None for v in b["scores"]):
+            q = _plot(f"Blend: {pair}", "score", "α (weight of A)")
+            x = np.array(b["alphas"], float)
+            y = np.array([np.nan if v is None else v for v in b["scores"]], float)
+            ok = np.isfinite(y)
+            q.plot(x[ok], y[ok], pen=pg.mkPen(BLUE, width=2.5))
+            if b["best_alpha"] is not None:
+                q.addItem(pg.InfiniteLine(pos=b["best_alpha"], angle=90,
+                                          pen=pg.mkPen(RED, width=1.5, style=Qt.DashLine)))
+            out.append((f"pair{k}_blend", f"Blend of pair {k} ({pair}): best α "
+                        f"{b['best_alpha'] if b['best_alpha'] is None else round(b['best_alpha'], 2)}", q))
+        d = p.get("where_they_differ")
+        if d and d["largest"]:
+            top = d["largest"]
+            q = _plot(f"Where they differ: {pair}", "Δ (B − A on the unit)", d["unit"])
+            h = np.array([u["delta"] or 0.0 for u in top])
+            good = h > 0 if comparison.get("higher_is_better", True) else h < 0
+            q.addItem(pg.BarGraphItem(x=np.arange(h.size), height=h, width=0.7,
+                                      brushes=[pg.mkBrush(*(GREEN if g else ORANGE)) for g in good]))
+            q.getAxis("bottom").setTicks([[(i, str(u["id"])[:10]) for i, u in enumerate(top)]])
+            out.append((f"pair{k}_differ", f"Pair {k}: the {len(top)} {plural(d['unit'])} where "
+                        f"{p['a']} and {p['b']} differ most (green: B better)", q))
+    return out

@@ -1,0 +1,130 @@
+"""What moves a metric file's score, by calling it: blends of two submissions and
+fix first. Each call carries the shown data's edited cells, so the numbers are
+those of the table as it stands.
+
+Blend: alpha x A + (1 - alpha) x B on the numeric prediction columns both files
+share, at a bounded number of alphas (BLEND_POINTS), scored in A's workers with
+B's frames read beside A's.
+
+Fix first: rows whose prediction differs from the truth (the submission's
+columns of the solution's names), the likeliest first (largest absolute
+difference), each re-scored alone for as long as the time budget lasts; the best
+of them then fixed cumulatively, so each ``score_after`` is exact for that row
+and all above it.
+"""
+import time
+
+import numpy as np
+
+from . import worker as task
+
+BLEND_POINTS = 21
+FIX_BUDGET = 60.0
+
+
+def _values(results):
+    return np.array([r[1] if r[0] == "ok" else np.nan for r in results], dtype=np.float64)
+
+
+def _spec(result, **extra):
+    out = {"rows": result.rows, **extra}
+    if result.spec:
+        out["cells"] = result.spec
+    return out
+
+
+def blend(metric, report_a, report_b, alphas=None, rows=None, cancel=None):
+    """core.blend.BlendCurve over ``alphas`` (default BLEND_POINTS from 0 to 1) of ``rows``
+    (None: A's scored rows), or None when the two share no numeric prediction column."""
+    from ..core.blend import blend_curve, check_alphas
+    a, b = report_a.result, report_b.result
+    al = check_alphas(np.linspace(0, 1, BLEND_POINTS) if alphas is None else alphas)
+    if len(al) > 4 * BLEND_POINTS:             # each point is a call of foreign code
+        al = al[np.unique(np.linspace(0, len(al) - 1, BLEND_POINTS).round().astype(int))]
+    base = {"rows": a.rows if rows is None else np.asarray(rows)}
+    sets = [{**_spec(a, blend=(b.worker.paths, float(x))), **base} for x in al]
+    res = a.worker.score_sets(a.args, sets, cancel=cancel, count=len(sets))
+    if all(r[0] == "unavailable" for r in res):
+        return None
+    return blend_curve(al, _values(res), metric.higher_is_better)
+
+
+def fixes(metric, report, rows, top, budget=FIX_BUDGET, cancel=None):
+    """core.attribution.FixList of the scored rows (see the module's note)."""
+    from ..core.attribution import as_fixlist, empty_fixes
+    r = report.result
+    w = r.worker
+    shared, order = w.ask(task.fix_candidates)
+    scored = np.arange(r.total) if rows is None else np.asarray(rows)
+    order = order[np.isin(order, scored)]
+    if not shared:
+        return empty_fixes(r.score, "the submission has no column of the solution's to set "
+                                    "to its truth")
+    if not len(order):
+        return empty_fixes(r.score, "every row is already right")
+    sign = 1.0 if metric.higher_is_better else -1.0
+    chunk = max(1, min(50, int(0.5 / max(r.seconds, 1e-3))))
+    until = time.monotonic() + budget
+    res = w.score_sets(r.args, (_spec(r, fix=[int(x)]) for x in order), cancel=cancel,
+                       chunk=chunk, count=len(order), until=until)
+    alone = _values(res)
+    if res and all(x[0] != "ok" for x in res):
+        why = res[0][1] if res[0][0] == "unavailable" else \
+            f"the metric failed on every fix tried (first: {res[0][1]})"
+        return empty_fixes(r.score, why, int(len(order)))
+    gain = sign * (alone - r.score)
+    good = np.flatnonzero(np.isfinite(gain) & (gain > 0))
+    best = order[good[np.argsort(-gain[good], kind="stable")][:top]]
+    if not best.size:
+        return empty_fixes(r.score, "no single fix tried improves the score", int(len(order)))
+    after = _values(w.score_sets(r.args, [_spec(r, fix=best[:j + 1].tolist())
+                                          for j in range(len(best))], cancel=cancel))
+    units = np.searchsorted(scored, best)          # positions among the scored rows
+    return as_fixlist(units, after, r.score, int(len(order)), metric.higher_is_better)
+
+
+LISTED = 50               # rows of "where they differ" scored exactly (a call each)
+DIFFER_BUDGET = 30.0
+
+
+def _distance(block_a, block_b):
+    """(n,) how far B's predictions are from A's on each row: absolute differences of the
+    numeric columns both have, plus one per text column that differs."""
+    d = np.zeros(len(block_a))
+    for j, name in enumerate(block_a.names):
+        if name not in block_b.names:
+            continue
+        a, b = block_a.values(j), block_b.values(block_b.names.index(name))
+        if a.dtype.kind in "fiu" and b.dtype.kind in "fiu":
+            d += np.nan_to_num(np.abs(a.astype(np.float64) - b.astype(np.float64)), nan=1.0)
+        else:
+            d += np.asarray([x != y for x, y in zip(a.tolist(), b.tolist())], dtype=np.float64)
+    return d
+
+
+def differ(metric, report_a, report_b, cancel=None):
+    """kernels.differ.UnitDiffer of the rows whose predictions differ most (the first
+    LISTED, as long as DIFFER_BUDGET lasts): each row's score(B) minus score(B with A's
+    prediction on that row), one call of the metric a row."""
+    from ..metrics.kernels.differ import UnitDiffer
+    a, b = report_a.result, report_b.result
+    scored = np.arange(a.total) if a.rows is None else np.asarray(a.rows)
+    dist = _distance(report_a.prepared.pred, report_b.prepared.pred)[scored]
+    differ_at = np.flatnonzero(dist > 0)
+    picked = differ_at[np.argsort(-dist[differ_at], kind="stable")][:LISTED]
+    sets = []
+    for pos in picked:
+        mask = np.zeros(b.total, dtype=bool)
+        mask[scored[pos]] = True
+        sets.append(_spec(b, swap=(a.worker.paths, mask)))
+    res = b.worker.score_sets(b.args, sets, cancel=cancel, count=len(sets),
+                              until=time.monotonic() + DIFFER_BUDGET)
+    delta = b.score - _values(res)
+    units = picked[:len(delta)]
+    ok = np.isfinite(delta)
+    order = np.argsort(-np.abs(delta[ok]), kind="stable")
+    return UnitDiffer(units[ok][order].astype(np.int64), delta[ok][order], int(len(scored)),
+                      bool(metric.higher_is_better), "row",
+                      what=f"score of B minus score of B with A's prediction on that row (the "
+                           f"{len(units)} rows whose predictions differ most, of "
+                           f"{differ_at.size:,} that differ)")
