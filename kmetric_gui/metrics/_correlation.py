@@ -84,21 +84,61 @@ class CorrelationMetric(FamilyMetric):
         from .kernels.correlation import pearson_score
         return result.row_stats, pearson_score
 
-    def fixed_stats(self, result, stats):
-        """A row's prediction set to its truth in the submission's own scale (its mean
-        and spread): on the standard scores, the prediction's equals the truth's."""
-        out = stats.copy()
-        out[:, 2::5] = stats[:, 1::5]
-        out[:, 4::5] = stats[:, 3::5]
-        out[:, 5::5] = stats[:, 3::5]
-        return out
+    def score_values(self, truth, pred, report):
+        """Pearson's statistics of other predictions in the report's frame (its means and
+        spreads): blends and fixes sum with the report's own rows."""
+        from .kernels.correlation import pearson_rows, pearson_score
+        return pearson_rows(np.asarray(truth, np.float64), np.asarray(pred, np.float64),
+                            report.result.scales), pearson_score
+
+    def fixed_prediction(self, truth, pred, rows=None):
+        """Rows' predictions set to their truth in the submission's own scale: Pearson,
+        the truth's standard score in the predictions' mean and spread; the rank
+        correlations, the prediction value holding the truth's rank."""
+        from .kernels.correlation_fixes import fixed_prediction
+        return fixed_prediction(self.kind, truth, pred, rows)
 
     def fixes(self, report, rows, top):
         if self.kind == "pearson":
             return super().fixes(report, rows, top)
-        from ..core.attribution import empty_fixes
-        return empty_fixes(report.result.score, f"fix first is not available for "
-                           f"{self.label} (moving one row's rank moves the others')")
+        from .kernels.correlation_fixes import rank_fix_first
+        prep = report.prepared
+        return rank_fix_first(self.kind, take(prep.truth, rows), take(prep.pred, rows), top)
+
+    def blend_sets(self, report_a, report_b, alphas, row_sets):
+        if self.kind == "pearson":
+            return super().blend_sets(report_a, report_b, alphas, row_sets)
+        from ..core.blend import blend_curve
+        from .family_analyses import blend_grid
+        from .kernels.correlation import correlation
+        pa, pb = report_a.prepared, report_b.prepared
+        al = blend_grid(alphas)
+        out = []
+        for rows in row_sets:
+            r = split_rows(pa.usage) if rows is None else rows
+            t, a, b = take(pa.truth, r), take(pa.pred, r), take(pb.pred, r)
+            out.append(blend_curve(al, [correlation(t, x * a + (1 - x) * b, self.kind).score
+                                        for x in al], self.higher_is_better))
+        return out
+
+    def differ(self, report_a, report_b, engine, i, j):
+        """Rows where B would score differently with A's prediction on them (B's score minus
+        B's with that row from A), largest first."""
+        from dataclasses import replace
+
+        from .family_analyses import LISTED
+        from .kernels.correlation_fixes import rank_differ
+        from .kernels.differ import unit_differ
+        rows = split_rows(report_b.prepared.usage)
+        truth = take(report_b.prepared.truth, rows)
+        a, b = take(report_a.prepared.pred, rows), take(report_b.prepared.pred, rows)
+        if self.kind == "pearson":
+            sb, fn = self.unit_stats(report_b)
+            sa, _ = self.score_values(truth, a, report_b)       # A's values in B's frame
+            d = unit_differ(sa, sb, fn, self.higher_is_better, self.unit)
+        else:
+            d = rank_differ(self.kind, truth, a, b, self.unit)
+        return replace(d, **self.differ_texts(report_a, report_b, d.units[:LISTED]))
 
     def fix_details(self, report, units, sol_rows):
         r = report.result

@@ -3,7 +3,8 @@ levenshtein, jaccard_words, ndcg): the score is the mean of one number a row (or
 ratio of two sums), so its statistics, compare, fix first and the generic view's costs
 are sums of those numbers (metrics/kernels/means.py). A subclass gives ``kernel``, the
 layout (``build``, ``fit``), its ``reference`` and ``fixed_value`` (a row's number once
-its prediction is right).
+its prediction is right); blends, where they differ and fix first come from the
+contract's family analyses (metrics/family_analyses.py).
 """
 import numpy as np
 
@@ -20,17 +21,11 @@ class MeanMetric(FamilyMetric):
         u = result.units(self.unit)
         return u.stats, u.score
 
-    def fixed_value(self, result):
-        """(n,) or a number: each row's value once fixed."""
-        raise NotImplementedError
+    view = "values"              # each row's value and the rows furthest from their best
 
-    def fixed_stats(self, result, stats):
-        out = stats.copy()
-        if result.denominators is None:
-            out[:, 0] = self.fixed_value(result)       # the count column stays
-        else:
-            out[:, 0] = 0.0                            # no error left; the length stays
-        return out
+    def fixed_value(self, result):
+        """(n,) or a number: each row's value once fixed (the view's distance to the best)."""
+        raise NotImplementedError
 
     def json_fields(self, report):
         out = super().json_fields(report)

@@ -4,8 +4,8 @@ at ``sigma_min`` (70), the error at ``error_max`` (1000). Higher is better (a ro
 -log(sqrt(2) * 70), about -4.59).
 
 Layout: solution id + the target column (OSIC: ``FVC``); submission id + the same
-target column + the confidence column (``--confidence-column``, else the one
-submission column the solution lacks, e.g. ``Confidence``)."""
+target column + the confidence column (the one submission column the solution lacks, or
+one named ``Confidence``)."""
 import math
 
 import numpy as np
@@ -22,8 +22,6 @@ class LaplaceLL(MeanMetric):
     fix_words = "prediction set to the truth, confidence to the least sigma"
     demo_label = "Laplace log likelihood (OSIC)"
     options = (
-        Option("confidence_column", str, None, help="laplace_ll: the submission's confidence "
-               "(sigma) column (default: the one column the solution lacks)", label="Confidence"),
         Option("sigma_min", float, 70.0, help="laplace_ll: confidences below this count as it "
                "(OSIC: 70)", label="Least sigma", minimum=0.001, maximum=1e5, step=1.0),
         Option("error_max", float, 1000.0, help="laplace_ll: errors above this count as it "
@@ -53,15 +51,13 @@ class LaplaceLL(MeanMetric):
         if target is None:
             s.col.add(ctx.sol_name, f"expected one target column besides '{ctx.id_col}'; found "
                       f"{len(sols)}: {', '.join(sols) or 'none'}")
-        conf = opt(ctx.options, self, "confidence_column")
-        if conf is None:
-            others = [c for c in subs if c != target and c not in sols]
-            named = [c for c in subs if c.lower() in ("confidence", "sigma")]
-            conf = others[0] if len(others) == 1 else (named[0] if len(named) == 1 else None)
-            if conf is None and target is not None:
-                s.col.add(ctx.sub_name, "expected one confidence column besides the target "
-                          f"'{target}'; found {', '.join(c for c in subs if c != target) or 'none'}"
-                          " (name it with --confidence-column)")
+        others = [c for c in subs if c != target and c not in sols]
+        named = [c for c in subs if c.lower() in ("confidence", "sigma")]
+        conf = others[0] if len(others) == 1 else (named[0] if len(named) == 1 else None)
+        if conf is None and target is not None:
+            s.col.add(ctx.sub_name, "expected one confidence column besides the target "
+                      f"'{target}' (a column the solution lacks, or one named Confidence); "
+                      f"found {', '.join(c for c in subs if c != target) or 'none'}")
         for name in (target, conf):
             if name is not None and name not in ctx.sub.column_names:
                 s.col.add(ctx.sub_name, f"no column '{name}'; found columns: "
@@ -98,6 +94,15 @@ class LaplaceLL(MeanMetric):
     def perfect(self, prep):
         """The truth, with a confidence of 0 (counted as the least sigma): the best rows."""
         return np.column_stack([prep.truth, np.zeros(len(prep.truth))])
+
+    def fixed_prediction(self, truth, pred, rows=None):
+        """``rows`` (None: all) predicted at their truth with a confidence of 0 (counted as
+        the least sigma)."""
+        out = np.array(pred, dtype=np.float64, copy=True)
+        sel = slice(None) if rows is None else np.asarray(rows, np.int64)
+        out[sel, 0] = np.asarray(truth, np.float64)[sel]
+        out[sel, 1] = 0.0
+        return out
 
     def fixed_value(self, result):
         from .kernels.laplace import best_row

@@ -73,6 +73,13 @@ class Ndcg(MeanMetric):
             n += 1
         return total / n if n else float("nan")
 
+    def fixed_prediction(self, truth, pred, rows=None):
+        """Item lists with ``rows`` (None: all) ranking the relevant items first."""
+        out = [list(p) for p in pred]
+        for i in (range(len(out)) if rows is None else np.asarray(rows, np.int64).tolist()):
+            out[i] = list(truth[i])
+        return out
+
     def fixed_value(self, result):
         return np.where(result.detail["relevant"] > 0, 1.0, 0.0)   # the relevant items first
 

@@ -329,15 +329,15 @@ def test_bad_inputs_of_the_new_layouts_one_line_each(tmp_path):
 
 
 def test_kl_micro_average_is_on_unless_the_cli_says_no(tmp_path, capsys):
-    # Before: a true-by-default option was a store_true flag, so the CLI scored the macro
-    # average (micro / classes) whenever --micro-average was not typed.
+    # A true-by-default option's flag is its off switch (a store_true --micro-average read
+    # false whenever it was absent: the CLI scored the macro average, micro / classes).
     rng = np.random.default_rng(2)
     t = rng.dirichlet(np.ones(3), 30)
     p = rng.dirichlet(np.ones(3), 30)
     names = ["a", "b", "c"]
     sol, sub = pair(tmp_path, names, t.tolist(), p.tolist())
     frames = pd.DataFrame(t, columns=names), pd.DataFrame(p, columns=names)
-    for flags, micro in (([], True), (["--micro-average"], True), (["--no-micro-average"], False)):
+    for flags, micro in (([], True), (["--no-micro-average"], False)):
         assert main(["score", str(sol), str(sub), "--metric", "kl_divergence", "--json"] + flags) == 0
         d = json.loads(capsys.readouterr().out)
         assert d["score"] == pytest.approx(kaggle_kl(*frames, micro_average=micro), rel=1e-12)

@@ -33,6 +33,7 @@ VIEW_KINDS = {
     "residuals": ("residual_view", "ResidualView"),
     "ranking": ("ranking_view", "RankingView"),
     "correlation": ("correlation_view", "CorrelationView"),
+    "values": ("values_view", "ValuesView"),
 }
 
 
