@@ -144,10 +144,16 @@ class CorrelationMetric(FamilyMetric):
         r = report.result
         if r.columns != 1:
             return super().fix_details(report, units, sol_rows)
-        (mt, st), (mp, sp) = r.scales[0, :, 0], r.scales[1, :, 0]
         prep = report.prepared
-        return [f"truth {t:.6g}, predicted {p:.6g} (as the truth: {mp + sp * (t - mt) / st:.6g})"
-                for t, p in zip(prep.truth[sol_rows].tolist(), prep.pred[sol_rows].tolist())]
+        t, p = prep.truth[sol_rows].tolist(), prep.pred[sol_rows].tolist()
+        if self.kind != "pearson":
+            from .kernels.ranks import midranks
+            rt, rp = midranks(r.truth)[units], midranks(r.pred)[units]
+            return [f"truth {a:.6g} (rank {x:g} of {r.n:,}), predicted {b:.6g} (rank {y:g})"
+                    for a, b, x, y in zip(t, p, rt.tolist(), rp.tolist())]
+        (mt, st), (mp, sp) = r.scales[0, :, 0], r.scales[1, :, 0]
+        return [f"truth {a:.6g}, predicted {b:.6g} (as the truth: {mp + sp * (a - mt) / st:.6g})"
+                for a, b in zip(t, p)]
 
     # -- output ------------------------------------------------------------------------
     def json_fields(self, report):

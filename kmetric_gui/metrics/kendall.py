@@ -6,6 +6,7 @@ from ._correlation import CorrelationMetric
 class Kendall(CorrelationMetric):
     name = "kendall"
     label = "Kendall tau-b"
+    fix_words = "prediction moved to the value holding its truth's rank"
     kind = "kendall"
     demo_label = "Kendall tau (ranking)"
 

@@ -7,6 +7,7 @@ from ._correlation import CorrelationMetric
 class Spearman(CorrelationMetric):
     name = "spearman"
     label = "Spearman rho"
+    fix_words = "prediction moved to the value holding its truth's rank"
     kind = "spearman"
     demo_label = "Spearman rho (column-wise mean)"
 
