@@ -9,7 +9,7 @@ import numpy as np
 
 from ._family import Option, opt
 from ._means import MeanMetric
-from .base import take
+from .base import split_rows, take
 
 
 class KlDivergence(MeanMetric):
@@ -104,8 +104,10 @@ class KlDivergence(MeanMetric):
 
     def json_fields(self, report):
         d = report.result.detail
+        p = np.asarray(take(report.prepared.pred, split_rows(report.prepared.usage)))
+        clipped = int(np.count_nonzero((p < d["eps"]) | (p > 1 - d["eps"])))
         return {**super(MeanMetric, self).json_fields(report), "eps": d["eps"],
-                "micro_average": d["micro_average"], "clipped": d["clipped"]}
+                "micro_average": d["micro_average"], "clipped": clipped}
 
 
 def _sums_to_one(table, names, rows):
