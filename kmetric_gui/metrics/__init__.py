@@ -102,6 +102,18 @@ for _m in (PEARSON, SPEARMAN, KENDALL, MCC, SMAPE, MAPE, NDCG, LEVENSHTEIN, JACC
            KL_DIVERGENCE, LAPLACE_LL, ANGULAR):
     register(_m)            # issue 35's families: their fits are never clear (the user is asked)
 
+from .dice import DICE  # noqa: E402 (masks and boxes, issue 38: the image is the unit)
+from .iou import IOU  # noqa: E402
+from .iou_precision import IOU_PRECISION  # noqa: E402
+from .fbeta_iou import FBETA_IOU  # noqa: E402
+from .pixel_fbeta import PIXEL_FBETA  # noqa: E402
+from .map_iou import MAP_IOU  # noqa: E402
+from .point_f1 import POINT_F1  # noqa: E402
+for _m in (DICE, IOU, IOU_PRECISION, FBETA_IOU, PIXEL_FBETA):
+    register(_m, detect_before="mapk")    # run-length masks: asked which, before MAP@K's items
+for _m in (MAP_IOU, POINT_F1):
+    register(_m, detect_before="fbeta")   # box strings: before the PredictionString seed
+
 _chooser.provide(choose_metric)
 
 

@@ -51,6 +51,9 @@ class MapK(FamilyMetric):
             return None
         import pyarrow.compute as pc
         preds = sample.sub.column(found[0]).slice(0, sample.rows).cast("string")
+        from ._image_layouts import rle_fit
+        if rle_fit(sub_targets, sample):   # pairs of numbers, runs apart: masks may fit too
+            return fit_reason(self, sample, f"space-separated numbers in '{found[0]}' (items)")
         if bool(pc.any(pc.match_substring(pc.utf8_trim_whitespace(preds), " ")).as_py()):
             from .detect import Fit        # several space-separated items a row: a ranking
             return Fit(f"space-separated items in '{found[0]}' ({self.label})")

@@ -41,6 +41,7 @@ class Option:
     maximum: "float | None" = None
     step: "float | None" = None   # the app's spin box step (floats)
     cli: bool = True              # a flag of the commands (False: the app and projects only)
+    examples: tuple = ()          # valid free-text values on the metric's demo (conformance test)
 
     @property
     def flag(self):

@@ -3,7 +3,7 @@ parameters from ``self.rng`` (its own stream) and acts as a user would."""
 import time
 from pathlib import Path
 
-METRICS = ("qwk", "lwlrap", "fbeta")
+METRICS = ("qwk", "lwlrap", "fbeta", "dice", "map_iou")   # + a mask and a box demo (issue 38)
 
 
 def process(ms):

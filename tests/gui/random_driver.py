@@ -110,6 +110,7 @@ class Driver(Actions):
         self.rng = random.Random(0)
         win.ask_unsaved = self._answer_unsaved
         win.ask_save_path = self._save_path
+        win.ask_metric = self._answer_metric      # the "several metrics fit" question (masks)
         win.projects.show_problem = lambda text: None
         win.jobs.error.connect(lambda kind, exc: self.find(
             "unexpected error", f"{kind}: {type(exc).__name__}: {exc} "
@@ -184,6 +185,13 @@ class Driver(Actions):
             self.consent = s.data.id
         self.log(f"    asked about unsaved edits: {answer.name}")
         return answer
+
+    def _answer_metric(self, names):
+        """A random answer to "which metric?" (None: the dialog cancelled); a modal dialog
+        offscreen would hang the run."""
+        name = self.rng.choice(list(names) + [None])
+        self.log(f"    asked which metric of {', '.join(names)}: {name}")
+        return name
 
     def _save_path(self):
         if self.rng.random() < 0.15:

@@ -263,6 +263,8 @@ def _candidates(o):
         lo = o.minimum if o.minimum is not None else 0.0
         hi = o.maximum if o.maximum is not None else lo + 1.0
         vals = [lo + (hi - lo) * f for f in (0.37, 0.61, 0.05)]
+    elif o.examples:     # free text of a form (an image size, thresholds): the metric's own
+        return [v for v in o.examples if v != o.default]
     else:                # free text (a label): a few usual ones
         return [v for v in ("0", "1", "2", "true", "a") if v != o.default]
     return [v for v in dict.fromkeys(vals) if v != o.default and lo <= v <= hi]

@@ -44,6 +44,12 @@ def register_view(name, title, cls, plots=None):
         REPORT_PLOTS[name] = plots
 
 
+# Masks and boxes (issue 38): one view of images, worst first, and the worst images' pictures.
+from .images_view import ImagesView  # noqa: E402
+for _name in ("dice", "iou", "iou_precision", "fbeta_iou", "pixel_fbeta", "map_iou", "point_f1"):
+    register_view(_name, "Images", ImagesView, ("images_view", "image_plots"))
+
+
 def view_entry(name):
     """(tab title, view class) of a metric: its own, else the generic view."""
     if name in VIEWS:

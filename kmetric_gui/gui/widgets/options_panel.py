@@ -8,7 +8,7 @@ when it has focus; otherwise it scrolls the panel.
 """
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox,
-                               QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget)
+                               QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
 from ...analysis.scoring import Options
 from ..crash import guarded
@@ -53,7 +53,11 @@ def option_widget(option):
         for label, value in zip(labels, option.choices):
             w.addItem(label, value)
         return w
-    if option.type is float and not option.optional:
+    # A spin box only for a bounded range with a declared step (an eps of 1e-15
+    # showed as 0.00 and was written back as 0): other numbers are typed and read by the
+    # schema.
+    if option.type is float and not option.optional and option.minimum is not None \
+            and option.maximum is not None and option.step is not None:
         lo = option.minimum if option.minimum is not None else -1e12
         hi = option.maximum if option.maximum is not None else 1e12
         w = WheelSafeDoubleSpin(decimals=_decimals(option), minimum=lo, maximum=hi,
@@ -68,8 +72,8 @@ def option_widget(option):
 def metric_entries():
     """(label, value) of the metric combo: auto, then every registered metric."""
     from ...metrics import REGISTRY
-    return [("auto (from the layout)", None)] + [(f"{m.label} ({m.name})", m.name)
-                                                 for m in REGISTRY.values()]
+    return [("auto (from the layout)", None)] + [
+        (m.label if m.foreign else f"{m.label} ({m.name})", m.name) for m in REGISTRY.values()]
 
 
 def _own(metric):
@@ -91,9 +95,9 @@ class OptionsPanel(QWidget):
         general = QGroupBox("Files")
         f = QFormLayout(general)
         self.metric_combo = WheelSafeCombo()
-        # A long metric name must not widen the dock either (its list shows it whole).
+        # A long metric name (a metric file's) must not widen the dock.
         self.metric_combo.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
-        self.metric_combo.setMinimumContentsLength(20)
+        self.metric_combo.setMinimumContentsLength(16)
         for label, value in metric_entries():
             self.metric_combo.addItem(label, value)
         self.id_column = QLineEdit()
@@ -105,34 +109,36 @@ class OptionsPanel(QWidget):
         f.addRow("Target column", self.target_column)
         lay.addWidget(general)
 
-        # One group per metric with options, one widget per declared option (an option
-        # two metrics share: one widget, in the first one's group, every choice).
+        # One group per metric with options, one widget per declared option. An option
+        # two metrics share (one meaning: register() sees to it) has a widget in each
+        # group, all showing the one value in force, so the metric in use shows all of its
+        # own; ``option_widgets`` names the first.
         from ...metrics.schema import all_options
         merged = all_options(REGISTRY.values())
         self.option_specs, self.option_widgets, self.metric_boxes = {}, {}, {}
+        self._copies = {}                       # option name -> every widget showing it
         self._values = {}                       # option name -> value in force
-        self._labels, self._forms, self._options_of = {}, {}, {}
         for m in REGISTRY.values():
             if not m.options:
                 continue
             box = QGroupBox(m.label)
             form = QFormLayout(box)
-            self._forms[m.name] = form
-            self._options_of[m.name] = [o.name for o in m.options]
             for o in m.options:
-                if o.name in self.option_widgets:      # shared by two metrics: one widget,
-                    continue                           # moved to the group in use (show_metric)
                 o = merged[o.name]
                 w = option_widget(o)
+                self._copies.setdefault(o.name, []).append(w)
+                if o.name in self.option_widgets:      # shared: a copy in this group
+                    w.setToolTip(o.help)
+                    form.addRow("" if isinstance(w, QCheckBox) else o.title, w)
+                    continue
                 w.setToolTip(o.help)
                 self.option_specs[o.name] = o
                 self.option_widgets[o.name] = w
                 self._values[o.name] = o.default
+                self._show(o.name, o.default)     # a typed field shows its default too
                 if not hasattr(self, o.name):
                     setattr(self, o.name, w)    # panel.weights, panel.beta, ...
-                label = None if isinstance(w, QCheckBox) else QLabel(o.title)
-                self._labels[o.name] = label
-                form.addRow(w) if label is None else form.addRow(label, w)
+                form.addRow("" if isinstance(w, QCheckBox) else o.title, w)
             self.metric_boxes[m.name] = box
             lay.addWidget(box)
 
@@ -187,8 +193,10 @@ class OptionsPanel(QWidget):
             w.editingFinished.connect(self._columns_edited)
         self._last_columns = ("", "")
         self.refused_text = ""
-        for name, w in self.option_widgets.items():
-            self._connect(name, w)
+        for name, copies in self._copies.items():
+            for w in copies:
+                self._connect(name, w)
+            self._show(name, self._values[name])
         self.show_metric(None)
         self.changed.connect(self.mark_changed)
         self.mark_changed()
@@ -201,16 +209,16 @@ class OptionsPanel(QWidget):
         elif isinstance(w, QDoubleSpinBox):
             w.valueChanged.connect(lambda v, n=name: self._accept(n, float(v)))
         else:
-            w.editingFinished.connect(lambda n=name: self._text_edited(n))
+            w.editingFinished.connect(lambda n=name, w=w: self._text_edited(n, w))
 
     def _accept(self, name, value):
         if value != self._values.get(name):
             self._values[name] = value
             self.changed.emit("rescore")
 
-    def _text_edited(self, name):
+    def _text_edited(self, name, w=None):
         """A typed value: in force when it parses (empty: auto), else the text goes back."""
-        w, spec = self.option_widgets[name], self.option_specs[name]
+        w, spec = w or self.option_widgets[name], self.option_specs[name]
         try:
             value = spec.parse(w.text())
         except ValueError as e:
@@ -225,7 +233,8 @@ class OptionsPanel(QWidget):
         self._show(name, kept)
         self.refused_text = (f"{name.replace('_', ' ').capitalize()} refused: {why}; "
                              f"it stays {self._shown(kept)}")
-        self.option_widgets[name].setToolTip(self.refused_text)
+        for w in self._copies[name]:
+            w.setToolTip(self.refused_text)
         self.refused.emit(self.refused_text)
 
     @staticmethod
@@ -233,35 +242,37 @@ class OptionsPanel(QWidget):
         return "auto" if value is None else str(value)
 
     def _show(self, name, value):
-        """Put a value on its widget without signals."""
-        w = self.option_widgets[name]
-        w.blockSignals(True)
-        try:
-            if isinstance(w, QCheckBox):
-                w.setChecked(bool(value))
-            elif isinstance(w, QComboBox):
-                i = w.findData(value)
-                w.setCurrentIndex(i if i >= 0 else max(0, w.findText(str(value))))
-            elif isinstance(w, QDoubleSpinBox):
-                w.setValue(float(value))
-            else:
-                w.setText("" if value is None else str(value))
-        finally:
-            w.blockSignals(False)
+        """Put a value on its widgets without signals."""
+        for w in self._copies.get(name) or [self.option_widgets[name]]:
+            w.blockSignals(True)
+            try:
+                if isinstance(w, QCheckBox):
+                    w.setChecked(bool(value))
+                elif isinstance(w, QComboBox):
+                    i = w.findData(value)
+                    w.setCurrentIndex(i if i >= 0 else max(0, w.findText(str(value))))
+                elif isinstance(w, QDoubleSpinBox):
+                    w.setValue(float(value))
+                else:
+                    w.setText("" if value is None else str(value))
+            finally:
+                w.blockSignals(False)
 
     def mark_changed(self, *_):
         """Options kept from an earlier file or session stand out from the defaults."""
         now, default = self.options(), Options(allow_continuous=True)
-        named = dict(self.option_widgets, id_column=self.id_column, target_column=self.target_column)
-        for name, widget in named.items():
-            changed = getattr(now, name) != getattr(default, name)
-            font = widget.font()
-            font.setBold(changed)
-            widget.setFont(font)
+        named = dict(self._copies, id_column=[self.id_column], target_column=[self.target_column])
+        for name, widgets in named.items():
+            value = self._values.get(name, getattr(now, name))
+            changed = value != getattr(default, name)
             spec = self.option_specs.get(name)
             base = spec.help if spec is not None else ""
             tip = f"changed from the default ({getattr(default, name)})" if changed else base
-            widget.setToolTip(tip)
+            for widget in widgets:
+                font = widget.font()
+                font.setBold(changed)
+                widget.setFont(font)
+                widget.setToolTip(tip)
 
     def _columns_edited(self):
         now = (self.id_column.text(), self.target_column.text())
@@ -271,26 +282,8 @@ class OptionsPanel(QWidget):
 
     def show_metric(self, metric):
         """Show the option groups that matter for the metric in use."""
-        for name in self._options_of.get(metric, ()):
-            self._move(name, metric)
         for name, box in self.metric_boxes.items():
             box.setVisible(metric in (None, name))
-
-    def _move(self, option, metric):
-        """A shared option's widget (and label) into the metric's group, if elsewhere."""
-        w, label, form = self.option_widgets[option], self._labels[option], self._forms[metric]
-        if form.indexOf(w) >= 0:
-            return
-        for other in self._forms.values():
-            if other.indexOf(w) >= 0:          # out of that group (not deleted: removeWidget)
-                for item in (label, w):
-                    if item is not None:
-                        other.removeWidget(item)
-                break
-        form.addRow(w) if label is None else form.addRow(label, w)
-        for moved in (w, label):              # a new parent hides a widget: show it again
-            if moved is not None:
-                moved.show()
 
     def set_option(self, name, value):
         """One option changed from a view (a rescore follows through ``changed``)."""

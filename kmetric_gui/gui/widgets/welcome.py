@@ -2,8 +2,8 @@
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-PER_ROW = 4          # demo buttons a row at most: twelve in one row made the window 1,350 px wide
-WIDTH = 560          # the grid's widest: fewer a row when the widest labels of each column exceed it
+PER_ROW = 4          # demo buttons a row: twelve in one row made the window 1,350 px wide at least
+LONGEST = 24         # characters of a button's label (a metric file's name can be any length)
 
 
 def _demos():
@@ -31,14 +31,11 @@ class Welcome(QWidget):
         hint.setWordWrap(True)
         hint.setObjectName("reason")
         grid = QGridLayout()
-        buttons = []
-        for name, label in _demos():
-            b = QPushButton(label)
+        for k, (name, label) in enumerate(_demos()):
+            b = QPushButton(label if len(label) <= LONGEST else label[:LONGEST - 1] + "…")
+            b.setToolTip(label)
             b.clicked.connect(lambda _=False, n=name: self.demo_requested.emit(n))
-            buttons.append(b)
-        per_row = columns_that_fit([b.sizeHint().width() for b in buttons])
-        for k, b in enumerate(buttons):
-            grid.addWidget(b, k // per_row, k % per_row)
+            grid.addWidget(b, k // PER_ROW, k % PER_ROW)
         row = QHBoxLayout()
         row.addStretch(1)
         row.addLayout(grid)
@@ -47,13 +44,3 @@ class Welcome(QWidget):
         lay.addWidget(hint)
         lay.addLayout(row)
         lay.addStretch(2)
-
-
-def columns_that_fit(widths, most=PER_ROW, width=WIDTH):
-    """Buttons a row: the most (up to ``most``) whose columns, each as wide as its widest
-    button, stay within ``width`` (the more demos, the longer some labels)."""
-    for per_row in range(most, 1, -1):
-        cols = [max(widths[c::per_row], default=0) for c in range(per_row)]
-        if sum(cols) <= width:
-            return per_row
-    return 1
