@@ -3,6 +3,11 @@
     PYTHONPATH=. nice -n 10 .venv/bin/python bench/families.py [--quick] [--repeat R]
         [--only WORD ...] [--files]
 
+Issue 35's families (bench/_new_families.py): Pearson, Spearman, Kendall, MCC, SMAPE,
+MAPE, NDCG@5, Levenshtein, word Jaccard, KL divergence, Laplace log likelihood and the
+angular distance on 1,000,000 rows against scipy / scikit-learn / the competitions'
+formulas (target >= 5x).
+
 Scores: binary AUC, log loss, RMSE, accuracy and macro F1 on 10,000,000 rows
 (target: each >= 10x scikit-learn); multi-class AUC and log loss on
 1,000,000 x 10 (>= 5x). Statistics: 1,000 bootstrap replicates of AUC on
@@ -225,6 +230,8 @@ def main():
         stat_row(rows, f"macro F1 bootstrap, {bb:,} replicates, {big:,} rows",
                  lambda: bootstrap(f1_units, bb, seed=0),
                  lambda: skm.f1_score(ct[idx_big], cp[idx_big], average="macro"), bb, r, "< 0.5 s")
+    from _new_families import add_rows       # issue 35's families, at 1M rows
+    add_rows(rows, mid, r, want, timed)
     if args.files:
         file_rows(rows, 500_000 if args.quick else 5_000_000, r)
     if args.only and any("variant" in w.lower() for w in args.only):

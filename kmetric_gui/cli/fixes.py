@@ -34,13 +34,14 @@ def fix_lines(tf, top, groups=None):
     """Human lines: a numbered table in greedy order (``groups``: group label per solution
     row, when rows are grouped: the gains stay per unit, and the lines say so)."""
     f = tf.fixes
-    plural = {"row": "rows", "sample": "samples", "document": "documents"}.get(tf.unit, tf.unit + "s")
+    from ..core.words import plural as plural_of
+    plural = plural_of(tf.unit)          # "queries", not "querys"
     if tf.reason:
         return [f"fixes:   none: {tf.reason}"]
     if not len(f):
         return [f"fixes:   none: every {tf.unit} is already right"]
     lines = [f"fix first: the {plural} whose fix gains the most, in greedy order",
-             "         (a fix sets the prediction to the truth; score after: with this fix and all above)"]
+             f"         ({tf.words}; score after: with this fix and all above)"]
     width = max(len(str(i)) for i in tf.ids)
     width = max(width, 2)
     details = tf.details or [""] * len(f)

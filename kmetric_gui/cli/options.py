@@ -98,7 +98,9 @@ def add_metric_options(s: argparse.ArgumentParser) -> None:
         where = ", ".join(owners[o.name])
         help_text = f"{where}: {o.help}" if o.help else where
         kw = dict(dest=o.name, default=argparse.SUPPRESS, help=help_text)
-        if o.type is bool:
+        if o.type is bool and o.default:     # on unless said: the flag (--no-name) turns it off
+            s.add_argument(o.flag, action="store_false", **kw)
+        elif o.type is bool:
             s.add_argument(o.flag, action="store_true", **kw)
         elif o.choices:
             s.add_argument(o.flag, choices=list(o.choices), **kw)

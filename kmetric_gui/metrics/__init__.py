@@ -20,6 +20,18 @@ from .mapk import MAPK
 from .mcrmse import MCRMSE
 from .rmse import RMSE
 from .rmsle import RMSLE
+from .angular import ANGULAR
+from .jaccard_words import JACCARD_WORDS
+from .kendall import KENDALL
+from .kl_divergence import KL_DIVERGENCE
+from .laplace_ll import LAPLACE_LL
+from .levenshtein import LEVENSHTEIN
+from .mape import MAPE
+from .mcc import MCC
+from .ndcg import NDCG
+from .pearson import PEARSON
+from .smape import SMAPE
+from .spearman import SPEARMAN
 
 _DETECTION_ORDER = [FBETA, LWLRAP, KAPPA]
 REGISTRY = {m.name: m for m in (KAPPA, LWLRAP, FBETA)}
@@ -87,6 +99,9 @@ def choose_metric(sub_targets, chosen=None, sample=None):
 
 for _m in (AUC, LOGLOSS, ACCURACY, F1_SCORE, MAPK, RMSE, RMSLE, MAE, MCRMSE, ERROR_RATE):
     register(_m)            # asked before kappa, the single-column fallback
+for _m in (PEARSON, SPEARMAN, KENDALL, MCC, SMAPE, MAPE, NDCG, LEVENSHTEIN, JACCARD_WORDS,
+           KL_DIVERGENCE, LAPLACE_LL, ANGULAR):
+    register(_m)            # issue 35's families: their fits are never clear (the user is asked)
 
 from .dice import DICE  # noqa: E402 (masks and boxes, issue 38: the image is the unit)
 from .iou import IOU  # noqa: E402

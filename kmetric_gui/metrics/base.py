@@ -67,7 +67,7 @@ class Metric:
     demo_detected = True    # detection finds the demo's metric (else the app chooses it)
     ids_in_views = True  # the app's views index ids as Python strings (made on the worker)
     # The app's anatomy view of a kind shared by several metrics (gui/views VIEW_KINDS:
-    # "confusion", "probabilities", "residuals", "ranking"); "" for the metric's own
+    # "confusion", "probabilities", "residuals", "ranking", "correlation"); "" for the metric's own
     # registered view, else the generic one.
     view = ""
 

@@ -49,7 +49,9 @@ class Option:
 
     @property
     def flag(self):
-        return "--" + self.name.replace("_", "-")
+        """The CLI flag; a boolean that is on unless said has only its off switch (--no-name)."""
+        prefix = "--no-" if self.type is bool and self.default is True else "--"
+        return prefix + self.name.replace("_", "-")
 
     @property
     def title(self):

@@ -180,5 +180,8 @@ def test_reserved_names_are_the_commands_flags():
         for a in parser._actions:
             flags.update(s[2:].replace("-", "_") for s in a.option_strings if s.startswith("--"))
     flags -= declared
+    # a boolean on by default has only its off switch, --no-<name>
+    flags -= {"no_" + o.name for m in metrics.REGISTRY.values() for o in m.options
+              if o.type is bool and o.default is True}
     assert flags <= RESERVED, sorted(flags - RESERVED)
     assert set(COMMON_NAMES) <= RESERVED

@@ -32,6 +32,8 @@ VIEW_KINDS = {
     "probabilities": ("roc_view", "RocView"),
     "residuals": ("residual_view", "ResidualView"),
     "ranking": ("ranking_view", "RankingView"),
+    "correlation": ("correlation_view", "CorrelationView"),
+    "values": ("values_view", "ValuesView"),
 }
 
 

@@ -1,0 +1,147 @@
+"""The anatomy of the correlations (Pearson, Spearman, Kendall): truth against prediction
+on their own scales with the least-squares line (Pearson), or their ranks as shares of
+the rows with the diagonal of a perfect ranking (Spearman, Kendall); how far apart each
+row is (standard scores, or ranks); and the rows furthest apart first (select one to go
+to it in the table). A column chooser for several target columns.
+
+Numbers come from metrics/kernels/correlation.py (``scatter``) on the worker; the view draws.
+"""
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtWidgets import QComboBox, QLabel, QSplitter
+
+from ..widgets.theme import SEQUENTIAL, is_dark
+from .family_base import (FamilyView, RowsTable, fmt, ids_of, plot, scored, share,
+                          solution_rows)
+from ...core.anatomy import largest_first
+from ...metrics.base import take
+
+HEADERS = ["id", "truth", "prediction", "apart"]
+
+
+def correlation_data(prep, result, j):
+    from ...metrics.kernels.correlation import scatter
+    sc = scatter(result, j)
+    order = largest_first(sc.error)
+    sol = solution_rows(prep, order)
+    rows = scored(prep)
+    t, p = take(prep.truth, rows), take(prep.pred, rows)
+    if np.ndim(t) == 2:
+        t, p = t[:, j], p[:, j]
+    table = [[str(i), fmt(t[k], 6), fmt(p[k], 6), fmt(sc.error[k], 4)]
+             for i, k in zip(ids_of(prep, sol), order.tolist())]
+    return {"sc": sc, "table": table, "sol": sol}
+
+
+class CorrelationView(FamilyView):
+    def __init__(self, context=None, parent=None):
+        super().__init__(context, parent)
+        self.data = None
+        self.column_label = QLabel("Column")
+        self.chooser = QComboBox()
+        self.chooser.setSizeAdjustPolicy(QComboBox.AdjustToContents)
+        self.bar.insertWidget(0, self.chooser)
+        self.bar.insertWidget(0, self.column_label)
+        self.chooser.currentIndexChanged.connect(self._column_changed)
+        split = QSplitter(Qt.Horizontal)
+        self.scatter = plot("Truth vs prediction", "prediction", "truth")
+        right = QSplitter(Qt.Vertical)
+        self.hist = plot("How far apart", "rows", "prediction − truth")
+        self.furthest = RowsTable(HEADERS, right=range(1, 4))
+        self.furthest.setToolTip("The rows furthest from the truth on the correlation's own "
+                                 "scale first; select rows to show them in the table")
+        self.furthest.picked.connect(lambda rows: self.request_rows(rows, f"{rows.size} rows"))
+        for p in (self.scatter, self.hist):       # shares and scores as they are, no "x0.001"
+            for side in ("left", "bottom"):
+                p.getAxis(side).enableAutoSIPrefix(False)
+        right.addWidget(self.hist)
+        right.addWidget(self.furthest)
+        share(right, 2, 3)
+        split.addWidget(self.scatter)
+        split.addWidget(right)
+        share(split, 9, 11)
+        self.layout_.addWidget(split, 1)
+        drawn = lambda: self.data is not None       # noqa: E731
+        self.export.add_plot("truth vs prediction", self.scatter, drawn)
+        self.export.add_plot("how far apart", self.hist, drawn)
+        self.export.add_table("furthest apart", self.furthest.to_csv, drawn)
+
+    def set_report(self, report, new_data=False):
+        self.report, self.prep = report, report.prepared
+        names = list(self.prep.target_columns)
+        many = len(names) > 1
+        current = self.chooser.currentIndex()
+        self.chooser.blockSignals(True)
+        self.chooser.clear()
+        self.chooser.addItems(names if many else [])
+        self.chooser.setCurrentIndex(0 if new_data or current < 0 else min(current, len(names) - 1))
+        self.chooser.blockSignals(False)
+        self.chooser.setVisible(many)
+        self.column_label.setVisible(many)
+        self._compute()
+
+    def _column_changed(self):
+        if self.report is not None:
+            self._compute()
+
+    def _compute(self):
+        prep, result, j = self.prep, self.report.result, max(self.chooser.currentIndex(), 0)
+        self.run("correlation", lambda: correlation_data(prep, result, j), self._show)
+
+    def _show(self, d):
+        self.data = d
+        sc, r = d["sc"], self.report.result
+        ranks = r.kind != "pearson"
+        extra = ""
+        if self.chooser.isVisible():
+            j = max(self.chooser.currentIndex(), 0)
+            extra = (f" &nbsp;·&nbsp; column <b>{self.chooser.currentText()}</b>: "
+                     f"{self.report.definition.label} {fmt(r.column_scores[j], 6)}")
+        what = ("ranks as shares of the rows; the dashed diagonal is a perfect ranking" if ranks
+                else "each on its own scale; the dashed line is the least-squares fit")
+        how = "every row" if sc.sample is not None else \
+            f"density of {sc.x.size:,} rows (darker: more rows)"
+        self.summary.setText(f"{self.score_text()}{extra}<br>Truth vs prediction ({how}): {what}. "
+                             f"Apart: {'rank share' if ranks else 'standard score'} of the "
+                             "prediction minus the truth's.")
+        word = "rank share" if ranks else "standard score"
+        self.scatter.setLabel("left", f"prediction ({word})" if ranks else "prediction")
+        self.scatter.setLabel("bottom", f"truth ({word})" if ranks else "truth")
+        self.hist.setLabel("bottom", f"prediction − truth ({word})")
+        self._draw_scatter(sc)
+        self._draw_hist(sc)
+        self.furthest.fill(d["table"], d["sol"])
+
+    def _draw_scatter(self, sc):
+        p = self.scatter
+        p.clear()
+        (x0, x1), (y0, y1) = sc.spans
+        if sc.density is not None:
+            d = np.log1p(sc.density.T)
+            rgba = SEQUENTIAL[is_dark()].map(0.25 + 0.75 * d / max(float(d.max()), 1e-12),
+                                             mode="byte").reshape(d.shape + (4,))
+            rgba[..., 3] = np.where(d > 0, 255, 0)
+            img = pg.ImageItem(rgba, axisOrder="row-major")
+            img.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
+            p.addItem(img)
+        else:
+            k = sc.sample
+            p.addItem(pg.ScatterPlotItem(sc.x[k], sc.y[k], size=4, pen=None,
+                                         brush=pg.mkBrush(31, 119, 180, 110)))
+        slope, icept = sc.line
+        p.plot([x0, x1], [icept + slope * x0, icept + slope * x1],
+               pen=pg.mkPen((214, 39, 40), width=1.5, style=Qt.DashLine))
+        p.setXRange(x0, x1, padding=0.03)
+        p.setYRange(y0, y1, padding=0.03)
+
+    def _draw_hist(self, sc):
+        p = self.hist
+        p.clear()
+        counts, edges = sc.hist
+        if counts.size:
+            p.addItem(pg.BarGraphItem(x0=edges[:-1], x1=edges[1:], height=counts,
+                                      brush=(31, 119, 180), pen=pg.mkPen((255, 255, 255, 80))))
+            p.addItem(pg.InfiniteLine(pos=0, angle=90, pen=pg.mkPen((214, 39, 40), width=1.5,
+                                                                    style=Qt.DashLine)))
+            p.setYRange(0, float(counts.max()) * 1.08, padding=0)
