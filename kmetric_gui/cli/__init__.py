@@ -18,12 +18,12 @@ from ..cpu import prefer_avx2_sort
 
 prefer_avx2_sort()                  # before anything imports numpy (kmetric_gui/cpu.py)
 
-from . import check_metric, compare, rank, report, score, select  # noqa: E402
+from . import check_metric, compare, competitions, rank, report, score, select  # noqa: E402
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-COMMANDS = (score, compare, report, select, rank, check_metric)
+COMMANDS = (score, compare, report, select, rank, check_metric, competitions)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -74,6 +74,9 @@ def add_metric_options(s: argparse.ArgumentParser) -> None:
     from ..metrics import REGISTRY
     from ..metrics.schema import all_options
     s.add_argument("--metric", choices=list(REGISTRY))
+    s.add_argument("--competition", metavar="SLUG",
+                   help="a Kaggle competition of the catalog ('kmetric competitions'): its "
+                        "metric, options, id and target columns; flags given here win")
     s.add_argument("--id-column", help="the id column; 'a,b' for a key of several columns "
                    "(image and class, trip and time)")
     s.add_argument("--target-column", help="the scored column(s): NAME, several comma-separated, "
@@ -82,7 +85,7 @@ def add_metric_options(s: argparse.ArgumentParser) -> None:
     s.add_argument("--usage-map", metavar="VALUE=SPLIT,...",
                    help="Usage spellings beyond Public/PublicTest/Private/PrivateTest/Ignored/"
                         "None...: VALUE=public|private|ignored, comma-separated")
-    s.add_argument("--extra-ids", choices=["refuse", "ignore"], default="refuse",
+    s.add_argument("--extra-ids", choices=["refuse", "ignore"], default=None,
                    help="submission ids the solution lacks: refused (default), or left out "
                         "with a note (scored on the solution's ids)")
     s.add_argument("--unscored-value", type=float_arg, metavar="V",
@@ -118,15 +121,87 @@ def options_from_args(args: argparse.Namespace) -> Options:
     from ..errors import InputError
     gb = getattr(args, "max_inflated_gb", None)
     kw = {name: getattr(args, name) for name in declared_options() if hasattr(args, name)}
+    metric, id_column, target = args.metric, args.id_column, args.target_column
+    extra_ids = getattr(args, "extra_ids", None)
+    comp = competition_of(args)
+    if comp is not None:
+        from ..analysis.competitions import merged
+        if metric is None or metric == comp.metric:
+            metric, kw = comp.metric, merged(comp, kw)
+        id_column = id_column or comp.id_column
+        target = target or comp.target_column
+        extra_ids = extra_ids or comp.extra_ids
     try:
-        return Options(metric=args.metric, id_column=args.id_column,
-                       target_column=args.target_column,
+        return Options(metric=metric, id_column=id_column,
+                       target_column=target,
                        max_inflated=None if gb is None else int(gb * 1e9),
                        usage_map=getattr(args, "usage_map", None),
-                       extra_ids=getattr(args, "extra_ids", "refuse"),
+                       extra_ids=extra_ids or "refuse",
                        unscored_value=getattr(args, "unscored_value", None), **kw)
     except ValueError as e:
         raise InputError(_flagged(str(e))) from None
+
+
+def competition_of(args):
+    """The catalog's competition named by --competition (None: none named); InputError for
+    a name the catalog lacks (the closest listed) or one no built-in scores."""
+    name = getattr(args, "competition", None)
+    if not name:
+        return None
+    from ..analysis.competitions import needs_metric_file, resolve
+    comp = resolve(name)
+    if not getattr(args, "metric", None):
+        needs_metric_file(comp)
+    return comp
+
+
+def check_competition_layout(args, truth, submissions):
+    """InputError (one line) when the files' headers differ from the named competition's."""
+    comp = competition_of(args)
+    if comp is None or args.id_column or args.target_column:
+        return
+    from ..io.read import read_header
+    gb = getattr(args, "max_inflated_gb", None)
+    limit = None if gb is None else int(gb * 1e9)
+    sol = read_header(truth, "solution", limit)
+    for path in submissions:
+        problem = comp.layout_problem(sol, read_header(path, "submission", limit))
+        if problem:
+            from ..errors import InputError
+            raise InputError(problem)
+
+
+def competition_json(args, rep):
+    """The JSON ``competition`` object (slug, title, metric, options in force), or None."""
+    comp = competition_of(args)
+    if comp is None:
+        return None
+    options = getattr(rep, "options", None)
+    if options is not None:
+        own = {o.name for o in rep.definition.options}
+        names = [k for k in comp.options if k in own and rep.definition.name == comp.metric]
+        names += [k for k, _ in options.params if k not in names]
+        values = {k: getattr(options, k) for k in names}
+        d = comp.to_json({k: list(v) if isinstance(v, tuple) else v for k, v in values.items()})
+    else:
+        d = comp.to_json()
+    d["metric"] = rep.definition.name
+    if comp.metric_file_needed:
+        d["metric_file_needed"] = comp.metric_file_needed
+    return d
+
+
+def competition_lines(args, rep):
+    """Human lines: the competition resolved, and why its number may differ."""
+    d = competition_json(args, rep)
+    if d is None:
+        return []
+    opts = ", ".join(f"{k}={v}" for k, v in d["options"].items()) or "defaults"
+    lines = [f"competition: {d['slug']} ({d['title']}): {d['metric']}, {opts}"]
+    if d.get("metric_file_needed"):
+        lines.append(f"note:    not the leaderboard's number: {d['metric_file_needed']}; "
+                     "its metric file gives that (--metric-file)")
+    return lines
 
 
 def _flagged(message):

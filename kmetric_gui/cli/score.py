@@ -9,7 +9,8 @@ import sys
 
 from .fixes import add_fix_options, fix_lines, fixes_for
 from .metricfile import add_metric_file_options
-from .options import add_metric_options, check_given, options_from_args, print_problems
+from .options import (add_metric_options, check_competition_layout, check_given,
+                      competition_json, competition_lines, options_from_args, print_problems)
 from .stats import add_stats_options, apply_stats, groups_of, stats_options
 
 if TYPE_CHECKING:
@@ -53,6 +54,22 @@ def human_lines(rep, d):
     return lines
 
 
+def looks_like(args):
+    """A note naming the one catalog competition whose files have these headers (cheap: two
+    headers and a dictionary lookup; bench/catalog.py)."""
+    from ..analysis.competitions import matching
+    from ..io.read import read_header
+    try:
+        comp = matching(read_header(args.truth, "solution"),
+                        read_header(args.submission, "submission"))
+    except Exception:       # the pair was read and scored: a header read again never fails
+        return []
+    if comp is None:
+        return []
+    return [f"note:    looks like competition {comp.words()}; score it with "
+            f"--competition {comp.slug}"]
+
+
 def run(args: argparse.Namespace) -> int:
     from ..errors import InputError
     from ..analysis.scoring import load, report_json, score_prepared
@@ -66,12 +83,25 @@ def run(args: argparse.Namespace) -> int:
         return run_score(args, ci, shake)
     try:
         options = options_from_args(args)
+        check_competition_layout(args, args.truth, [args.submission])
         prep = load(args.truth, args.submission, options)
         prep.keep_columns = False       # scored once: the text need not outlive the coding
         rep = score_prepared(prep, options)
         check_given(options, rep.definition)
         d = report_json(rep, costly=args.json)     # the human lines show no DeLong
         lines = human_lines(rep, d)
+        comp = competition_json(args, rep)
+        if comp is not None:
+            d["competition"] = comp
+            lines[1:1] = competition_lines(args, rep)
+            if not args.metric:
+                user = f"metric {comp['metric']} chosen by the user"
+                by = f"metric {comp['metric']} of competition {comp['slug']}"
+                lines[0] = lines[0].replace(user, by)
+                if d.get("chosen") == user:
+                    d["chosen"] = by
+        elif not args.metric:
+            lines += looks_like(args)
         groups = groups_of(rep, args) if ci or shake or args.top_fixes else None
         if ci or shake:
             apply_stats(rep, d, lines, ci, shake, groups)
