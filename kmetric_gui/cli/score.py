@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
                 lines[0] = lines[0].replace(user, by)
                 if d.get("chosen") == user:
                     d["chosen"] = by
-        elif not args.metric:
+        else:
             lines += looks_like(args)
         groups = groups_of(rep, args) if ci or shake or args.top_fixes else None
         if ci or shake:
