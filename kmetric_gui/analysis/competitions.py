@@ -4,7 +4,7 @@ next to this module). ``--competition SLUG`` and ``km.score(competition=SLUG)`` 
 their settings from here; options given explicitly win over the catalog's.
 
 An entry whose leaderboard number no built-in reproduces says why
-(``metric_file_needed``); when a built-in gives a close or related number (the AUC
+(``metric_file_needed``); when a built-in gives a close or related number (the ROC area
 of a Gini, log(1+x) for log) it still names that built-in, and scoring says the number is
 not the leaderboard's. The file is read once per process, on first use (about a
 millisecond: bench/catalog.py).
@@ -76,7 +76,7 @@ class Competition:
         what = f"{self.metric}" + (f" ({opts})" if opts else "") if self.metric else "its own metric"
         return f"{self.slug} ({self.title}): {what}"
 
-    def layout_problem(self, solution, submission):
+    def layout_problem(self, solution, submission, flag="--competition"):
         """One line naming the columns that differ from this competition's files, or None.
         Solution columns beyond the competition's are left alone (Kaggle's answers often
         carry some); the submission must hold the competition's columns and no other."""
@@ -99,10 +99,15 @@ class Competition:
             parts.append(f"the submission has {_names(extra_sub)}, which it does not score")
         if not parts:
             return None
-        return (f"--competition {self.slug}: these files are not laid out as its files "
+        return (f"{_flag(flag, self.slug)}: these files are not laid out as its files "
                 f"({'; '.join(parts)}; expected id {_names(self.id_columns)}"
                 + (f" and {_names(self.submission_header()[len(self.id_columns):])})"
                    if self.targets else ")"))
+
+
+def _flag(flag, slug):
+    """How a message names the setting: '--competition titanic' or "competition='titanic'"."""
+    return f"{flag}'{slug}'" if flag.endswith("=") else f"{flag} {slug}"
 
 
 def _names(cols):
@@ -145,7 +150,7 @@ def _by_header():
     return index
 
 
-def resolve(name) -> Competition:
+def resolve(name, flag="--competition") -> Competition:
     """The competition of a slug (any case); InputError listing the closest slugs."""
     text = str(name).strip()
     found = _by_slug().get(text.lower())
@@ -158,7 +163,8 @@ def resolve(name) -> Competition:
     close = close[:5]
     hint = (f"closest: {', '.join(_by_slug()[s].slug for s in close)}" if close
             else "see 'kmetric competitions' for the list")
-    raise InputError(f"--competition: no competition '{text[:80]}' in the catalog; {hint}")
+    where = f"{flag}'{text[:80]}'" if flag.endswith("=") else f"{flag} {text[:80]}"
+    raise InputError(f"{where}: not in the competition catalog; {hint}")
 
 
 def search(text=None):
@@ -181,12 +187,12 @@ def matching(solution, submission) -> "Competition | None":
     return found[0] if len(found) == 1 else None
 
 
-def needs_metric_file(c: Competition):
+def needs_metric_file(c: Competition, flag="--competition"):
     """InputError when no built-in scores the competition at all."""
     if c.metric is None:
-        raise InputError(f"--competition {c.slug}: no built-in metric scores it "
+        raise InputError(f"{_flag(flag, c.slug)}: no built-in metric scores it "
                          f"({c.metric_file_needed}); score it with its metric file "
-                         "(--metric-file FILE)")
+                         + ("(metric='FILE.py')" if flag.endswith("=") else "(--metric-file FILE)"))
 
 
 def merged(c: Competition, given: dict):

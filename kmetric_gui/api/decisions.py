@@ -84,7 +84,7 @@ def compare(solution, *submissions, metric=None, names=None, competition=None, i
     target, hib, ids = (options.pop(k, None) for k in ("target_column", "higher_is_better", "ids"))
     found = competition_options(competition)
     if found is not None:
-        metric, options = found.metric, {**found.options, **options}
+        metric, options, id_column, target = found.apply(metric, options, id_column, target)
     copts = compare_settings(len(subs), ci=ci, **kw)
     sol, srcs = sources_of(solution, subs, ids, names)
     with metric_in_use(metric, [sol, *srcs], options, hib, id_column) as (name, own):
@@ -133,7 +133,7 @@ def select(solution, *submissions, metric=None, pick=None, names=None, competiti
     target, hib, ids = (options.pop(k, None) for k in ("target_column", "higher_is_better", "ids"))
     found = competition_options(competition)
     if found is not None:
-        metric, options = found.metric, {**found.options, **options}
+        metric, options, id_column, target = found.apply(metric, options, id_column, target)
     sopts = select_settings(len(subs), pick=pick, ci=ci, **kw)
     sol, srcs = sources_of(solution, subs, ids, names)
     with metric_in_use(metric, [sol, *srcs], options, hib, id_column) as (name, own):
@@ -168,7 +168,7 @@ def rank(solution, submission, leaderboard, *, metric=None, competition=None, id
     target, hib, ids = (options.pop(k, None) for k in ("target_column", "higher_is_better", "ids"))
     found = competition_options(competition)
     if found is not None:
-        metric, options = found.metric, {**found.options, **options}
+        metric, options, id_column, target = found.apply(metric, options, id_column, target)
     ropts = rank_settings(correlation, simulations, seed, team)
     board = _leaderboard(leaderboard)
     sol, (sub,) = sources_of(solution, [submission], ids)

@@ -54,7 +54,7 @@ def report(solution, *submissions, out: "str | os.PathLike[str]", force: bool = 
     target, hib, ids = (options.pop(k, None) for k in ("target_column", "higher_is_better", "ids"))
     found = competition_options(competition)
     if found is not None:
-        metric, options = found.metric, {**found.options, **options}
+        metric, options, id_column, target = found.apply(metric, options, id_column, target)
     if is_metric_file(metric):
         raise refuse("report with a metric file: not available from Python yet; use "
                      "kmetric report --metric-file")

@@ -20,21 +20,71 @@ STATS_KEYWORDS = ("bootstrap", "ci_method", "coverage_check", "seed", "public_fr
 
 
 def competition_options(competition):
-    """The competition's metric and options, from the competition catalog when this
-    version has one; InvalidInput naming it as not available otherwise."""
+    """The catalog's settings for ``competition`` (a slug), or None when none is named;
+    InvalidInput listing the closest slugs for an unknown one, or naming why no built-in
+    scores it."""
     if competition is None:
         return None
-    import importlib
-    for name in ("competitions", "competition"):
-        try:
-            catalog = importlib.import_module(f"kmetric_gui.analysis.{name}")
-        except ImportError:
-            continue
-        resolve = getattr(catalog, "resolve", None)
-        if resolve is not None:
-            return resolve(competition)
-    raise refuse(f"competition={competition!r}: the competition catalog is not available in "
-                 "this version yet; give metric= and its options instead")
+    from ..analysis.competitions import resolve
+    from ..errors import InputError
+    try:
+        return CompetitionSettings(resolve(competition, flag="competition="))
+    except InputError as e:
+        raise invalid(e) from None
+
+
+class CompetitionSettings:
+    """A catalog competition applied to a call's keywords: what the call gives wins."""
+
+    def __init__(self, comp):
+        self.comp = comp
+        self.metric, self.options = comp.metric, dict(comp.options)
+
+    def apply(self, metric, options, id_column, target):
+        """(metric, options, id_column, target_column) with the competition's filled in."""
+        from ..analysis.competitions import merged, needs_metric_file
+        from ..errors import InputError
+        c = self.comp
+        if metric is None or metric == c.metric:
+            try:
+                needs_metric_file(c, flag="competition=")
+            except InputError as e:
+                raise invalid(e) from None
+            metric, options = c.metric, merged(c, options)
+        options = dict(options)
+        if c.extra_ids != "refuse":
+            options.setdefault("extra_ids", c.extra_ids)
+        return metric, options, id_column or c.id_column, target or c.target_column
+
+    def check_layout(self, sources, id_column, target):
+        """InvalidInput when the files' headers are not the competition's."""
+        if id_column or target:
+            return
+        from ..errors import InputError
+        headers = [_header(s) for s in sources]
+        for h in headers[1:]:
+            problem = self.comp.layout_problem(headers[0], h, flag="competition=")
+            if problem:
+                raise invalid(InputError(problem))
+
+    def to_json(self, rep):
+        own = {o.name for o in rep.definition.options}
+        names = [k for k in self.comp.options if k in own and rep.definition.name == self.metric]
+        names += [k for k, _ in rep.options.params if k not in names]
+        values = {k: getattr(rep.options, k) for k in names}
+        d = self.comp.to_json({k: list(v) if isinstance(v, tuple) else v
+                               for k, v in values.items()})
+        d["metric"] = rep.definition.name
+        if self.comp.metric_file_needed:
+            d["metric_file_needed"] = self.comp.metric_file_needed
+        return d
+
+
+def _header(src):
+    if src.in_memory:
+        return list(src.table.column_names)
+    from ..io.read import read_header
+    return read_header(src.path, src.role)
 
 
 def sources_of(solution, submissions, ids=None, names=None):
@@ -136,10 +186,13 @@ def score(solution, submission, metric=None, *, competition=None, id_column=None
     ids = options.pop("ids", None)
     found = competition_options(competition)
     if found is not None:
-        metric, options = found.metric, {**found.options, **options}
+        metric, options, id_column, target = found.apply(metric, options, id_column, target)
     ci_opts, shake = stats_settings(ci=ci, shakeup=shakeup, **stats_kw)
     sol, (sub,) = sources_of(solution, [submission], ids)
     sources = [sol, sub]
+    if found is not None:
+        found.check_layout(sources, None if id_column == found.comp.id_column else id_column,
+                           None if target == found.comp.target_column else target)
     with metric_in_use(metric, sources, options, hib, id_column) as (name, own):
         sources = readable(metric, sources)
         opts = make_options(name, id_column, target, own)
@@ -149,6 +202,8 @@ def score(solution, submission, metric=None, *, competition=None, id_column=None
             rep = score_prepared(prep, opts)
             check_given(opts, rep.definition)
             d = report_json(rep, costly=True)
+            if found is not None:
+                d["competition"] = found.to_json(rep)
             labels = group_labels(groups, prep, sol, opts) if ci_opts or shake or top else None
             st = None
             if ci_opts or shake:

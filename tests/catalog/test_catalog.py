@@ -131,3 +131,18 @@ def test_the_installed_script(tmp_path):
     r = subprocess.run([str(script), "competitions", "icecube"], capture_output=True, text=True,
                        env=env)
     assert r.returncode == 0 and c["slug"] in r.stdout
+
+
+def test_python_api_takes_the_competition(tmp_path, capsys):
+    import kmetric_gui as km
+    c = next(c for c in CATALOG if c["slug"] == "osic-pulmonary-fibrosis-progression")
+    sol, sub, want = make_pair(c, tmp_path)
+    r = km.score(sol, sub, competition=c["slug"])
+    assert r.score == pytest.approx(want, rel=1e-9)
+    assert r.to_dict()["competition"]["options"] == c["options"]
+    r = km.score(sol, sub, competition=c["slug"], sigma_min=100.0)      # the call's wins
+    assert r.to_dict()["competition"]["options"]["sigma_min"] == 100.0 and r.score != want
+    with pytest.raises(km.InvalidInput, match="closest: osic-pulmonary-fibrosis-progression"):
+        km.score(sol, sub, competition="osic-pulmonary")
+    with pytest.raises(km.InvalidInput, match="lacks 'PassengerId', 'Survived'"):
+        km.score(sol, sub, competition="titanic")
