@@ -16,7 +16,8 @@ import math
 import sys
 
 from .metricfile import add_metric_file_options
-from .options import add_metric_options, check_given, options_from_args, print_problems
+from .options import (add_metric_options, check_competition_layout, check_given,
+                      competition_json, competition_lines, options_from_args, print_problems)
 from .stats import MAX_COUNT, METHOD_CHOICES, _count, _fraction, _number, add_group_options
 from ..core.words import plural
 
@@ -228,6 +229,7 @@ def run(args: argparse.Namespace) -> int:
         return run_compare(args, copts)
     try:
         options = options_from_args(args)
+        check_competition_layout(args, args.truth, args.submissions)
         cmp = compare_files(args.truth, args.submissions, options, copts,
                             group_column=args.group_column, groups_file=args.groups)
         if cmp.submissions:
@@ -236,10 +238,15 @@ def run(args: argparse.Namespace) -> int:
         print_problems(e, sys.stderr)
         return 2
     d = cmp.to_json()
+    lines = []
+    if args.competition and d.get("metric"):
+        in_force = options.with_(metric=d["metric"])
+        d["competition"] = competition_json(args, options=in_force)
+        lines = competition_lines(args, options=in_force)
     for line in cmp.problems:
         print(f"kmetric: {line}", file=sys.stderr)
     if args.json:
         print(dumps(d))
     else:
-        print("\n".join(human_lines(cmp, d)))
+        print("\n".join(lines + human_lines(cmp, d)))
     return 2 if cmp.skipped else 0

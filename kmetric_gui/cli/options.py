@@ -171,29 +171,29 @@ def check_competition_layout(args, truth, submissions):
             raise InputError(problem)
 
 
-def competition_json(args, rep):
-    """The JSON ``competition`` object (slug, title, metric, options in force), or None."""
+def competition_json(args, rep=None, options=None):
+    """The JSON ``competition`` object (slug, title, metric, options in force), or None.
+    ``rep`` a score report, or ``options`` the Options in force (compare, select, rank)."""
     comp = competition_of(args)
     if comp is None:
         return None
-    options = getattr(rep, "options", None)
-    if options is not None:
-        own = {o.name for o in rep.definition.options}
-        names = [k for k in comp.options if k in own and rep.definition.name == comp.metric]
-        names += [k for k, _ in options.params if k not in names]
-        values = {k: getattr(options, k) for k in names}
-        d = comp.to_json({k: list(v) if isinstance(v, tuple) else v for k, v in values.items()})
-    else:
-        d = comp.to_json()
-    d["metric"] = rep.definition.name
+    from ..metrics import get_metric
+    options = rep.options if rep is not None else options
+    metric = rep.definition if rep is not None else get_metric(options.metric)
+    own = {o.name for o in metric.options}
+    names = [k for k in comp.options if k in own and metric.name == comp.metric]
+    names += [k for k, _ in options.params if k not in names]
+    values = {k: getattr(options, k) for k in names}
+    d = comp.to_json({k: list(v) if isinstance(v, tuple) else v for k, v in values.items()})
+    d["metric"] = metric.name
     if comp.metric_file_needed:
         d["metric_file_needed"] = comp.metric_file_needed
     return d
 
 
-def competition_lines(args, rep):
+def competition_lines(args, rep=None, options=None):
     """Human lines: the competition resolved, and why its number may differ."""
-    d = competition_json(args, rep)
+    d = competition_json(args, rep, options)
     if d is None:
         return []
     opts = ", ".join(f"{k}={v}" for k, v in d["options"].items()) or "defaults"

@@ -14,7 +14,8 @@ from .output import dumps
 import sys
 
 from ..metrics import get_metric
-from .options import add_metric_options, check_given, options_from_args, print_problems
+from .options import (add_metric_options, check_competition_layout, check_given,
+                      competition_json, competition_lines, options_from_args, print_problems)
 from .stats import MAX_COUNT, _count, _number
 
 if TYPE_CHECKING:
@@ -115,13 +116,19 @@ def run(args: argparse.Namespace) -> int:
     try:
         board = read_leaderboard(args.leaderboard)
         options = options_from_args(args)
+        check_competition_layout(args, args.truth, [args.submission])
         where = rank_files(args.truth, args.submission, board, options, ropts)
         check_given(options, get_metric(where.metric))
     except InputError as e:
         print_problems(e, sys.stderr)
         return 2
     d = where.to_json()
+    lines = []
+    if args.competition:
+        in_force = options.with_(metric=where.metric)
+        d["competition"] = competition_json(args, options=in_force)
+        lines = competition_lines(args, options=in_force)
     for w in d.get("warnings", []):
         print(f"kmetric: warning: {w}", file=sys.stderr)
-    print(dumps(d) if args.json else "\n".join(human_lines(d)))
+    print(dumps(d) if args.json else "\n".join(lines + human_lines(d)))
     return 0

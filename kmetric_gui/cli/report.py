@@ -13,7 +13,8 @@ import os
 import sys
 
 from .fixes import add_fix_options
-from .options import add_metric_options, check_given, options_from_args, print_problems
+from .options import (add_metric_options, check_competition_layout, check_given,
+                      options_from_args, print_problems)
 from .stats import add_stats_options, groups_of, stats_options
 
 if TYPE_CHECKING:
@@ -117,6 +118,7 @@ def run(args: argparse.Namespace) -> int:
         return _metric_file_report(args, ci, shake, board, folder)
     try:
         options = options_from_args(args)
+        check_competition_layout(args, args.truth, args.submissions)
     except InputError as e:
         print_problems(e, sys.stderr)
         return 2

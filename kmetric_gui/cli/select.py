@@ -16,7 +16,8 @@ import sys
 
 from .compare import _table
 from ..metrics import get_metric
-from .options import add_metric_options, check_given, options_from_args, print_problems
+from .options import (add_metric_options, check_competition_layout, check_given,
+                      competition_json, competition_lines, options_from_args, print_problems)
 from .stats import MAX_COUNT, _count, _fraction, _number
 from ..core.words import plural
 
@@ -129,13 +130,19 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         options = options_from_args(args)
+        check_competition_layout(args, args.truth, args.submissions)
         adv = select_files(args.truth, args.submissions, options, sopts)
         check_given(options, get_metric(adv.metric))
     except InputError as e:
         print_problems(e, sys.stderr)
         return 2
     d = adv.to_json()
+    lines = []
+    if args.competition:
+        in_force = options.with_(metric=adv.metric)
+        d["competition"] = competition_json(args, options=in_force)
+        lines = competition_lines(args, options=in_force)
     for line in adv.problems:
         print(f"kmetric: {line}", file=sys.stderr)
-    print(dumps(d) if args.json else "\n".join(human_lines(adv, d)))
+    print(dumps(d) if args.json else "\n".join(lines + human_lines(adv, d)))
     return 2 if adv.skipped else 0

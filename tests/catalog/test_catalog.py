@@ -146,3 +146,16 @@ def test_python_api_takes_the_competition(tmp_path, capsys):
         km.score(sol, sub, competition="osic-pulmonary")
     with pytest.raises(km.InvalidInput, match="lacks 'PassengerId', 'Survived'"):
         km.score(sol, sub, competition="titanic")
+
+
+def test_compare_and_select_take_the_competition(tmp_path, capsys):
+    c = next(c for c in CATALOG if c["slug"] == "playground-series-s3e13")
+    sol, sub, want = make_pair(c, tmp_path)
+    code, out, err = run(capsys, "compare", sol, sub, sub, "--competition", c["slug"],
+                         "--bootstrap", "20", "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["competition"]["options"] == {"k": 3}
+    assert [s["score"] for s in d["submissions"]] == pytest.approx([want, want], rel=1e-9)
+    code, out, err = run(capsys, "select", sol, sub, sub, "--pick", "1", "--competition", "titanic")
+    assert code == 2 and err.count("\n") == 1 and "lacks 'PassengerId'" in err
