@@ -11,7 +11,6 @@ millisecond: bench/catalog.py).
 """
 from __future__ import annotations
 
-import difflib
 import json
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -128,9 +127,14 @@ def _entry(d):
 
 
 @lru_cache(maxsize=1)
-def catalog() -> "tuple[Competition, ...]":
+def _raw():
     with open(DATA, encoding="utf-8") as f:
-        return tuple(_entry(d) for d in json.load(f)["competitions"])
+        return json.load(f)["competitions"]
+
+
+@lru_cache(maxsize=1)
+def catalog() -> "tuple[Competition, ...]":
+    return tuple(_entry(d) for d in _raw())
 
 
 @lru_cache(maxsize=1)
@@ -140,13 +144,18 @@ def _by_slug():
 
 @lru_cache(maxsize=1)
 def _by_header():
-    """(solution columns, submission columns) -> competitions with exactly that layout."""
+    """(solution columns, submission columns) -> entries with exactly that layout, made
+    from the JSON rows themselves: the note of `kmetric score` builds no entry it does not
+    name."""
     index = {}
-    for c in catalog():
-        if c.targets is None:
+    for d in _raw():
+        targets = d.get("targets")
+        if targets in (None, ANY):
             continue            # "one column per class": no fixed header to match
-        key = (frozenset(c.solution_header()), frozenset(c.submission_header()))
-        index.setdefault(key, []).append(c)
+        ids = d["id"]
+        sol = frozenset(ids + targets + (d.get("solution_columns") or []))
+        sub = frozenset(ids + (d.get("submission_columns") or targets))
+        index.setdefault((sol, sub), []).append(d)
     return index
 
 
@@ -156,6 +165,7 @@ def resolve(name, flag="--competition") -> Competition:
     found = _by_slug().get(text.lower())
     if found is not None:
         return found
+    import difflib          # only for a name the catalog lacks
     low = text.lower()
     close = [s for s in _by_slug() if low and (low in s or s in low)]
     close += [s for s in difflib.get_close_matches(low, list(_by_slug()), n=5, cutoff=0.5)
@@ -184,7 +194,7 @@ def matching(solution, submission) -> "Competition | None":
     """The one competition whose files have exactly these headers (Usage aside), else None."""
     key = (frozenset(c for c in solution if c != USAGE), frozenset(submission))
     found = _by_header().get(key, ())
-    return found[0] if len(found) == 1 else None
+    return _entry(found[0]) if len(found) == 1 else None
 
 
 def needs_metric_file(c: Competition, flag="--competition"):
