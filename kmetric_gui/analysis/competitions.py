@@ -167,7 +167,8 @@ def resolve(name, flag="--competition") -> Competition:
         return found
     import difflib          # only for a name the catalog lacks
     low = text.lower()
-    close = [s for s in _by_slug() if low and (low in s or s in low)]
+    bare = _bare(low)
+    close = [s for s in _by_slug() if bare and (bare in _bare(s) or _bare(s) in bare)]
     close += [s for s in difflib.get_close_matches(low, list(_by_slug()), n=5, cutoff=0.5)
               if s not in close]
     close = close[:5]
@@ -175,6 +176,11 @@ def resolve(name, flag="--competition") -> Competition:
             else "see 'kmetric competitions' for the list")
     where = f"{flag}'{text[:80]}'" if flag.endswith("=") else f"{flag} {text[:80]}"
     raise InputError(f"{where}: not in the competition catalog; {hint}")
+
+
+def _bare(text):
+    """Letters and digits only: 'aptos-2019' finds 'aptos2019-blindness-detection'."""
+    return "".join(ch for ch in text if ch.isalnum())
 
 
 def search(text=None):
