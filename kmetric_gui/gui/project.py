@@ -90,6 +90,7 @@ class Projects(QObject):
         folder = Path(path).resolve().parent
         group = self.win.options_panel.group_column.currentData()
         statistics = {"group_column": group} if group else None
+        competition = self.win.options_panel.competition.slug()
         final = dialog_state(self.win)
         mf = getattr(self.win, "metric_file", None)
         metric_file = mf.project_entry(folder) if mf is not None else None
@@ -98,7 +99,8 @@ class Projects(QObject):
             progress(0.1, "hashing the files")
             refs = [file_ref(paths[r], r, folder, cancel) for r in ROLES]
             others = [file_ref(p, "compare", folder, cancel) for p in compared]
-            data = project_json(refs, options, changes, view, others, statistics, metric_file)
+            data = project_json(refs, options, changes, view, others, statistics, metric_file,
+                                competition)
             if final is not None and (kept := final_refs(final, folder, cancel)) is not None:
                 data["final"] = kept
             write_project(path, data)
@@ -238,6 +240,7 @@ class Projects(QObject):
     def _finish(self, proj):
         restore_view(self.win, proj.view)
         self.win.options_panel.set_group_column(proj.statistics.get("group_column"))
+        self.win.options_panel.competition.show_slug(proj.competition)
         compared = getattr(proj, "compare_found", None)
         if compared is None:
             compared = [p for p in (locate(r, proj.path) for r in proj.compare) if p]

@@ -52,6 +52,7 @@ class Project:
     statistics: dict = field(default_factory=dict)   # {"group_column": name or None}
     final: "dict | None" = None   # the final-submissions dialog's inputs (project_final.py)
     metric_file: "dict | None" = None             # {path, absolute, sha256, args, higher_is_better}
+    competition: "str | None" = None              # the options panel's competition (a slug)
 
 
 # -- writing ---------------------------------------------------------------------------
@@ -83,8 +84,11 @@ def encode_change(change):
         for (name, unit, part), value in change.cells]}
 
 
-def project_json(refs, options, changes, view, compare=(), statistics=None, metric_file=None):
+def project_json(refs, options, changes, view, compare=(), statistics=None, metric_file=None,
+                 competition=None):
     extra = {"statistics": dict(statistics)} if statistics else {}
+    if competition:
+        extra["competition"] = competition
     if metric_file:
         extra["metric_file"] = metric_file
     return {**extra, "format": FORMAT, "format_version": FORMAT_VERSION,
@@ -161,12 +165,14 @@ def read_project(path, max_bytes=MAX_BYTES):
     from .project_final import check_final
     final = check_final(d.get("final"), problems)
     schema.check_metric_file(d.get("metric_file"), problems)
+    schema.check_competition(d.get("competition"), problems)
     if problems or not all(oks.values()) or not all(compare_ok) or options is None:
         refuse()
     refs = {role: _ref(role, files[role]) for role in ROLES}
     others = [_ref("compare", c) for c in compare]
     return Project(str(path), refs, Options().with_(**options), d.get("edits", []), d.get("view", {}),
-                   others, d.get("statistics", {}), final, d.get("metric_file"))
+                   others, d.get("statistics", {}), final, d.get("metric_file"),
+                   d.get("competition"))
 
 
 def _ref(role, f):

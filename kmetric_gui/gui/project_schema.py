@@ -55,7 +55,7 @@ def _whole(v, lo, hi):
 
 def check_top(d, problems, version_max, fmt):
     known = ("format", "format_version", "files", "options", "edits", "view", "compare",
-             "statistics", "final", "metric_file")
+             "statistics", "final", "metric_file", "competition")
     if not isinstance(d, dict):
         problems.add("format", f"must be '{fmt}' (is this a kmetric project?)")
         return False
@@ -219,6 +219,16 @@ def check_statistics(stats, problems):
                 problems.add(where, "must be empty or a column name (text)")
         else:
             problems.add(where, "is not a field of the statistics; known: group_column")
+
+
+def check_competition(slug, problems):
+    """The competition picked in the options panel: empty or a slug of the catalog."""
+    if slug is None:
+        return
+    from ..analysis.competitions import _by_slug
+    if not _text(slug, 200) or slug.lower() not in _by_slug():
+        problems.add("competition", "must be empty or a competition of the catalog "
+                                    "('kmetric competitions' lists them)")
 
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,99}")

@@ -46,10 +46,14 @@ class OptionsPanel(QWidget):
         self.metric_combo.setMinimumContentsLength(16)
         for label, value in metric_entries():
             self.metric_combo.addItem(label, value)
+        from .competition_picker import CompetitionPicker
+        self.competition = CompetitionPicker()
+        self.competition.picked.connect(self.set_competition)
         self.id_column = QLineEdit()
         self.id_column.setPlaceholderText("first column of the submission")
         self.target_column = QLineEdit()
         self.target_column.setPlaceholderText("detected")
+        f.addRow("Competition", self.competition)
         f.addRow("Metric", self.metric_combo)
         f.addRow("Id column", self.id_column)
         f.addRow("Target column", self.target_column)
@@ -147,7 +151,7 @@ class OptionsPanel(QWidget):
             if isinstance(w, (QComboBox, QSpinBox, QDoubleSpinBox)):
                 w.setFocusPolicy(Qt.StrongFocus)       # no focus from the wheel alone
 
-        self.metric_combo.currentIndexChanged.connect(lambda: self.changed.emit("reload"))
+        self.metric_combo.currentIndexChanged.connect(self._metric_chosen)
         for w in (self.id_column, self.target_column):
             w.editingFinished.connect(self._columns_edited)
         self._reading = {n: o.default for n, o in self.reading_specs.items()}
@@ -253,6 +257,33 @@ class OptionsPanel(QWidget):
         if now != self._last_columns:
             self._last_columns = now
             self.changed.emit("reload")
+
+    def _metric_chosen(self):
+        """Another metric than the picked competition's: the competition no longer applies."""
+        slug = self.competition.slug()
+        if slug is not None:
+            from ...analysis.competitions import resolve
+            if resolve(slug).metric != self.metric_combo.currentData():
+                self.competition.show_slug(None)
+        self.changed.emit("reload")
+
+    def set_competition(self, comp):
+        """A competition of the catalog picked: its metric, options and columns in force (a
+        reload follows), or, for one no built-in scores, why (the panel keeps its options)."""
+        if comp.metric is None:
+            self.competition.show_slug(None)
+            self.refused_text = (f"{comp.slug}: no built-in metric scores it "
+                                 f"({comp.metric_file_needed}); open its metric file")
+            self.refused.emit(self.refused_text)
+            return
+        self.set_options(Options(metric=comp.metric, id_column=comp.id_column,
+                                 target_column=comp.target_column, extra_ids=comp.extra_ids,
+                                 allow_continuous=True, **comp.options))
+        tip = comp.words()
+        if comp.metric_file_needed:
+            tip += f"; not the leaderboard's number: {comp.metric_file_needed}"
+        self.competition.setToolTip(tip)
+        self.changed.emit("reload")
 
     def show_metric(self, metric):
         """Show the option groups that matter for the metric in use."""
