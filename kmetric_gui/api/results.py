@@ -60,6 +60,7 @@ class Detection:
     higher_is_better: bool
     reason: str          # why this metric, in words
     layout: str          # both inputs' layouts, in words
+    competition: "str | None" = None   # the one catalog competition with these headers
 
 
 class _Json:

@@ -248,7 +248,10 @@ def detect(solution, submission, *, id_column=None, ids=None) -> "Detection":
     prep = load_pair(sol, sub, make_options(None, id_column, None, {}))
     from ..metrics import get_metric
     m = get_metric(prep.metric)
-    return Detection(m.name, m.label, bool(m.higher_is_better), prep.reason, prep.layout)
+    from ..analysis.competitions import matching
+    found = matching(_header(sol), _header(sub))
+    return Detection(m.name, m.label, bool(m.higher_is_better), prep.reason, prep.layout,
+                     found.slug if found is not None else None)
 
 
 def metrics() -> "list[MetricInfo]":

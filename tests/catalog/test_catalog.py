@@ -159,3 +159,13 @@ def test_compare_and_select_take_the_competition(tmp_path, capsys):
     assert [s["score"] for s in d["submissions"]] == pytest.approx([want, want], rel=1e-9)
     code, out, err = run(capsys, "select", sol, sub, sub, "--pick", "1", "--competition", "titanic")
     assert code == 2 and err.count("\n") == 1 and "lacks 'PassengerId'" in err
+
+
+def test_detect_names_the_competition_whose_headers_match(tmp_path):
+    import kmetric_gui as km
+    c = next(c for c in CATALOG if c["slug"] == "icecube-neutrinos-in-deep-ice")
+    sol, sub, _ = make_pair(c, tmp_path)
+    assert km.detect(sol, sub).competition == c["slug"]
+    sub.write_text(sub.read_text().replace("azimuth", "Azimuth"))      # not its header
+    sol.write_text(sol.read_text().replace("azimuth", "Azimuth"))
+    assert km.detect(sol, sub).competition is None

@@ -39,6 +39,7 @@ class CompetitionPicker(WheelSafeCombo):
     def _activated(self, index):
         from ...analysis.competitions import resolve
         slug = self.itemData(index)
+        self.lineEdit().setCursorPosition(0)        # the slug shown, not the title's end
         if slug is not None:
             self.picked.emit(resolve(slug))
 
