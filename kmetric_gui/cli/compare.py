@@ -239,7 +239,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     d = cmp.to_json()
     lines = []
-    if args.competition and d.get("metric"):
+    if getattr(args, "competition", None) and d.get("metric"):
         in_force = options.with_(metric=d["metric"])
         d["competition"] = competition_json(args, options=in_force)
         lines = competition_lines(args, options=in_force)

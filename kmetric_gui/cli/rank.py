@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     d = where.to_json()
     lines = []
-    if args.competition:
+    if getattr(args, "competition", None):
         in_force = options.with_(metric=where.metric)
         d["competition"] = competition_json(args, options=in_force)
         lines = competition_lines(args, options=in_force)
