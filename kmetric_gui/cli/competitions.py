@@ -31,6 +31,7 @@ def run(args: argparse.Namespace) -> int:
                    "target_columns": list(c.targets) if c.targets else None}
             if c.submission_columns:
                 row["submission_columns"] = list(c.submission_columns)
+            row["usage"] = c.usage
             if c.extra_ids != "refuse":
                 row["extra_ids"] = c.extra_ids
             if c.metric_file_needed:

@@ -150,7 +150,7 @@ def competition_of(args):
         return None
     from ..analysis.competitions import needs_metric_file, resolve
     comp = resolve(name)
-    if not getattr(args, "metric", None):
+    if not getattr(args, "metric", None) and not getattr(args, "metric_file", None):
         needs_metric_file(comp)
     return comp
 

@@ -10,7 +10,8 @@ import sys
 from .fixes import add_fix_options, fix_lines, fixes_for
 from .metricfile import add_metric_file_options
 from .options import (add_metric_options, check_competition_layout, check_given,
-                      competition_json, competition_lines, options_from_args, print_problems)
+                      competition_json, competition_lines, competition_of, options_from_args,
+                      print_problems)
 from .stats import add_stats_options, apply_stats, groups_of, stats_options
 
 if TYPE_CHECKING:
@@ -80,6 +81,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.metric_file:
         from .metricfile import run_score
+        try:            # the competition's id column is the one its metric file is given
+            comp = competition_of(args)
+        except InputError as e:
+            print_problems(e, sys.stderr)
+            return 2
+        if comp is not None and not args.id_column:
+            args.id_column = comp.id_column
         return run_score(args, ci, shake)
     try:
         options = options_from_args(args)

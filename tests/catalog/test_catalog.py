@@ -169,3 +169,29 @@ def test_detect_names_the_competition_whose_headers_match(tmp_path):
     sub.write_text(sub.read_text().replace("azimuth", "Azimuth"))      # not its header
     sol.write_text(sol.read_text().replace("azimuth", "Azimuth"))
     assert km.detect(sol, sub).competition is None
+
+
+def test_a_metric_file_gets_the_competitions_id_column(tmp_path):
+    """House Prices needs its own metric (RMSE of log prices): the file is given the
+    catalog's id column, and the built-in beside it (rmsle, log(1+x)) differs slightly."""
+    import numpy as np
+    import pandas as pd
+    c = next(c for c in CATALOG if c["slug"] == "house-prices-advanced-regression-techniques")
+    sol, sub, _ = make_pair(c, tmp_path)
+    mf = tmp_path / "house_metric.py"
+    mf.write_text(
+        "import numpy as np\n\n\n"
+        "def score(solution, submission, row_id_column_name):\n"
+        "    s = solution.set_index(row_id_column_name)['SalePrice']\n"
+        "    p = submission.set_index(row_id_column_name)['SalePrice'].loc[s.index]\n"
+        "    return float(np.sqrt(np.mean((np.log(p.values) - np.log(s.values)) ** 2)))\n")
+    script = Path(sys.executable).with_name("kmetric")
+    r = subprocess.run([str(script), "score", str(sol), str(sub), "--competition", c["slug"],
+                        "--metric-file", str(mf), "--lower-is-better", "--json"],
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    m = pd.read_csv(sol).merge(pd.read_csv(sub), on="Id")
+    want = np.sqrt(np.mean((np.log(m.SalePrice_y) - np.log(m.SalePrice_x)) ** 2))
+    assert d["score"] == pytest.approx(want, rel=1e-9)
+    assert d["parity"]["metric"] == "rmsle" and d["parity"]["difference"] != 0
