@@ -16,3 +16,48 @@ def test_a_second_demo_lands_on_its_anatomy_not_on_fix_first(qtbot, window):
     tabs.setCurrentWidget(tabs.fixes)        # Fix first open: the next files keep it
     wait_scored(qtbot, window, lambda: window.open_demo("auc"))
     assert tabs.currentWidget() is tabs.fixes
+
+
+def _compared(qtbot, window, metric):
+    from kmetric_gui.gui.file_actions import demo_paths
+    window.fit_to((1280, 720))
+    wait_scored(qtbot, window, lambda: window.open_demo(metric))
+    other = demo_paths(metric)[1].replace("_submission.csv", "_submission_b.csv")
+    with qtbot.waitSignal(window.session.compare_changed, timeout=60000,
+                          check_params_cb=lambda res: res is not None and res.comparison is not None):
+        window.controller.compare_jobs.add([other])
+    window.tabs.setCurrentWidget(window.tabs.compare)
+    return window.tabs.compare.view
+
+
+def _axis_texts(axis):
+    from PySide6.QtGui import QImage, QPainter
+    img = QImage(10, 10, QImage.Format_ARGB32)
+    painter = QPainter(img)
+    try:
+        return [(r, t) for r, _, t in axis.generateDrawSpecs(painter)[2]]
+    finally:
+        painter.end()
+
+
+def _label_fits(plot):
+    """The rotated left label is no longer than its axis is tall (pyqtgraph cuts it)."""
+    axis = plot.getAxis("left")
+    return axis.label.boundingRect().width() <= axis.geometry().height()
+
+
+def test_compare_plots_say_their_labels_whole_at_1280x720(qtbot, window):
+    """lwlrap's per-class Δ bars: the class names ran together ('MeowWalk_and_footsteps'),
+    the left label read 'per-class lwlrap, B − ,'; the blend curve's 'score of the blen'."""
+    v = _compared(qtbot, window, "lwlrap")
+    v.tabs.setCurrentWidget(v.differ_page)
+    qtbot.wait(300)
+    n = len(v.cmp.submissions[0].report.prepared.classes)
+    texts = _axis_texts(v.bar_plot.getAxis("bottom"))
+    assert len(texts) == n, [t for _, t in texts]                   # every class named
+    rects = sorted((r.left(), r.right()) for r, _ in texts)
+    assert all(a[1] <= b[0] for a, b in zip(rects, rects[1:])), rects  # none overlap
+    assert _label_fits(v.bar_plot)
+    v.tabs.setCurrentWidget(v.blend_page)
+    qtbot.wait(300)
+    assert v.blend_plot.isVisible() and _label_fits(v.blend_plot)
