@@ -61,3 +61,27 @@ def test_compare_plots_say_their_labels_whole_at_1280x720(qtbot, window):
     v.tabs.setCurrentWidget(v.blend_page)
     qtbot.wait(300)
     assert v.blend_plot.isVisible() and _label_fits(v.blend_plot)
+
+
+def _open_fix_first(qtbot, window, metric):
+    window.fit_to((1280, 720))
+    with qtbot.waitSignal(window.controller.fixes_ready, timeout=30000):
+        wait_scored(qtbot, window, lambda: window.open_demo(metric))
+    window.tabs.setCurrentWidget(window.tabs.fixes)
+    qtbot.wait(300)
+    return window.tabs.fixes
+
+
+def test_fix_first_without_an_optimiser_has_no_empty_pane(qtbot, window):
+    """RMSE has nothing to check on held-out rows: an empty grey pane took a third of the
+    page and left the curve so short that its scores ran into each other ('8 6 4 2 0')."""
+    page = _open_fix_first(qtbot, window, "rmse")
+    assert not page.honest_button.isVisible()
+    lower = page.split.widget(1)
+    assert not lower.isVisible()
+    texts = _axis_texts(page.panel.plot.getAxis("left"))
+    assert len(texts) >= 2
+    rects = sorted((r.top(), r.bottom()) for r, _ in texts)
+    assert all(a[1] <= b[0] for a, b in zip(rects, rects[1:])), rects   # none overlap
+    page = _open_fix_first(qtbot, window, "qwk")        # qwk's cut points: the check is there
+    assert page.honest_button.isVisible() and page.split.widget(1).isVisible()
