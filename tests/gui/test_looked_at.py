@@ -85,3 +85,22 @@ def test_fix_first_without_an_optimiser_has_no_empty_pane(qtbot, window):
     assert all(a[1] <= b[0] for a, b in zip(rects, rects[1:])), rects   # none overlap
     page = _open_fix_first(qtbot, window, "qwk")        # qwk's cut points: the check is there
     assert page.honest_button.isVisible() and page.split.widget(1).isVisible()
+
+
+def test_a_smape_cell_edit_rescored_not_stopped(qtbot, window):
+    """Typing a prediction into the SMAPE demo: the score said 'Out of date ... stopped'
+    and the anatomy went (the rescoring raised: SMAPE's result has no column scores)."""
+    from conftest import column, prep, set_cell
+    from kmetric_gui.metrics import get_metric
+    from kmetric_gui.metrics.base import split_rows
+    from kmetric_gui.metrics.references import same
+    wait_scored(qtbot, window, lambda: window.open_demo("smape"))
+    c = column(window, "pred")
+    rep = wait_scored(qtbot, window, lambda: set_cell(window, 0, c, "58.55"))
+    p = prep(window)
+    assert p.pred[window.table_panel.model.rows[0]] == 58.55
+    metric = get_metric("smape")
+    assert same(rep.score, metric.reference(p, window.session.options))
+    for name, res in rep.splits.items():
+        assert same(res.score, metric.reference(p, window.session.options, split_rows(p.usage, name)))
+    assert window.tabs.isVisible()
