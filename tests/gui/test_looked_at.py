@@ -1,5 +1,7 @@
 """What a new user met going through each family's demo at 1280x720 (issue 34): the page
 a demo lands on, and texts on the Compare pages that were cut or ran together."""
+import pytest
+
 from conftest import wait_scored
 
 
@@ -104,3 +106,42 @@ def test_a_smape_cell_edit_rescored_not_stopped(qtbot, window):
     for name, res in rep.splits.items():
         assert same(res.score, metric.reference(p, window.session.options, split_rows(p.usage, name)))
     assert window.tabs.isVisible()
+
+
+def _cut_texts(widget):
+    """Titles and axis labels of the plots shown in ``widget`` that stick out of their
+    plot (cut there: 'Average precision per que', 'prediction − truth (standard score')."""
+    import pyqtgraph as pg
+    cut = []
+    for plot in widget.findChildren(pg.PlotWidget):
+        if not plot.isVisible():
+            continue
+        shown = plot.mapToScene(plot.viewport().rect()).boundingRect().adjusted(-1, -1, 1, 1)
+        item = plot.getPlotItem()
+        texts = [("title", item.titleLabel.text, item.titleLabel.item)] if \
+            item.titleLabel.isVisible() and item.titleLabel.text else []
+        for side in ("left", "bottom"):
+            axis = item.getAxis(side)
+            if axis.isVisible() and axis.labelText and axis.label.isVisible():
+                texts.append((side, axis.labelText, axis.label))
+        for where, text, it in texts:     # along its reading direction
+            r = it.sceneBoundingRect()
+            if where == "left" and (r.top() < shown.top() or r.bottom() > shown.bottom()) or \
+                    where != "left" and (r.left() < shown.left() or r.right() > shown.right()):
+                cut.append((where, text))
+    return cut
+
+
+def _demos():
+    from kmetric_gui.gui.views import demos
+    return [name for name, _ in demos()]
+
+
+@pytest.mark.parametrize("metric", _demos())
+def test_each_anatomy_says_its_plot_titles_and_labels_whole_at_1280x720(qtbot, window, metric):
+    window.fit_to((1280, 720))
+    wait_scored(qtbot, window, lambda: window.open_demo(metric))
+    view = window.tabs.currentWidget()
+    assert view is window.tabs.view(metric)
+    qtbot.wait(300)
+    assert _cut_texts(view) == []
