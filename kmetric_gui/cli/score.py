@@ -108,8 +108,6 @@ def run(args: argparse.Namespace) -> int:
                 lines[0] = lines[0].replace(user, by)
                 if d.get("chosen") == user:
                     d["chosen"] = by
-        else:
-            lines += looks_like(args)
         groups = groups_of(rep, args) if ci or shake or args.top_fixes else None
         if ci or shake:
             apply_stats(rep, d, lines, ci, shake, groups)
@@ -119,5 +117,7 @@ def run(args: argparse.Namespace) -> int:
     except InputError as e:
         print_problems(e, sys.stderr)
         return 2
+    if not args.json and comp is None:
+        lines += looks_like(args)       # last: the lines above keep their order
     print(dumps(d) if args.json else "\n".join(lines))
     return 0
