@@ -117,6 +117,8 @@ class RegressionMetric(FamilyMetric):
         """The units' sums from the score: (squared or absolute errors, rows) of a column
         or of each column (``column_scores``); the count is the rows'."""
         n, r = result.n, result
+        if not hasattr(r, "column_scores"):     # a mean of per-row values (SMAPE, MAPE):
+            return None                         # scored again from scratch
         if r.column_scores is not None:
             return np.r_[np.square(r.column_scores) * n, n]
         return [(r.score if r.kind == "mae" else r.score * r.score) * n, n]
