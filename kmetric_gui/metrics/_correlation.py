@@ -37,6 +37,7 @@ class CorrelationMetric(FamilyMetric):
 
     def build(self, ctx):
         from ..io.prepare import Prepared
+        from ._cells import Cells, Numbers
         from ._layouts import Sides, matrix, single_target
         s = Sides(ctx)
         if ctx.options.target_column or len(s.targets(ctx.sub)) == 1:
@@ -52,7 +53,7 @@ class CorrelationMetric(FamilyMetric):
         s.stop_if_any()
         return Prepared(self.name, ctx.reason, ctx.id_col, names, s.sol_ids_arr,
                         truth.astype(np.float64), s.align(pred).astype(np.float64, copy=False),
-                        ctx.usage, layout=layout)
+                        ctx.usage, layout=layout, cells=Cells(Numbers(), Numbers(), interleave=True))
 
     # -- scoring -----------------------------------------------------------------------
     def kernel(self, truth, pred, options):
