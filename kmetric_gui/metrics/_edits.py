@@ -231,6 +231,33 @@ def edited_detail(result, r0, r1, full):
     return EditedDetail(known, full)
 
 
+def split_fields(version, split):
+    """(truth, pred) arrays of a split of a data version, its edits applied, without
+    making (or keeping) the version's whole Prepared: for a metric that scores an
+    edit again from scratch (the rank correlations). O(rows + edits)."""
+    from .base import take
+    base = version.base
+    rows = split_rows(base.usage, split)
+    out = []
+    for name in ("truth", "pred"):
+        src = getattr(base, name)
+        if not isinstance(src, np.ndarray) or src.dtype.kind not in "fiu":
+            raise Unfit("not an array of numbers")
+        arr = np.array(take(src, rows), dtype=np.float64)
+        for (field, unit, part), value in version.overlay.items():
+            if field != name:
+                continue
+            at = unit if rows is None else int(np.searchsorted(rows, unit))
+            if rows is not None and (at >= rows.size or rows[at] != unit):
+                continue                       # a row of another split
+            if part is None:
+                arr[at] = value
+            else:
+                arr[at, part] = value
+        out.append(arr)
+    return tuple(out)
+
+
 def checked_state(result, state, score_fn):
     """``state`` derived from a plain result, if it gives back the result's score (a guard
     on the derivation: a metric whose statistics are not what it says is scored again)."""
