@@ -137,11 +137,15 @@ class RegressionMetric(FamilyMetric):
         """The units' sums from the score: (squared or absolute errors, rows) of a column
         or of each column (``column_scores``); the count is the rows'."""
         n, r = result.n, result
+        if not hasattr(r, "column_scores"):     # SMAPE, MAPE: a mean of rows' values
+            return super().edit_state(result)
         if r.column_scores is not None:
             return np.r_[np.square(r.column_scores) * n, n]
         return [(r.score if r.kind == "mae" else r.score * r.score) * n, n]
 
     def edit_fields(self, result, sums):
+        if not hasattr(result, "column_scores"):
+            return {}
         if result.column_scores is None:
             return {"column_scores": None}
         return {"column_scores": np.sqrt(np.maximum(sums[:-1], 0.0) / sums[-1])}

@@ -65,13 +65,15 @@ def make_plan(seed, steps):
 
 def files(workdir):
     """Copies of the demos (rewritable), invalid files beside them."""
-    from kmetric_gui.paths import resources_dir
-    demo = resources_dir() / "demo"
+    from kmetric_gui.metrics import REGISTRY
     out = {}
     for m in METRICS:
-        for name in (f"{m}_solution", f"{m}_submission", f"{m}_submission_b"):
-            shutil.copy(demo / f"{name}.csv", workdir / f"{name}.csv")
-        shutil.copy(demo / f"{m}_submission.csv", workdir / f"{m}_submission_rw.csv")
+        # a metric may show another's demo (error_rate shows accuracy's files)
+        sol, sub = map(Path, REGISTRY[m].demo_paths())
+        sources = (sol, sub, sub.with_name(sub.stem + "_b.csv"), sub)
+        for name, src in zip(("solution", "submission", "submission_b", "submission_rw"),
+                             sources):
+            shutil.copy(src, workdir / f"{m}_{name}.csv")
         out[m] = [str(workdir / f"{m}_{n}.csv") for n in ("solution", "submission",
                                                          "submission_b", "submission_rw")]
     (workdir / "empty.csv").write_text("")
