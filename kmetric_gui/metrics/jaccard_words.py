@@ -16,7 +16,6 @@ class JaccardWords(MeanMetric):
     higher_is_better = True
     fix_words = "predicted text set to the true one"
     demo_label = "word Jaccard (Tweet Sentiment)"
-    variants = ("weights_column", "mask_column", "group_by", "group_transform")   # texts: no rounding
 
     def fit(self, sub_targets, sample=None):
         from ._family import fit_reason, one_column

@@ -18,7 +18,6 @@ class Levenshtein(MeanMetric):
     higher_is_better = False
     fix_words = "predicted text set to the true one"
     demo_label = "Levenshtein distance (text)"
-    variants = ("weights_column", "mask_column", "group_by", "group_transform")   # texts: no rounding
     options = (
         Option("normalize", str, "none", ("none", "row", "total"),
                "levenshtein: none (mean distance), row (each over the longer text), total "

@@ -16,7 +16,6 @@ class Mcc(FamilyMetric):
     fix_words = "label set to the truth"
     demo_label = "MCC (labels)"
     demo_detected = False      # labels are accuracy's and F1's layout too: the app chooses
-    variants = ("weights_column", "mask_column", "group_by", "group_transform")   # labels: no rounding
 
     def fit(self, sub_targets, sample=None):
         from ._family import label_fit

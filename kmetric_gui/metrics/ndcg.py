@@ -21,7 +21,6 @@ class Ndcg(MeanMetric):
     higher_is_better = True
     demo_label = "NDCG@5 (ranked items)"
     options = MAPK.options          # the same k: predictions counted per query
-    variants = ("weights_column", "mask_column", "group_by", "group_transform")   # lists: no rounding
 
     def fit(self, sub_targets, sample=None):
         from ._family import fit_reason, one_column
