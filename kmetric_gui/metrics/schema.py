@@ -26,7 +26,7 @@ RESERVED = frozenset({
     "simulations", "metric_file", "metric_arg", "higher_is_better", "lower_is_better",
     "metric_timeout", "metric_memory_gb", "executor", "fix_budget", "help", "version",
     "competition", "params", "options", "draws", "team", "usage_map", "extra_ids",
-    "unscored_value"})
+    "unscored_value", "metric_sandbox", "metric_python", "submission_time"})
 
 
 @dataclass(frozen=True)
