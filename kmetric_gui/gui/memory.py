@@ -3,7 +3,7 @@
 Dropping a 2M-row pair frees its arrays, but the allocators keep the pages:
 glibc's per-thread arenas (the workers read and score) and Arrow's pool hold
 them for reuse, so the app stayed at its peak after a small file replaced a
-big one (issue 39: 575 MB after two 1M-row pairs and the RMSE demo, 248 MB
+big one (issue 39: 575 MB after two 1M-row pairs and a demo, 248 MB
 for the demo alone). Asking both to return what is free brings it back.
 """
 import sys

@@ -12,6 +12,9 @@ line of its own:
   ClassSet   (n, C) 0/1 rows, shown and typed as comma-joined class names
   Labels     class labels as read (numbers or text), typed among the solution's
   Items      space-separated item lists
+  Text       free text, shown and typed as it is (edit distances, word overlap)
+  Parts      a 2-D field whose columns are different things (a prediction and
+             its confidence), each with its own heading and bounds
 
 A typed value goes through the one number grammar (numbers.py); a value the
 metric cannot take raises ValueError with one line saying why, and the app
@@ -193,6 +196,45 @@ class Items:
         if not items and not self.allow_empty:
             raise ValueError(f"empty: a prediction needs {self.need}")
         return items
+
+
+@dataclass(frozen=True)
+class Text:
+    """Text as read, typed as it is (spaces kept: they count in an edit distance);
+    ``need_word``: a text without a word is refused, with ``why``."""
+    need_word: bool = False
+    why: str = ""
+
+    def columns(self, name, values, targets):
+        return [Column(f"{WORDS[name]} ({targets[0]})", values, FieldSpec(name), str,
+                       tooltip=f"{_side(name)} text (editable)")]
+
+    def parse(self, text, part, prep):
+        text = str(text)
+        if self.need_word and not text.split():
+            raise ValueError(f"no word: {self.why}")
+        return text
+
+
+@dataclass(frozen=True)
+class Parts:
+    """A 2-D field whose columns are different quantities: column j is ``heads[j]``
+    (headed with the file's column name) and typed as ``kinds[j]`` (a Numbers)."""
+    heads: tuple
+    kinds: tuple
+
+    def columns(self, name, values, targets):
+        out = []
+        for j, (head, kind) in enumerate(zip(self.heads, self.kinds)):
+            out.append(Column(f"{head} ({targets[j]})", values[:, j], FieldSpec(name, j),
+                              number_text, align_right=True,
+                              tooltip=f"{_side(name)} {head} (editable)"))
+        return out
+
+    def parse(self, text, part, prep):
+        if part is None:
+            raise ValueError("type one value a cell")
+        return self.kinds[part].parse(text, None, prep)
 
 
 @dataclass(frozen=True)

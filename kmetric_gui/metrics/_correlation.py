@@ -37,6 +37,7 @@ class CorrelationMetric(FamilyMetric):
 
     def build(self, ctx):
         from ..io.prepare import Prepared
+        from ._cells import Cells, Numbers
         from ._layouts import Sides, matrix, single_target
         s = Sides(ctx)
         if ctx.options.target_column or len(s.targets(ctx.sub)) == 1:
@@ -52,7 +53,7 @@ class CorrelationMetric(FamilyMetric):
         s.stop_if_any()
         return Prepared(self.name, ctx.reason, ctx.id_col, names, s.sol_ids_arr,
                         truth.astype(np.float64), s.align(pred).astype(np.float64, copy=False),
-                        ctx.usage, layout=layout)
+                        ctx.usage, layout=layout, cells=Cells(Numbers(), Numbers(), interleave=True))
 
     # -- scoring -----------------------------------------------------------------------
     def kernel(self, truth, pred, options):
@@ -154,6 +155,43 @@ class CorrelationMetric(FamilyMetric):
         (mt, st), (mp, sp) = r.scales[0, :, 0], r.scales[1, :, 0]
         return [f"truth {a:.6g}, predicted {b:.6g} (as the truth: {mp + sp * (a - mt) / st:.6g})"
                 for a, b in zip(t, p)]
+
+    # -- edits (metrics/_edits.py) ----------------------------------------------------------
+    # Pearson: the five sums of each column, in the frame (means and spreads) of the
+    # split as first scored, lose the edited rows' old values and gain their new ones.
+    # Spearman and Kendall: ranks move with any edit, so the split is scored again from
+    # its arrays with the edits applied (exact; O(n log n), no Prepared made).
+    edit_constants = ("kind", "columns", "higher_is_better")
+
+    def edit_split(self, options, result, edit):
+        from ._edits import Unfit, split_fields
+        if self.variant(edit.old.base, options) is not None:
+            raise Unfit("a variant: scored by score()")
+        if self.kind == "pearson":
+            return super().edit_split(options, result, edit)
+        return self.kernel(*split_fields(edit.new, edit.name), options)
+
+    def edit_rows(self, result, truth, pred, options):
+        from .kernels.correlation import pearson_rows, pearson_score
+        s = pearson_rows(np.asarray(truth, np.float64), np.asarray(pred, np.float64),
+                         self._frame(result))
+        return s.sum(axis=0), pearson_score, None
+
+    def edit_fields(self, result, sums):
+        from ._edits import Unfit
+        from .kernels.correlation import pearson_score
+        cols = (sums.size - 1) // 5
+        scores = np.array([pearson_score(sums[None, [0, *range(1 + 5 * j, 6 + 5 * j)]])[0]
+                           for j in range(cols)])
+        if not np.isfinite(scores).all():
+            raise Unfit("no correlation: scored again for the reason in words")
+        return {"edit_frame": self._frame(result), "column_scores": scores}
+
+    @staticmethod
+    def _frame(result):
+        """The frame of the sums: the split's means and spreads as first scored."""
+        from ._edits import EditedResult
+        return result.edit_frame if isinstance(result, EditedResult) else result.scales
 
     # -- output ------------------------------------------------------------------------
     def json_fields(self, report):

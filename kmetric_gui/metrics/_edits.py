@@ -15,7 +15,7 @@ finds their splits, and asks the metric for each split's new result
 (``update``); ``Unfit`` anywhere means "score again from scratch".
 """
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -190,6 +190,72 @@ def full_score(metric, version, options, split):
         return metric.score(metric.plan(prep, options), split_rows(prep.usage, split), options,
                             lambda: False)
     return made
+
+
+class EditedDetail(Mapping):
+    """An edited result's ``detail``: its counts and settings known at once (``known``),
+    any other entry (a per-row array) the full result's, made on first use."""
+
+    def __init__(self, known, full):
+        self.known, self._full = known, full
+
+    def __getitem__(self, key):
+        if key in self.known:
+            return self.known[key]
+        return self._full().detail[key]
+
+    def __iter__(self):
+        return iter(self._full().detail)
+
+    def __len__(self):
+        return len(self._full().detail)
+
+
+def edited_detail(result, r0, r1, full):
+    """The ``detail`` of ``result`` after its units went from result ``r0`` to ``r1``:
+    whole-number entries add over units (counts; a setting such as k or the number of
+    classes is itself again), other numbers, words and flags are settings kept;
+    arrays are left to the full result."""
+    old = getattr(result, "detail", None)
+    old = old.known if isinstance(old, EditedDetail) else old
+    if not isinstance(old, Mapping) or r0 is None or r1 is None:
+        raise Unfit("no detail to follow")
+    known = {}
+    for key, v in old.items():
+        if isinstance(v, (bool, np.bool_, str, float, np.floating)):
+            known[key] = v
+        elif isinstance(v, (int, np.integer)):
+            a, b = r0.detail.get(key), r1.detail.get(key)
+            if isinstance(a, (int, np.integer)) and isinstance(b, (int, np.integer)):
+                known[key] = int(v) - int(a) + int(b)
+    return EditedDetail(known, full)
+
+
+def split_fields(version, split):
+    """(truth, pred) arrays of a split of a data version, its edits applied, without
+    making (or keeping) the version's whole Prepared: for a metric that scores an
+    edit again from scratch (the rank correlations). O(rows + edits)."""
+    from .base import take
+    base = version.base
+    rows = split_rows(base.usage, split)
+    out = []
+    for name in ("truth", "pred"):
+        src = getattr(base, name)
+        if not isinstance(src, np.ndarray) or src.dtype.kind not in "fiu":
+            raise Unfit("not an array of numbers")
+        arr = np.array(take(src, rows), dtype=np.float64)
+        for (field, unit, part), value in version.overlay.items():
+            if field != name:
+                continue
+            at = unit if rows is None else int(np.searchsorted(rows, unit))
+            if rows is not None and (at >= rows.size or rows[at] != unit):
+                continue                       # a row of another split
+            if part is None:
+                arr[at] = value
+            else:
+                arr[at, part] = value
+        out.append(arr)
+    return tuple(out)
 
 
 def checked_state(result, state, score_fn):

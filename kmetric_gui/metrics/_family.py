@@ -144,6 +144,8 @@ class FamilyMetric(VariantHooks, StatsAnalyses, Metric):
     # -- edits: rescored from the statistics (metrics/_edits.py) ---------------------------
     edit_counts = ()        # whole-number fields of a result that add over rows (shown: hits)
     edit_constants = ()     # fields an edit leaves as they are (the options in force: eps, k)
+    edit_detail = False     # the result's ``detail`` dict: its counts follow the edit (_edits.py)
+    edit_largest = None     # a unit's statistic above this: scored again (no cancellation)
 
     def rescore_cells(self, report, cells, old, new):
         from ._edits import rescore_splits
@@ -167,6 +169,9 @@ class FamilyMetric(VariantHooks, StatsAnalyses, Metric):
             counts = {f: int(getattr(result, f)) for f in self.edit_counts}
         if np.shape(s0) != np.shape(state) or np.shape(s1) != np.shape(state):
             raise Unfit("statistics of another shape")
+        if self.edit_largest is not None and not (
+                np.abs(np.r_[s0, s1]).max(initial=0.0) <= self.edit_largest):
+            raise Unfit("a statistic too large to take away exactly")
         sums = state - s0 + s1
         score = float(score_fn(sums[None, :])[0])
         counts = {f: v - int(getattr(r0, f)) + int(getattr(r1, f)) for f, v in counts.items()}
@@ -176,7 +181,11 @@ class FamilyMetric(VariantHooks, StatsAnalyses, Metric):
             if hasattr(result, f):
                 fields[f] = getattr(result, f)
         fields.update(self.edit_fields(result, sums))
-        return EditedResult(fields, (sums, counts), edit.full)
+        out = EditedResult(fields, (sums, counts), edit.full)
+        if self.edit_detail:
+            from ._edits import edited_detail
+            out._fields["detail"] = edited_detail(result, r0, r1, out.full_result)
+        return out
 
     def edit_rows(self, result, truth, pred, options):
         """(sums (m,), score of sums (R, m) -> (R,), their result) of a few units: the

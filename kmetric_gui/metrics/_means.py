@@ -11,7 +11,28 @@ import numpy as np
 from ._family import FamilyMetric
 
 
-class MeanMetric(FamilyMetric):
+class MeanEdits:
+    """Edits of a mean of one number a row (metrics/_edits.py): the sum of the values
+    loses the edited rows' old values and gains their new ones; the counts of the
+    result's ``detail`` follow (SMAPE and MAPE take it too, on the regression layout)."""
+    edit_constants = ("kind", "higher_is_better")
+    edit_detail = True
+    edit_largest = 1e12          # MAPE's rows of truth 0 (|F| / eps): scored again
+
+    def edit_state(self, result):
+        """(sum of values, rows) from the mean, in O(1); a ratio of sums from its rows."""
+        from .kernels.means import MeanResult
+        if not isinstance(result, MeanResult):
+            return None
+        if result.denominators is None and result.n and np.isfinite(result.score):
+            return [result.score * result.n, result.n]
+        return FamilyMetric.edit_state(self, result)
+
+    def edit_fields(self, result, sums):
+        return {}
+
+
+class MeanMetric(MeanEdits, FamilyMetric):
     demo_detected = False        # these layouts overlap others': the app chooses
 
     def units(self, result):

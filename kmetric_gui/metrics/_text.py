@@ -6,6 +6,7 @@ import numpy as np
 
 def build_texts(metric, ctx, empty_truth_ok):
     from ..io.prepare import Prepared
+    from ._cells import Cells, Text
     from ._layouts import Sides, at_rows, single_target
     s = Sides(ctx)
     name = single_target(s)
@@ -20,4 +21,6 @@ def build_texts(metric, ctx, empty_truth_ok):
                       f"{at_rows(empty, s.sol_ids)}", empty)
     s.stop_if_any()
     return Prepared(metric.name, ctx.reason, ctx.id_col, [name], s.sol_ids_arr, truth,
-                    s.align(pred), ctx.usage, layout=f"id '{ctx.id_col}' + text in '{name}'")
+                    s.align(pred), ctx.usage, layout=f"id '{ctx.id_col}' + text in '{name}'",
+                    cells=Cells(Text(not empty_truth_ok, f"{metric.label} divides by the words "
+                                     "of both texts"), Text()))

@@ -34,6 +34,7 @@ class Angular(MeanMetric):
 
     def build(self, ctx):
         from ..io.prepare import Prepared
+        from ._cells import Cells, Numbers
         from ._layouts import Sides, at_rows, matrix
         s = Sides(ctx)
         names = s.same_columns("direction")
@@ -58,7 +59,8 @@ class Angular(MeanMetric):
                               f"(no direction): {at_rows(zero, ids)}", zero)
             s.stop_if_any()
         return Prepared(self.name, ctx.reason, ctx.id_col, names, s.sol_ids_arr, truth,
-                        s.align(pred), ctx.usage, layout=layout)
+                        s.align(pred), ctx.usage, layout=layout,
+                        cells=Cells(Numbers(), Numbers(), interleave=True))
 
     def kernel(self, truth, pred, options):
         from .kernels.angular import angular_distance

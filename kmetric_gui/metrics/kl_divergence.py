@@ -68,7 +68,8 @@ class KlDivergence(MeanMetric):
         s.stop_if_any()
         return Prepared(self.name, ctx.reason, ctx.id_col, names, s.sol_ids_arr, truth,
                         s.align(pred), ctx.usage, classes=list(names),
-                        layout=f"id '{ctx.id_col}' + {len(names)} class columns of fractions")
+                        layout=f"id '{ctx.id_col}' + {len(names)} class columns of fractions",
+                        cells=_cells())
 
     def kernel(self, truth, pred, options):
         from .kernels.divergence import kl_divergence
@@ -108,6 +109,14 @@ class KlDivergence(MeanMetric):
         clipped = int(np.count_nonzero((p < d["eps"]) | (p > 1 - d["eps"])))
         return {**super(MeanMetric, self).json_fields(report), "eps": d["eps"],
                 "micro_average": d["micro_average"], "clipped": clipped}
+
+
+def _cells():
+    """Each class's vote fraction beside its predicted probability, both in [0, 1]."""
+    from ._cells import Cells, Numbers
+    from ._probabilities import PROBABILITY
+    return Cells(Numbers(low=0.0, high=1.0, why="is not a vote fraction: fractions lie in [0, 1]"),
+                 Numbers(**PROBABILITY), interleave=True)
 
 
 def _sums_to_one(table, names, rows):

@@ -72,7 +72,7 @@ class LaplaceLL(MeanMetric):
         return Prepared(self.name, ctx.reason, ctx.id_col, [target, conf], s.sol_ids_arr,
                         truth.astype(np.float64), s.align(both).astype(np.float64), ctx.usage,
                         layout=f"id '{ctx.id_col}' + '{target}', the submission's confidence "
-                               f"in '{conf}'")
+                               f"in '{conf}'", cells=_cells())
 
     def kernel(self, truth, pred, options):
         from .kernels.laplace import laplace_log_likelihood
@@ -117,19 +117,19 @@ class LaplaceLL(MeanMetric):
         return ([prep.id_column] + list(prep.target_columns),
                 ([i] + row for i, row in zip(prep.ids, prep.pred.tolist())))
 
-    def table_columns(self, prep):
-        from ..tables import Column
-        from ._family import _short
-        t, c = prep.target_columns
-        return [Column(f"truth ({t})", prep.truth, None, _short, align_right=True),
-                Column(f"prediction ({t})", prep.pred[:, 0], None, _short, align_right=True),
-                Column(f"confidence ({c})", prep.pred[:, 1], None, _short, align_right=True)]
-
     def summary_lines(self, report):
         d = report.result.detail
         return super().summary_lines(report) + [
             f"confidence clipped at {d['sigma_min']:g} ({d['sigma_clipped']:,} row(s)), "
             f"errors at {d['error_max']:g}"]
+
+
+def _cells():
+    """The truth; the prediction beside its confidence (a spread: never negative)."""
+    from ._cells import Cells, Numbers, Parts
+    sigma = Numbers(low=0.0, why="is negative: a confidence is the spread (sigma) of the "
+                    "prediction, 0 or more")
+    return Cells(Numbers(), Parts(("prediction", "confidence"), (Numbers(), sigma)))
 
 
 LAPLACE_LL = LaplaceLL()

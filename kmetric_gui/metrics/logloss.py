@@ -65,6 +65,11 @@ class LogLoss(FamilyMetric):
     def edit_state(self, result):
         return [result.score * result.n, result.n]      # mean_units: (loss, count) sums
 
+    def edit_fields(self, result, sums):
+        # Only a plain mean of row losses is edited (a by-class mean fails edit_state's
+        # check and is scored again): no per-class scores, said without the full result.
+        return {"per_class": None}
+
     fix_words = "true class's probability set to 1"
 
     def fixed_prediction(self, truth, pred, rows=None):

@@ -3,11 +3,12 @@
 whose truth is 0 weighs |prediction| / eps: huge, as in scikit-learn; the output says how
 many there are. Layout: id + one real column (metrics/_regression.py)."""
 
+from ._means import MeanEdits
 from ._regression import RegressionMetric
 from .base import take
 
 
-class Mape(RegressionMetric):
+class Mape(MeanEdits, RegressionMetric):
     name = "mape"
     label = "MAPE"
     demo_label = "MAPE (percentage error)"

@@ -43,6 +43,39 @@ class Mcc(FamilyMetric):
         out[:, 1 + k:] = stats[:, 1:1 + k]         # predicted: the true class
         return out
 
+    # -- edits (metrics/_edits.py): the split's confusion loses and gains a few rows -------
+    edit_constants = ("labels", "higher_is_better")
+
+    def edit_rows(self, result, truth, pred, options):
+        """The edited rows' (K*K) confusion counts among the split's classes; a class the
+        split does not hold yet: scored again (its classes change)."""
+        from ._edits import Unfit
+        from .variants import VariantResult
+        if isinstance(result, VariantResult):
+            raise Unfit("a variant's result: scored by score()")
+        labels = result.labels
+        index = {v: i for i, v in enumerate(labels.tolist())}
+        k = labels.size
+        try:
+            cells = [index[t] * k + index[p] for t, p in zip(np.asarray(truth).tolist(),
+                                                             np.asarray(pred).tolist())]
+        except KeyError:
+            raise Unfit("a class the split does not hold") from None
+        return np.bincount(cells, minlength=k * k).astype(np.float64), _confusion_score(k), None
+
+    def edit_state(self, result):
+        return result.confusion.ravel().astype(np.float64)
+
+    def edit_fields(self, result, sums):
+        from ._edits import Unfit
+        from .kernels.mcc import one_class_note
+        k = result.labels.size
+        conf = np.rint(sums).astype(np.int64).reshape(k, k)
+        t, p = conf.sum(axis=1), conf.sum(axis=0)
+        if ((t + p) == 0).any():
+            raise Unfit("a class left the split")
+        return {"confusion": conf, "note": one_class_note(t, p)}
+
     def json_fields(self, report):
         r = report.result
         out = {**super().json_fields(report), "labels": [str(x) for x in r.labels.tolist()],
@@ -56,6 +89,14 @@ class Mcc(FamilyMetric):
         lines = super().summary_lines(report) + [
             f"{r.labels.size} class(es); {int(np.trace(r.confusion)):,} row(s) right"]
         return lines + ([r.note] if r.note else [])
+
+
+def _confusion_score(k):
+    def score(sums):
+        from .kernels.mcc import mcc_from_sums
+        conf = np.asarray(sums, dtype=np.float64).reshape(-1, k, k)
+        return mcc_from_sums(np.trace(conf, axis1=1, axis2=2), conf.sum(axis=2), conf.sum(axis=1))
+    return score
 
 
 MCC = Mcc()

@@ -31,6 +31,7 @@ class Ndcg(MeanMetric):
 
     def build(self, ctx):
         from ..io.prepare import Prepared
+        from ._cells import Cells, Items
         from ._family import opt
         from ._layouts import Sides, at_rows, single_target
         from .kernels.mapk import check_k, split_items
@@ -51,7 +52,9 @@ class Ndcg(MeanMetric):
         s.stop_if_any()
         return Prepared(self.name, ctx.reason, ctx.id_col, [name], s.sol_ids_arr, truth,
                         [pred[i] for i in s.al.sub_index.tolist()], ctx.usage,
-                        layout=f"id '{ctx.id_col}' + space-separated items in '{name}'")
+                        layout=f"id '{ctx.id_col}' + space-separated items in '{name}'",
+                        cells=Cells(Items(allow_empty=True),
+                                    Items(allow_empty=False, need="at least one item a query")))
 
     def kernel(self, truth, pred, options):
         from ._family import opt

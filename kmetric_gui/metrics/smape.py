@@ -3,11 +3,12 @@
 better, 0 to 200. Layout: id + one real column (metrics/_regression.py)."""
 import numpy as np
 
+from ._means import MeanEdits
 from ._regression import RegressionMetric
 from .base import take
 
 
-class Smape(RegressionMetric):
+class Smape(MeanEdits, RegressionMetric):
     name = "smape"
     label = "SMAPE"
     demo_label = "SMAPE (forecast)"

@@ -31,6 +31,9 @@ KNOWN = {
                    "a | b | c', and that text typed back is refused"),
     "project": ({"dice", "iou", "iou_precision", "fbeta_iou", "pixel_fbeta", "map_iou",
                  "point_f1"}, "a mask or box edit is not written to a project (not JSON)"),
+    "saved": ({"kl_divergence"}, "one edited probability leaves its row summing to other than 1, "
+              "and the saved submission is refused when read again (KL's load checks each row "
+              "sums to 1; an edit cannot rescale the row's other classes)"),
 }
 
 
@@ -103,6 +106,7 @@ def _edit(s, cols, rng, steps, chain):
 
 def test_an_edit_rescored_equals_the_edited_file_saved_and_scored(metric, tmp_path, request):
     known(request, metric, "typed back")
+    known(request, metric, "saved")
     s, sol, sub = _session(metric)
     chain = Chain(s)
     _edit(s, _columns(s, "pred"), np.random.default_rng(1), 25, chain)
@@ -167,7 +171,22 @@ REFUSED = [("logloss", "pred", "1.3", "probabilit"), ("logloss", "truth", "wolf"
            ("mapk", "pred", "a,b", "spaces"), ("mapk", "pred", "[a b]", "brackets"),
            ("mapk", "pred", "", "empty"), ("rmse", "pred", "abc", "not a number"),
            ("mcrmse", "truth", "1,5", "not a number"), ("auc", "truth", "2", "0 or 1"),
-           ("auc", "pred", "inf", "not a number")]
+           ("auc", "pred", "inf", "not a number"),
+           ("kl_divergence", "pred", "1.3", "probabilit"), ("kl_divergence", "truth", "-0.1",
+                                                             "vote fraction"),
+           ("laplace_ll", "pred", "abc", "not a number"), ("spearman", "truth", "x?", "not a number"),
+           ("angular", "pred", "wolf", "not a number"), ("mcc", "pred", "wolf", "not a class"),
+           ("jaccard_words", "truth", "  ", "no word"), ("ndcg", "pred", "", "empty"),
+           ("ndcg", "pred", "a,b", "spaces"), ("smape", "truth", "1,5", "not a number")]
+
+
+def test_a_negative_confidence_is_refused_with_a_reason():
+    s, _, _ = _session(metrics.get_metric("laplace_ll"))
+    col = next(c for c in _columns(s, "pred") if c.name.startswith("confidence"))
+    before = s.data
+    why = s.edit_text(col.spec, 3, "-5")
+    assert why is not None and "negative" in why and "confidence" in why and "\n" not in why
+    assert s.data is before and not s.can_undo
 
 
 @pytest.mark.parametrize("name,field,text,words", REFUSED)

@@ -96,9 +96,14 @@ def mcc(y_true, y_pred) -> MccResult:
         return MccResult(float("nan"), "no rows to score", 0, labels, conf, tc, pc)
     t, p = conf.sum(axis=1), conf.sum(axis=0)
     score = float(mcc_from_sums([np.trace(conf)], t[None, :], p[None, :])[0])
-    note = None
+    return MccResult(score, None, n, labels, conf, tc, pc, one_class_note(t, p))
+
+
+def one_class_note(t, p):
+    """The note of a confusion whose truth (row sums ``t``) or predictions (column sums
+    ``p``) hold one class, or None."""
     if (t > 0).sum() < 2 or (p > 0).sum() < 2:
         side = "truth" if (t > 0).sum() < 2 else "predictions"
-        note = (f"the {side} hold one class: MCC is 0 by convention (scikit-learn's value; "
+        return (f"the {side} hold one class: MCC is 0 by convention (scikit-learn's value; "
                 "the correlation is undefined)")
-    return MccResult(score, None, n, labels, conf, tc, pc, note)
+    return None
