@@ -232,6 +232,7 @@ class MainWindow(FileActions, UnsavedEdits, QMainWindow):
                 return
         self._save_settings()
         self.jobs.shutdown()
+        self.metric_file.session_metric.shutdown()     # the metric file's processes end
         event.accept()
 
     # -- session events --------------------------------------------------------------

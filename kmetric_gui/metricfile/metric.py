@@ -181,6 +181,13 @@ class FileMetric(Metric):
                 old.kill()                       # stopped, not closed: started again if asked
             return w
 
+    def kill(self):
+        """Every worker's processes ended at once, not waited for (the app's UI thread)."""
+        with self._lock:
+            workers = list(self._workers.values())
+        for w in workers:
+            w.kill()
+
     def close(self):
         with self._lock:
             workers, self._workers = list(self._workers.values()), {}
