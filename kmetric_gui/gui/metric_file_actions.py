@@ -48,7 +48,7 @@ class MetricFileActions(RecentAndProject, QObject):
         self.source = self.info = self.last = None
         self.options, self.notes = [], []
         self._pending = None           # (args, higher_is_better) from a project
-        self._last_key = None
+        self._last_key = self._interval_key = None
         self.dock, self.panel = ui.add_dock(win)
         self.args_box = ui.add_args_box(win, self._args_changed,
                                         lambda t: win.statusBar().showMessage(t, 10000),
@@ -245,7 +245,7 @@ class MetricFileActions(RecentAndProject, QObject):
                                + ", ".join(missing) + " (give it under Options)", validation=True)
             return
         self._last_key = run.key
-        self.last = None
+        self.last = self._interval_key = None
         self.panel.clear_results()
         self.panel.set_running(True, f"Scoring with {run.source.name}…")
         self.win.jobs.cancel("metricfile-ci")
@@ -274,6 +274,10 @@ class MetricFileActions(RecentAndProject, QObject):
             return
         stats = self.win.options_panel.stats_settings()[0]
         level, reps, seed = stats.level, stats.replicates, stats.seed
+        key = (last.run.key, level, reps, seed)
+        if key == self._interval_key:      # the same interval (e.g. new row groups' list)
+            return
+        self._interval_key = key
         self.win.jobs.submit(
             "metricfile-ci", lambda progress, cancel: jobs_.interval(last, level, reps, seed,
                                                                      progress, cancel),
@@ -322,6 +326,8 @@ class MetricFileActions(RecentAndProject, QObject):
     def _job_ended(self, kind, outcome):
         """However a metric-file job ended (Esc included), the dock is idle once none runs:
         Run again on, Cancel off."""
+        if kind == "metricfile-ci" and outcome != "done":
+            self._interval_key = None      # stopped or failed: asked again, it runs again
         if kind not in KINDS or any(k in KINDS for k in self.win.jobs.in_flight()):
             return
         if self.panel.running():
