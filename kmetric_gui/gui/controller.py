@@ -245,6 +245,7 @@ class AppController(AnalysisJobs, QObject):
             # A metric file failed on this edit: said, and the numbers before stay, out
             # of date (freshness.py marks them with this reason).
             self.failed_edit = (s.generation, str(exc))
+            self._problem_shown = True       # said until the next score of this data
             self.message.emit(f"Not scored: {exc}", 0)
             self.failed.emit(str(exc))
             self.edit_failed.emit(str(exc))

@@ -272,6 +272,10 @@ class MetricFileActions(RecentAndProject, QObject):
         last = self.last
         if last is None:
             return
+        if self.session_metric.in_use():     # the score panel's interval is this file's
+            self.panel.interval.setText("Interval: in the score panel (this file, re-scoring "
+                                        "resampled rows of the table)")
+            return
         stats = self.win.options_panel.stats_settings()[0]
         level, reps, seed = stats.level, stats.replicates, stats.seed
         key = (last.run.key, level, reps, seed)

@@ -42,6 +42,7 @@ class SessionMetric(QObject):
         win.problems.set_problems([cut(why)], title="<b>The metric failed on this edit</b> (the "
                                   "numbers shown are of the data before; undo or edit again)")
         win.problems_dock.show()
+        win.problems_dock.raise_()
         win.freshness.soon()
 
     @property
@@ -140,6 +141,10 @@ class SessionMetric(QObject):
         # Its processes are killed, not waited for: the UI thread never waits on them.
         metric.kill()
         metric.close()
+
+    def kill(self):
+        if self.metric is not None:
+            self.metric.kill()
 
     def shutdown(self):
         """The window closes: every process of the file's workers ends."""

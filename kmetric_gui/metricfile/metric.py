@@ -103,6 +103,11 @@ class FileBlock:
             return self.cells[(int(unit), part)]
         return self.values(part)[unit]
 
+    def __iter__(self):
+        """Rows as tuples of their cells (edits included)."""
+        for i in range(self.n):
+            yield tuple(self[i, j] for j in range(len(self.names)))
+
     def __setitem__(self, key, value):
         unit, part = key
         self.cells[(int(unit), part)] = value

@@ -55,10 +55,16 @@ class Finding:
         return f"{self.kind} at step {self.step}: {self.detail}"
 
 
-def make_plan(seed, steps):
+# With a metric file as the session's metric: what a user does on its table (each
+# action is a call of the file in its worker, so a short run).
+FILE_ACTIONS = {"edit": 6, "paste": 2, "undo": 3, "redo": 2, "sort": 1, "esc": 2,
+                "stats_option": 1, "wait": 2, "settle": 2, "roundtrip": 1}
+
+
+def make_plan(seed, steps, first="open_pair", actions=ACTIONS):
     rng = random.Random(seed)
-    names, weights = list(ACTIONS), list(ACTIONS.values())
-    plan = [("open_pair", rng.randrange(2 ** 31))]
+    names, weights = list(actions), list(actions.values())
+    plan = [(first, rng.randrange(2 ** 31))]
     plan += [(rng.choices(names, weights)[0], rng.randrange(2 ** 31)) for _ in range(steps - 1)]
     return plan
 
@@ -66,12 +72,14 @@ def make_plan(seed, steps):
 def files(workdir):
     """Copies of the demos (rewritable), invalid files beside them."""
     from kmetric_gui.paths import resources_dir
-    demo = resources_dir() / "demo"
+    from kmetric_gui.metrics import REGISTRY
     out = {}
     for m in METRICS:
-        for name in (f"{m}_solution", f"{m}_submission", f"{m}_submission_b"):
-            shutil.copy(demo / f"{name}.csv", workdir / f"{name}.csv")
-        shutil.copy(demo / f"{m}_submission.csv", workdir / f"{m}_submission_rw.csv")
+        sol, sub = (Path(p) for p in REGISTRY[m].demo_paths())   # a variant may share a demo
+        for src, name in ((sol, f"{m}_solution"), (sub, f"{m}_submission"),
+                          (sub.with_name(sub.stem + "_b.csv"), f"{m}_submission_b"),
+                          (sub, f"{m}_submission_rw")):
+            shutil.copy(src, workdir / f"{name}.csv")
         out[m] = [str(workdir / f"{m}_{n}.csv") for n in ("solution", "submission",
                                                          "submission_b", "submission_rw")]
     (workdir / "empty.csv").write_text("")
@@ -237,6 +245,7 @@ class Driver(Actions):
         from kmetric_gui.gui.widgets.score_panel import fmt
         self.idle()
         win, s, p = self.win, self.win.session, self.win.score_panel
+        self.log(f"    settled: {s.options.metric}")
         if s.held or win.table_panel.banner.isVisible() or win.table_panel.model.read_only:
             self.find("stuck", f"read-only once jobs ended: {s.held}")
         if any(w.isVisible() for w in win.status_progress.widgets):
