@@ -143,8 +143,9 @@ class SessionMetric(QObject):
         metric.close()
 
     def kill(self):
+        """The window closes: its processes end and every call on them stops."""
         if self.metric is not None:
-            self.metric.kill()
+            self.metric.kill(for_good=True)
 
     def shutdown(self):
         """The window closes: every process of the file's workers ends."""

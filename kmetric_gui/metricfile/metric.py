@@ -186,11 +186,15 @@ class FileMetric(Metric):
                 old.kill()                       # stopped, not closed: started again if asked
             return w
 
-    def kill(self):
-        """Every worker's processes ended at once, not waited for (the app's UI thread)."""
+    def kill(self, for_good=False):
+        """Every worker's processes ended at once, not waited for (the app's UI thread).
+        ``for_good``: a call still waiting on them (one not given a cancel, e.g. fix
+        first's) stops at its next check instead of starting them again."""
         with self._lock:
             workers = list(self._workers.values())
         for w in workers:
+            if for_good:
+                w.cancel_check = lambda: True
             w.kill()
 
     def close(self):
