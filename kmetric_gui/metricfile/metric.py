@@ -311,9 +311,9 @@ class FileMetric(Metric):
         from .moves import differ
         return differ(self, report_a, report_b)
 
-    def fixes(self, report, rows, top):
+    def fixes(self, report, rows, top, cancel=None):
         from .moves import fixes
-        return fixes(self, report, rows, top)
+        return fixes(self, report, rows, top, cancel=cancel)
 
     def fix_details(self, report, units, sol_rows):
         prep = report.prepared
