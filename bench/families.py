@@ -41,12 +41,8 @@ alone, each a fresh process; CPU is the children's user + system time.
 """
 import argparse
 import os
-import resource
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 from sklearn import metrics as skm
@@ -58,24 +54,15 @@ from kmetric_gui.metrics.kernels.ranking_boot import auc_bootstrap, replicate_bl
 from kmetric_gui.metrics.kernels.regression import rmse
 from kmetric_gui.core.resample import bootstrap, resample_indices
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _table import child_run, timed  # noqa: E402
+
 READ_ALONE = """
 import sys, pyarrow as pa, pyarrow.csv as c
 for p in sys.argv[1:3]:
     t = c.read_csv(p, convert_options=c.ConvertOptions(column_types={"id": pa.string()}))
 print(t.num_rows)
 """
-
-
-def timed(fn, repeat):
-    """(median wall s, median CPU s, last result) of repeat calls after a warm-up."""
-    out = fn()
-    wall, cpu = [], []
-    for _ in range(repeat):
-        t0, c0 = time.perf_counter(), time.process_time()
-        out = fn()
-        wall.append(time.perf_counter() - t0)
-        cpu.append(time.process_time() - c0)
-    return statistics.median(wall), statistics.median(cpu), out
 
 
 def compare_row(rows, case, ours, ref, repeat, ref_repeat, target, floor=None):
@@ -102,19 +89,6 @@ def sort_smaller_class(y, s):
     a = s[y] if 2 * np.count_nonzero(y) <= y.size else s[~y]
     a.sort()
     return a
-
-
-def child_run(cmd, repeat):
-    """(median wall s, median CPU s) of a fresh process, CPU = the child's user + system."""
-    wall, cpu = [], []
-    for _ in range(repeat):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-        wall.append(time.perf_counter() - t0)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-    return statistics.median(wall), statistics.median(cpu)
 
 
 def file_rows(rows, n, repeat):

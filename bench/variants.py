@@ -23,7 +23,7 @@ from kmetric_gui.analysis.scoring import Options, score_prepared
 from kmetric_gui.io.prepare import Prepared
 
 sys.path.insert(0, os.path.dirname(__file__))
-from families import child_run, timed  # noqa: E402
+from _table import child_run, timed  # noqa: E402
 
 
 def prepared(metric, truth, pred, row_values=None, columns=None, classes=None):

@@ -157,11 +157,13 @@ def select(solution, *submissions, metric=None, pick=None, names=None, competiti
 
 
 def rank(solution, submission, leaderboard, *, metric=None, competition=None, id_column=None,
-         correlation=None, simulations=None, seed=None, team=None, **options: Any) -> "Ranking":
+         correlation=None, simulations=None, seed=None, team=None, submission_time=None,
+         **options: Any) -> "Ranking":
     """Where the submission may land on the private leaderboard, and its medal odds, as
     ``kmetric rank``. ``leaderboard``: Kaggle's public leaderboard download (a path), or
-    a table of team and score columns (a DataFrame...). ``to_dict()`` is
-    `kmetric rank --json`'s object."""
+    a table of team and score columns (a DataFrame...). ``submission_time``: "first",
+    "last" (the default) or a time, as ``--submission-time`` (equal scores go to the
+    earlier submission). ``to_dict()`` is `kmetric rank --json`'s object."""
     from ..errors import InputError
     from .results import Ranking
     from .settings import rank_settings
@@ -169,7 +171,7 @@ def rank(solution, submission, leaderboard, *, metric=None, competition=None, id
     found = competition_options(competition)
     if found is not None:
         metric, options = found.metric, {**found.options, **options}
-    ropts = rank_settings(correlation, simulations, seed, team)
+    ropts = rank_settings(correlation, simulations, seed, team, submission_time)
     board = _leaderboard(leaderboard)
     sol, (sub,) = sources_of(solution, [submission], ids)
     with metric_in_use(metric, [sol, sub], options, hib, id_column) as (name, own):

@@ -152,7 +152,8 @@ def _draw(Figure, result):
     unit = frame.attrs.get("unit", "row")
     ax.set_title(f"Each {unit}'s contribution: score − score without it", fontsize=10)
     ax.set_xlabel("contribution" + ("" if result.higher_is_better else " (> 0: makes it worse)"))
-    ax.set_ylabel(f"{unit}s")
+    from ..core.words import plural
+    ax.set_ylabel(plural(unit))
     return fig
 
 

@@ -21,6 +21,8 @@ import warnings
 
 import numpy as np
 
+from ..core.words import plural
+
 CHUNK = 1 << 16          # units scored at once for the leave-one-out
 
 
@@ -66,7 +68,7 @@ def _per_unit(metric, report, units, n):
         values = np.asarray(values, dtype=np.float64)
         if values.shape == (n,):
             return None, values
-    return (f"{metric.label} counts its {metric.unit}s by kind (cells of a confusion matrix) "
+    return (f"{metric.label} counts its {plural(metric.unit)} by kind (cells of a confusion matrix) "
             f"without telling which {metric.unit} is which: no per-{metric.unit} contribution")
 
 
@@ -81,7 +83,7 @@ def unit_rows(result):
     sol_rows = np.arange(len(prep)) if rows is None else np.asarray(rows)
     id_name = prep.id_column
     found = _per_unit(metric, report, units, n) if len(sol_rows) == n else (
-        f"the metric's {n:,} {metric.unit}s do not match the {len(sol_rows):,} scored rows")
+        f"the metric's {n:,} {plural(metric.unit)} do not match the {len(sol_rows):,} scored rows")
     if isinstance(found, str):
         frame = pd.DataFrame({id_name: pd.Series([], dtype=object),
                               "score_without": pd.Series([], dtype=float),

@@ -44,8 +44,9 @@ def stats_settings(ci=None, bootstrap=None, ci_method=None, coverage_check=False
                            coverage_check=bool(coverage_check), seed=_text(seed),
                            shakeup=bool(shakeup), public_fraction=_text(public_fraction),
                            splits=_text(splits))
-    if ci_method is not None and ci_method not in ("auto", "percentile", "bca", "calibrated"):
-        raise refuse(f"ci_method must be auto, percentile, bca or calibrated; got {ci_method!r}")
+    from ..core.intervals import CHOICES
+    if ci_method is not None and ci_method not in CHOICES:
+        raise refuse(f"ci_method must be one of {', '.join(CHOICES)}; got {ci_method!r}")
     ci_opts, shake, problems = stats_options(args)
     _checked(problems)
     return ci_opts, shake
@@ -81,10 +82,11 @@ def select_settings(n, pick=None, ci=None, bootstrap=None, seed=None, draws=None
     return opts
 
 
-def rank_settings(correlation=None, simulations=None, seed=None, team=None):
+def rank_settings(correlation=None, simulations=None, seed=None, team=None,
+                  submission_time=None):
     from ..cli.rank import rank_options
     args = SimpleNamespace(correlation=_text(correlation), simulations=_text(simulations),
-                           seed=_text(seed), team=team)
+                           seed=_text(seed), team=team, submission_time=_text(submission_time))
     opts, problems = rank_options(args)
     _checked(problems)
     return opts

@@ -154,6 +154,10 @@ def auto_method(units, minority=None):
     choose = getattr(units, "auto_choice", None)
     if choose is not None:
         return choose()
+    if hasattr(units, "replicates") and not hasattr(units, "placement_units"):
+        # a statistic that draws its own replicates and has no additive form to calibrate
+        # or studentise with (auto chose calibrated for it, then said it could not)
+        return "percentile", "a statistic with no additive form"
     if units.stats is not None:
         if varying_columns(units) == 1:
             return "studentised", "the mean of one per-unit value"

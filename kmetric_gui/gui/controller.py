@@ -88,6 +88,8 @@ class AppController(AnalysisJobs, QObject):
         self._read_options = None        # the options the data shown was read with
         self.failed_edit = None          # (generation, why): the metric failed on that data
         jobs.ended.connect(self._job_ended)
+        self._give_back_due = False      # data was replaced: free memory goes back when idle
+        jobs.busy_changed.connect(self._idle_give_back)
 
     # -- loading and scoring ---------------------------------------------------------
     def open_files(self, truth=None, submission=None):
@@ -180,6 +182,22 @@ class AppController(AnalysisJobs, QObject):
             self._shown_version = s.data
         self.scored.emit(report)
         self.compute_stats()
+        self._give_back()
+
+    def _give_back(self):
+        """Data was replaced: once every job on it has ended (nothing refers to the old
+        arrays any more), its memory goes back to the system (gui/memory.py)."""
+        self._give_back_due = True
+        self._idle_give_back(self.jobs.busy)
+
+    def _idle_give_back(self, busy):
+        if busy or not self._give_back_due:
+            return
+        import gc
+        from .memory import give_back
+        self._give_back_due = False
+        gc.collect()          # cycles still holding old arrays (the UI thread collects: gc_guard)
+        self.jobs.submit("give-back", lambda progress, cancel: give_back(), lambda _: None)
 
     def _load_failed(self, exc, truth=None, submission=None):
         problems = getattr(exc, "report", None) or getattr(exc, "problems", None) or [str(exc)]
@@ -191,6 +209,7 @@ class AppController(AnalysisJobs, QObject):
         self._new_truth(truth)
         self.session.clear(problems, truth, submission)
         self.raw_tables.emit(getattr(exc, "raw", None) or {})
+        self._give_back()
         self._problem_shown = True
         self.message.emit(str(problems[0]), 0)
         self.failed.emit(str(problems[0]))

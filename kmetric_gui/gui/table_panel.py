@@ -177,7 +177,7 @@ class TablePanel(QWidget):
                      if c.spec is not None and c.spec.name == "pred"]
             if len(preds) == 1:
                 c = preds[0]
-                # Headed by the file alone: "prediction (diagnosis) — qwk_submission_b.csv"
+                # Headed by the file alone: "prediction (class) — submission_b.csv"
                 # took 344 px and pushed itself past the right edge at 1280x720.
                 extra.append(Column(sub.name, prep.pred, fmt=c.fmt,
                                     align_right=c.align_right, sort_key=c.sort_key,

@@ -3,7 +3,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..numbers import arrow_ints, bool_array, column_numbers, shown
-from .ids import align
+from .ids import align, empty_rows
 from .problems import SHOW, column_hint, names as listed, quote
 
 
@@ -31,22 +31,6 @@ def string_ids(table, id_col):
     if isinstance(col, pa.ChunkedArray) and col.num_chunks == 1:
         col = col.chunk(0)
     return col if pa.types.is_string(col.type) else col.cast(pa.string())
-
-
-def empty_rows(ids):
-    """Rows whose id is missing or "" (an empty id is never a key); numpy on the offsets."""
-    out, at = [], 0
-    for c in (ids.chunks if isinstance(ids, pa.ChunkedArray) else [ids]):
-        n = len(c)
-        if n:
-            off_type = np.int64 if pa.types.is_large_string(c.type) else np.int32
-            off = np.frombuffer(c.buffers()[1], dtype=off_type)[c.offset:c.offset + n + 1]
-            empty = off[1:] == off[:-1]
-            if c.null_count:
-                empty |= ~bool_array(c.is_valid())
-            out.append(np.flatnonzero(empty) + at)
-        at += n
-    return np.concatenate(out) if out else np.zeros(0, np.int64)
 
 
 def join_ids(sol, sub, sol_name, sub_name, id_col, col, allow_sol_dups=False):

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
+from ..numbers import bool_array
+
 
 @dataclass(frozen=True)
 class Alignment:
@@ -412,3 +414,19 @@ def align(sol_ids, sub_ids):
     in_sol = pos_b < sol_sorted.size
     in_sol[in_sol] = sol_sorted[pos_b[in_sol]] == sub_sorted[in_sol]
     return Alignment(sub_index, sol_dup, sub_dup, np.flatnonzero(sub_index < 0), np.sort(sub_o[~in_sol]))
+
+
+def empty_rows(ids):
+    """Rows whose id is missing or "" (an empty id is never a key); numpy on the offsets."""
+    out, at = [], 0
+    for c in (ids.chunks if isinstance(ids, pa.ChunkedArray) else [ids]):
+        n = len(c)
+        if n:
+            off_type = np.int64 if pa.types.is_large_string(c.type) else np.int32
+            off = np.frombuffer(c.buffers()[1], dtype=off_type)[c.offset:c.offset + n + 1]
+            empty = off[1:] == off[:-1]
+            if c.null_count:
+                empty |= ~bool_array(c.is_valid())
+            out.append(np.flatnonzero(empty) + at)
+        at += n
+    return np.concatenate(out) if out else np.zeros(0, np.int64)

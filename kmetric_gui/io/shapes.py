@@ -124,7 +124,7 @@ def join_key(sol, sub, parts, id_col, sol_name, sub_name, col):
     one text column ``id_col`` joining them; None tables when a part is missing or
     empty (problems collected)."""
     import pyarrow.compute as pc
-    from .columns import empty_rows
+    from .ids import empty_rows
     for name, t in ((sol_name, sol), (sub_name, sub)):
         lacking = [p for p in parts if p not in t.column_names]
         if lacking:

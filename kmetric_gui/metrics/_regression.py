@@ -45,6 +45,26 @@ class RegressionMetric(FamilyMetric):
             return None
         return mean_sums(np.abs(e) if kind == "mae" else e * e, w, g, size), fn
 
+    def blend_sets(self, report_a, report_b, alphas, row_sets):
+        """Each alpha in one pass over each row set (kernels/regression_blend.py); with a
+        variant (weights, groups, rounding, a transform): scored from scratch."""
+        pa, pb = report_a.prepared, report_b.prepared
+        kind = getattr(report_a.result, "kind", None)
+        if (kind not in ("rmse", "mae", "rmsle", "mcrmse") or self.variant(report_a) is not None
+                or np.shape(pa.pred) != np.shape(pb.pred) or np.shape(pa.truth) != np.shape(pa.pred)):
+            return super().blend_sets(report_a, report_b, alphas, row_sets)
+        from ..core.blend import blend_curve
+        from .base import split_rows
+        from .family_analyses import _positions, blend_grid
+        from .kernels.regression_blend import blend_scores
+        al = blend_grid(alphas)
+        everyone = split_rows(pa.usage)
+        # solution rows of each set (None: every row), as _positions places them
+        sets = [everyone if p is None else (p if everyone is None else everyone[p])
+                for p in _positions(everyone, len(pa.truth), row_sets)]
+        scores = blend_scores(kind, pa.truth, pa.pred, pb.pred, al, sets)
+        return [blend_curve(al, sc, self.higher_is_better) for sc in scores]
+
     def reference(self, prep, options, rows=None):
         from ._references import regression_reference
         return regression_reference(self.name)(prep, options, rows)
@@ -117,11 +137,15 @@ class RegressionMetric(FamilyMetric):
         """The units' sums from the score: (squared or absolute errors, rows) of a column
         or of each column (``column_scores``); the count is the rows'."""
         n, r = result.n, result
+        if not hasattr(r, "column_scores"):     # SMAPE, MAPE: a mean of rows' values
+            return super().edit_state(result)
         if r.column_scores is not None:
             return np.r_[np.square(r.column_scores) * n, n]
         return [(r.score if r.kind == "mae" else r.score * r.score) * n, n]
 
     def edit_fields(self, result, sums):
+        if not hasattr(result, "column_scores"):
+            return {}
         if result.column_scores is None:
             return {"column_scores": None}
         return {"column_scores": np.sqrt(np.maximum(sums[:-1], 0.0) / sums[-1])}

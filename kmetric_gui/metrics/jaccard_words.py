@@ -11,6 +11,7 @@ from .base import take
 
 class JaccardWords(MeanMetric):
     name = "jaccard_words"
+    variants = ("weights_column", "mask_column", "group_by", "group_transform")   # no rounding
     label = "Word Jaccard"
     higher_is_better = True
     fix_words = "predicted text set to the true one"

@@ -13,6 +13,7 @@ from .base import take
 
 class Levenshtein(MeanMetric):
     name = "levenshtein"
+    variants = ("weights_column", "mask_column", "group_by", "group_transform")   # no rounding
     label = "Levenshtein"
     higher_is_better = False
     fix_words = "predicted text set to the true one"

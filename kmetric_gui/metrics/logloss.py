@@ -86,6 +86,36 @@ class LogLoss(FamilyMetric):
         total = (out @ np.ones(out.shape[1]))[:, None]      # row sums (BLAS: one read)
         return np.divide(out, total, out=out, where=total > 0)
 
+    def blend_sets(self, report_a, report_b, alphas, row_sets):
+        """Plain multi-class log loss: each alpha from the rows' sums (kernels/logloss_blend.py);
+        by class, weighted, with a variant or binary: scored from scratch (the generic way)."""
+        pa, pb, o = report_a.prepared, report_b.prepared, report_a.options
+        plain = (np.ndim(pa.pred) == 2 and np.shape(pa.pred) == np.shape(pb.pred)
+                 and not opt(o, self, "balanced") and not opt(o, self, "class_weights")
+                 and self.variant(report_a) is None and np.ndim(pa.truth) == 1)
+        losses = None
+        if plain:
+            from .base import split_rows, take
+            from .kernels.logloss_blend import blend_losses
+            everyone = split_rows(pa.usage)
+            losses = blend_losses(take(pa.truth, everyone), take(pa.pred, everyone),
+                                  take(pb.pred, everyone), opt(o, self, "eps"))
+        if losses is None:
+            return super().blend_sets(report_a, report_b, alphas, row_sets)
+        from ..core.blend import blend_curve
+        from .family_analyses import _positions, blend_grid
+        al = blend_grid(alphas)
+        sets = _positions(everyone, len(pa.truth), row_sets)
+        scores = np.full((len(row_sets), al.size), np.nan)
+        with np.errstate(invalid="ignore"):
+            for g, x in enumerate(al):
+                rows = losses(float(x))
+                for k, p in enumerate(sets):      # sums, not a (sets x rows) product: BLAS
+                    if p is None or p.size:       # threads spin on a busy machine
+                        scores[k, g] = (rows.sum() if p is None else rows[p].sum()) / \
+                            (rows.size if p is None else p.size)
+        return [blend_curve(al, sc, self.higher_is_better) for sc in scores]
+
     def fix_details(self, report, units, sol_rows):
         prep = report.prepared
         if prep.pred.ndim == 1:

@@ -10,6 +10,7 @@ from .base import take
 
 class Mcc(FamilyMetric):
     name = "mcc"
+    variants = ("weights_column", "mask_column", "group_by", "group_transform")   # no rounding
     label = "MCC"
     view = "confusion"
     fix_words = "label set to the truth"

@@ -14,6 +14,7 @@ from .mapk import MAPK
 
 class Ndcg(MeanMetric):
     name = "ndcg"
+    variants = ("weights_column", "mask_column", "group_by", "group_transform")   # no rounding
     label = "NDCG@K"
     unit = "query"
     fix_words = "the query's relevant items put first"

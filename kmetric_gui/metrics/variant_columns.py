@@ -94,7 +94,7 @@ def _groups(column, name, ctx, ids):
     """(codes (n,) int64, group names) of a group column; empty cells are a problem."""
     import pyarrow as pa
     import pyarrow.compute as pc
-    from ..io.columns import empty_rows
+    from ..io.ids import empty_rows
     from ._layouts import at_rows
     text = column.cast(pa.string())
     bad = empty_rows(text)

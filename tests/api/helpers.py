@@ -41,8 +41,12 @@ def same(a, b, path="$"):
 
 
 def demo(metric):
-    return (DEMO / f"{metric}_solution.csv", DEMO / f"{metric}_submission.csv",
-            DEMO / f"{metric}_submission_b.csv")
+    """The metric's demo (solution, submission, the second submission), as it names them
+    (error rate's demo is accuracy's files)."""
+    from pathlib import Path
+    from kmetric_gui.metrics import get_metric
+    sol, sub = map(Path, get_metric(metric).demo_paths())
+    return sol, sub, sub.with_name(sub.stem + "_b.csv")
 
 
 def json_round(d):

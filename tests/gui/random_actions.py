@@ -225,8 +225,7 @@ class Actions:
         if self.rng.random() < 0.2:
             path.write_text("nonsense\n")
             return
-        from kmetric_gui.paths import resources_dir
-        lines = (resources_dir() / "demo" / f"{m}_submission.csv").read_text().splitlines()
+        lines = Path(self.files[m][1]).read_text().splitlines()     # the demo's submission
         body = lines[1:]
         k = self.rng.randrange(len(body))
         j = self.rng.randrange(len(body))

@@ -71,15 +71,15 @@ def make_plan(seed, steps, first="open_pair", actions=ACTIONS):
 
 def files(workdir):
     """Copies of the demos (rewritable), invalid files beside them."""
-    from kmetric_gui.paths import resources_dir
     from kmetric_gui.metrics import REGISTRY
     out = {}
     for m in METRICS:
-        sol, sub = (Path(p) for p in REGISTRY[m].demo_paths())   # a variant may share a demo
-        for src, name in ((sol, f"{m}_solution"), (sub, f"{m}_submission"),
-                          (sub.with_name(sub.stem + "_b.csv"), f"{m}_submission_b"),
-                          (sub, f"{m}_submission_rw")):
-            shutil.copy(src, workdir / f"{name}.csv")
+        # a metric may show another's demo (error_rate shows accuracy's files)
+        sol, sub = map(Path, REGISTRY[m].demo_paths())
+        sources = (sol, sub, sub.with_name(sub.stem + "_b.csv"), sub)
+        for name, src in zip(("solution", "submission", "submission_b", "submission_rw"),
+                             sources):
+            shutil.copy(src, workdir / f"{m}_{name}.csv")
         out[m] = [str(workdir / f"{m}_{n}.csv") for n in ("solution", "submission",
                                                          "submission_b", "submission_rw")]
     (workdir / "empty.csv").write_text("")

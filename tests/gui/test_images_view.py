@@ -53,3 +53,20 @@ def test_the_view_lists_worst_first_and_draws_the_selected_image(qtbot, tmp_path
     with qtbot.waitSignal(view.rows_requested, timeout=2000):
         view.table.selectRow(3)
     assert view.current == int(m.order[3])
+
+
+@pytest.mark.parametrize("name", ["dice", "map_iou"])
+def test_the_precision_recall_plot_is_made_for_boxes_only(qtbot, name):
+    """Masks have no precision-recall curve: no plot is built for them (it cost 50-100 ms of
+    the UI thread when a mask pair opened); boxes get one curve per class with truth."""
+    from kmetric_gui.gui.views.images_view import ImagesView
+    rep = _report(name)
+    view = ImagesView()
+    qtbot.addWidget(view)
+    view.set_report(rep)
+    det = rep.result.detail
+    if not (hasattr(det, "hit") and det.hit.size):
+        assert view.pr is None
+        return
+    curves = view.pr.getPlotItem().listDataItems()
+    assert len(curves) == int((det.gt.sum(axis=0)[:10] > 0).sum()) > 0

@@ -71,3 +71,25 @@ def test_a_shake_up_that_cannot_split_the_groups_says_why(qtbot, window, tmp_pat
     assert problem and "each side" in problem
     qtbot.waitUntil(lambda: "not computed" in window.shakeup.title.text(), timeout=10000)
     assert problem in window.shakeup.title.text()
+
+
+def test_cautions_are_short_lines_and_the_splits_stay_in_view(qtbot, window):
+    """RMSE's demo: the heavy-tail caution's whole words, three times (All, Public, Private),
+    filled the score panel at 1280x720 and pushed the Public and Private scores out of view.
+    One short line a kind of caution now, the whole words in its tooltip."""
+    window.fit_to((1280, 720))
+    wait_scored(qtbot, window, lambda: window.open_demo("rmse"))
+    stats_ready(qtbot, window)
+    qtbot.waitUntil(lambda: bool(window.score_panel.caution_lines()), timeout=30000)
+    panel = window.score_panel
+    whole = panel.caution_lines()
+    assert any(x.startswith("⚠ Public LB: too narrow likely") for x in whole), whole
+    from PySide6.QtGui import QTextDocument
+    doc = QTextDocument()
+    doc.setHtml(panel.cautions.text())
+    short = [x for x in doc.toPlainText().splitlines() if x.strip()]
+    assert len(short) < len(whole) and all(len(x) < 120 for x in short), short
+    assert any("Public LB" in x and "Private LB" in x for x in short), short
+    qtbot.wait(50)
+    for label in (panel.public, panel.private):     # in the scroll area's view, not below it
+        assert label.isVisible() and not label.visibleRegion().isEmpty(), label.text()

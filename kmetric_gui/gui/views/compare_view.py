@@ -19,6 +19,7 @@ from ...errors import InputError
 from ...metrics.kernels.differ import FbetaDiffer, KappaDiffer, LwlrapDiffer, UnitDiffer
 from .compare_units import UnitDifferPanel
 from ..crash import guarded
+from ..widgets.axes import ElidingAxis
 from ..widgets.heatmap import Heatmap
 from ...core.words import plural
 
@@ -131,8 +132,10 @@ class CompareView(QWidget):
         self.heatmap = AgreementHeatmap("")      # the note above says what it is
         self.heatmap.setAccessibleName("rows where A and B give these ratings")
         self.heatmap.cell_clicked.connect(self._kappa_cell)
-        self.bar_plot = pg.PlotWidget(background="w")
-        self.bar_plot.setLabel("left", "per-class lwlrap, B − A")
+        # Class names cut to their room (they ran together at 1280x720); short labels:
+        # the note above the plots says what they draw.
+        self.bar_plot = pg.PlotWidget(background="w", axisItems={"bottom": ElidingAxis("bottom")})
+        self.bar_plot.setLabel("left", "lwlrap, B − A")
         self.bar_plot.getAxis("left").enableAutoSIPrefix(False)
         self.bar_plot.setMouseEnabled(x=True, y=False)
         self.docs = _table(["document", "Δ", "better", "A tp/fp/fn", "B tp/fp/fn"])
@@ -150,7 +153,7 @@ class CompareView(QWidget):
         self.blend_note.setWordWrap(True)
         self.blend_plot = pg.PlotWidget(background="w")
         self.blend_plot.setLabel("bottom", "α (weight of A; 0 = B alone, 1 = A alone)")
-        self.blend_plot.setLabel("left", "score of the blend")
+        self.blend_plot.setLabel("left", "blend score")
         self.blend_plot.getAxis("left").enableAutoSIPrefix(False)
         self.blend_plot.setMouseEnabled(x=False, y=False)
         bl.addWidget(self.blend_note)

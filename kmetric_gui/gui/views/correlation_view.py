@@ -11,6 +11,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QSplitter
 
+from ..widgets.axes import relabel
 from ..widgets.theme import SEQUENTIAL, is_dark
 from .family_base import (FamilyView, RowsTable, fmt, ids_of, plot, scored, share,
                           solution_rows)
@@ -106,9 +107,9 @@ class CorrelationView(FamilyView):
                              f"Apart: {'rank share' if ranks else 'standard score'} of the "
                              "prediction minus the truth's.")
         word = "rank share" if ranks else "standard score"
-        self.scatter.setLabel("left", f"prediction ({word})" if ranks else "prediction")
-        self.scatter.setLabel("bottom", f"truth ({word})" if ranks else "truth")
-        self.hist.setLabel("bottom", f"prediction − truth ({word})")
+        relabel(self.scatter, "left", f"prediction ({word})" if ranks else "prediction")
+        relabel(self.scatter, "bottom", f"truth ({word})" if ranks else "truth")
+        relabel(self.hist, "bottom", f"prediction − truth ({word})")
         self._draw_scatter(sc)
         self._draw_hist(sc)
         self.furthest.fill(d["table"], d["sol"])

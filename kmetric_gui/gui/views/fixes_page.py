@@ -60,6 +60,9 @@ class FixesPage(QWidget):
     def show_fixes(self, top_fixes, has_optimiser):
         self.panel.set_top_fixes(top_fixes)
         self.honest_button.setVisible(has_optimiser)
+        # Without an optimiser the lower pane would be empty: the list and its curve take
+        # the page (at 1280x720 the curve's scores ran into each other).
+        self.split.widget(1).setVisible(has_optimiser)
         self.honest_text.setText("")
         self.curves.setVisible(False)
 

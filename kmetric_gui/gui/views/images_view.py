@@ -109,17 +109,14 @@ class ImagesView(QWidget):
         self.pairs = QLabel("")
         self.pairs.setWordWrap(True)
         self.pairs.setAlignment(Qt.AlignTop)
-        self.pr = pg.PlotWidget(title="Precision-recall per class (first IoU threshold)")
-        self.pr.setLabel("left", "precision")
-        self.pr.setLabel("bottom", "recall")
-        self.pr.addLegend(offset=(-10, 10))
-        right = QSplitter(Qt.Vertical)
+        # The precision-recall plot is made when boxes arrive: a PlotWidget takes 50-100 ms
+        # of the UI thread to build (its menus), most of the stall of opening a mask pair.
+        self.pr = None
+        right = self.right = QSplitter(Qt.Vertical)
         right.addWidget(self.canvas)
         right.addWidget(self.pairs)
-        right.addWidget(self.pr)
-        self.pr.setMinimumHeight(150)
         right.setStretchFactor(0, 3)
-        right.setSizes([500, 70, 200])
+        right.setSizes([500, 70])
         split = QSplitter(Qt.Horizontal)
         split.addWidget(self.table)
         split.addWidget(right)
@@ -160,12 +157,25 @@ class ImagesView(QWidget):
     def set_stats(self, stats):
         pass
 
+    def _pr_plot(self):
+        if self.pr is None:
+            self.pr = pg.PlotWidget(title="Precision-recall per class (first IoU threshold)")
+            self.pr.setLabel("left", "precision")
+            self.pr.setLabel("bottom", "recall")
+            self.pr.addLegend(offset=(-10, 10))
+            self.pr.setMinimumHeight(150)
+            self.right.addWidget(self.pr)
+            self.right.setSizes([500, 70, 200])
+        return self.pr
+
     def _draw_pr(self, det):
-        self.pr.clear()
         has = hasattr(det, "hit") and det.hit.size
-        self.pr.setVisible(bool(has))
+        if self.pr is not None:
+            self.pr.clear()
+            self.pr.setVisible(bool(has))
         if not has:
             return
+        self._pr_plot().setVisible(True)
         from ...metrics.kernels.boxes import pr_curve
         for c, name in enumerate(det.classes[:10]):
             if det.gt[:, c].sum() == 0:

@@ -52,7 +52,7 @@ class LwlrapView(QWidget):
         self.class_plot = pg.PlotWidget(background="w", axisItems={"bottom": ElidingAxis("bottom")},
                                         title="Per-class LwLRAP")      # the axis says what the width is
         self.class_plot.setLabel("left", "class lwlrap")
-        self.class_plot.setLabel("bottom", "classes, worst first (width ∝ share of positive labels)")
+        self.class_plot.setLabel("bottom", "classes, worst first (width ∝ positive labels)")
         self.class_plot.setMouseEnabled(False, False)
         self.class_model = ColumnsModel(self)
         # A few hundred classes at most: sorted right here through the index map.

@@ -41,7 +41,7 @@ class RankingView(FamilyView):
         super().__init__(context, parent)
         self.data = None
         split = QSplitter(Qt.Horizontal)
-        self.hist = plot("Average precision per query", "queries", "AP@K")
+        self.hist = plot("AP of each query", "queries", "AP@K")      # fits at 1280x720
         self.costly = RowsTable(["id", "AP@K", "hits", "relevant", "cost", "predicted (first K)",
                                  "relevant items"], right=range(1, 5))
         self.costly.setToolTip("The queries that cost most first (cost: 1 − AP, 0 with nothing "

@@ -88,14 +88,16 @@ class MetricTabs(QTabWidget):
 
     def show_report(self, report, base):
         """Show the report in its metric's view; ``base`` tells new files from edits."""
+        # An edit keeps the page in use (working down Fix first, or comparing); new files
+        # show their anatomy unless Compare or Fix first is open. Asked before the other
+        # metrics' views hide: hiding the page shown moves Qt to the next tab (Fix first).
+        keep = (self.compare, getattr(self, "fixes", None))
+        stay = self.currentWidget() in keep and self.isTabVisible(self.currentIndex())
         view = self.view(report.metric)
         for v in self.views.values():
             self.setTabVisible(self.indexOf(v), v is view)
         new_data = base is not self._base
-        # An edit keeps the page in use (working down Fix first, or comparing); new files
-        # show their anatomy unless Compare or Fix first is open.
-        keep = (self.compare, getattr(self, "fixes", None))
-        if self.currentWidget() not in keep or not self.isTabVisible(self.currentIndex()):
+        if not stay:
             self.setCurrentWidget(view)
         self.setVisible(True)
         self._base = base

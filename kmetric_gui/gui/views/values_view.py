@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QSplitter
 
 from ...core.anatomy import largest_first
 from ...core.words import plural
+from ..widgets.axes import relabel
 from .family_base import FamilyView, RowsTable, fmt, ids_of, plot, share, solution_rows
 
 
@@ -56,9 +57,10 @@ class ValuesView(FamilyView):
         self.data = d
         m = self.report.definition
         units = plural(m.unit)
-        self.hist.setTitle(f"{m.label} of each {m.unit}")
-        self.hist.setLabel("bottom", m.label)
-        self.hist.setLabel("left", units)
+        # The metric's name is the axis below: a title of both was cut at 1280x720.
+        self.hist.setTitle(f"Each {m.unit}'s value")
+        relabel(self.hist, "bottom", m.label)
+        relabel(self.hist, "left", units)
         self.summary.setText(f"{self.score_text()}<br>{d['right']:,} {units} at their best "
                              f"value (the best: {m.fix_words}); the others furthest from it "
                              "first.")

@@ -34,3 +34,11 @@ class ElidingAxis(pg.AxisItem):
             room = max(min(left, right) * px - GAP, 8.0)
             out.append((v, fm.elidedText(str(text), Qt.ElideRight, room)))
         return out
+
+
+def relabel(plot, side, text):
+    """A new label for a plot already laid out, centred on its axis: pyqtgraph places the
+    label only when the axis resizes, so a longer text kept the old one's place and ran
+    off the plot ('Laplace log likelihoo' at 1280x720)."""
+    plot.setLabel(side, text)
+    plot.getAxis(side).resizeEvent()

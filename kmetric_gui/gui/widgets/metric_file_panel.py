@@ -10,6 +10,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QTableWidget, QTableWidgetItem,
                                QVBoxLayout, QWidget)
 
+from ..crash import guarded
+
 SHOWN = 400                   # characters of a line in the dock (a metric's message is cut at
                               # 280 in its worker); the rest behind Details
 
@@ -42,6 +44,7 @@ class Line(QLabel):
         self.setWordWrap(True)
         self.hide()
 
+    @guarded
     def setText(self, text):
         super().setText(text)
         self.setVisible(bool(text))

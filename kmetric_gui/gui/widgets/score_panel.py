@@ -167,6 +167,7 @@ class ScorePanel(QFrame):
         ci = stats.intervals.get("ci")
         self.interval.setText(interval_text(ci, seed, asked) if ci is not None else "")
         self.cautions.setText(caution_html(stats.intervals))
+        self.cautions.setToolTip(caution_html(stats.intervals, whole=True))
         for name, label in (("public", self.public), ("private", self.private)):
             s, iv = self._splits.get(name), stats.intervals.get(f"{name}_ci")
             if s is not None and iv is not None:
@@ -174,10 +175,13 @@ class ScorePanel(QFrame):
                 label.setText(f"{name.title()} LB: <b>{fmt(s.score)}</b> {short}")
 
     def caution_lines(self):
-        """The warnings shown under the interval, as plain text (tests, the clipboard)."""
+        """The warnings of the intervals shown, in the CLI's words (the tooltip of the short
+        lines under the interval), as plain text (tests, the clipboard)."""
         from PySide6.QtGui import QTextDocument
+        if not self.cautions.text():
+            return []
         doc = QTextDocument()
-        doc.setHtml(self.cautions.text())
+        doc.setHtml(self.cautions.toolTip())
         return [x for x in doc.toPlainText().splitlines() if x.strip()]
 
     # -- the coverage check ---------------------------------------------------------------
@@ -220,14 +224,29 @@ class ScorePanel(QFrame):
         self.change.setToolTip(f"{previous!r} → {current!r} (difference {delta!r})")
 
 
-def caution_html(intervals):
-    """Every warning of the intervals (the words `kmetric score --ci` prints under each),
-    one line each: "too narrow likely" ones in red, others in amber."""
+def caution_html(intervals, whole=False):
+    """The warnings of the intervals: ``whole``, every one in the words `kmetric score --ci`
+    prints under each interval, one a line; else one short line a kind of warning with the
+    intervals it concerns (the whole words, three times for All, Public and Private, pushed
+    the Public and Private scores out of a 1280x720 window). "too narrow likely" in red,
+    others in amber."""
     from html import escape
+    found = {}                       # lead -> (colour, [where...])
     lines = []
     for key, iv in intervals.items():
-        where = {"public_ci": "Public LB: ", "private_ci": "Private LB: "}.get(key, "")
+        where = {"public_ci": "Public LB", "private_ci": "Private LB"}.get(key, "")
         for w in iv.warnings:
             color = "#b42318" if w.startswith("too narrow likely") else "#9a6700"
-            lines.append(f"<span style='color:{color}'>&#9888; {escape(where + w)}</span>")
-    return "<br>".join(lines)
+            if whole:
+                lines.append(f"<span style='color:{color}'>&#9888; "
+                             f"{escape((where + ': ' if where else '') + w)}</span>")
+                continue
+            lead = w.split(":")[0] if ":" in w[:90] else w[:80].rsplit(" ", 1)[0] + " …"
+            found.setdefault(lead, (color, []))[1].append(where or "all rows")
+    if whole:
+        return "<br>".join(lines)
+    shown = [f"<span style='color:{c}'>&#9888; {escape(lead)} "
+             f"({escape(', '.join(dict.fromkeys(places)))})</span>" for lead, (c, places) in found.items()]
+    if shown:
+        shown.append("<span style='color:#777'>(point here for the reasons)</span>")
+    return "<br>".join(shown)

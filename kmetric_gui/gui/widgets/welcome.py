@@ -1,8 +1,11 @@
 """What the window shows before any file: how to start, and the demos."""
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from ..crash import guarded
+
 PER_ROW = 4          # demo buttons a row: twelve in one row made the window 1,350 px wide at least
+MIN_WIDTH = 480      # the narrowest the page asks for (the buttons squeeze below it)
 LONGEST = 24         # characters of a button's label (a metric file's name can be any length)
 
 
@@ -44,3 +47,10 @@ class Welcome(QWidget):
         lay.addWidget(hint)
         lay.addLayout(row)
         lay.addStretch(2)
+
+    @guarded
+    def minimumSizeHint(self):
+        # The demo grid may be squeezed rather than widen the window: with every metric's
+        # demo (34 with a test's two) its four columns made the window 1,292 px at least.
+        hint = super().minimumSizeHint()
+        return QSize(min(hint.width(), MIN_WIDTH), hint.height())

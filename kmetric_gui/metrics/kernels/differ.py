@@ -124,9 +124,12 @@ def unit_differ(stats_a, stats_b, score_fn, higher_is_better=True, unit="row", c
     base = float(np.asarray(score_fn(tb[None, :]))[0])
     delta = np.empty(diff.size)
     step = max(1, chunk // max(sa.shape[1], 1))
-    for s in range(0, diff.size, step):
-        rows = diff[s:s + step]
-        delta[s:s + step] = base - np.asarray(score_fn(tb[None, :] - sb[rows] + sa[rows]))
+    # An overflowing total (inf) gives inf - inf: an undefined change, counted as none
+    # (the scores say why they are undefined), not a warning on stderr.
+    with np.errstate(invalid="ignore", over="ignore"):
+        for s in range(0, diff.size, step):
+            rows = diff[s:s + step]
+            delta[s:s + step] = base - np.asarray(score_fn(tb[None, :] - sb[rows] + sa[rows]))
     delta = np.where(np.isfinite(delta), delta, 0.0)
     order = np.argsort(-np.abs(delta), kind="stable")
     return UnitDiffer(diff[order].astype(np.int64), delta[order], int(sa.shape[0]),
