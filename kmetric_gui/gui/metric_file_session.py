@@ -112,6 +112,12 @@ class SessionMetric(QObject):
         keep = {k: v for k, v in o.params if not k.startswith(PREFIX)}
         return Options(**common, params={**keep, **params})
 
+    def saved_options(self):
+        """The session's options as a project keeps them: with the metric file in use,
+        the metric in use before it (the file is kept as the project's metric file)."""
+        o = self.win.session.options
+        return self._options(self.before, {}) if _is_file(o.metric) else o
+
     # -- going back --------------------------------------------------------------------
     def release(self, back=True):
         """The file is no longer a metric: the metric in use before comes back (the data
