@@ -49,6 +49,7 @@ class MetricFileActions(RecentAndProject, QObject):
         self.options, self.notes = [], []
         self._pending = None           # (args, higher_is_better) from a project
         self._last_key = self._interval_key = None
+        self._adopt_after = False
         self.dock, self.panel = ui.add_dock(win)
         self.args_box = ui.add_args_box(win, self._args_changed,
                                         lambda t: win.statusBar().showMessage(t, 10000),
@@ -169,7 +170,7 @@ class MetricFileActions(RecentAndProject, QObject):
             self.panel.show_error(" ".join(self.notes))
         self._enable()
         self.ready.emit(info)
-        self._adopt()
+        self._adopt_after = True         # the metric in use once it scored the files on disk
         self.run()
 
     def close(self, quiet=False):
@@ -211,8 +212,7 @@ class MetricFileActions(RecentAndProject, QObject):
     def run_again(self):
         """Run (again): the file's score of the files on disk, and the file as the session's
         metric again if another was chosen since."""
-        if self.info is not None and not self.session_metric.in_use():
-            self._adopt()
+        self._adopt_after = self.info is not None and not self.session_metric.in_use()
         self.run()
 
     def _args_changed(self):
@@ -257,6 +257,9 @@ class MetricFileActions(RecentAndProject, QObject):
         if result.run.key != self._last_key:
             return
         self.last = result
+        if self._adopt_after:            # it scores: now the session's metric (a file that
+            self._adopt_after = False    # fails never replaces the data shown)
+            self._adopt()
         fs = result.fs
         self.panel.show_score(fs.score, fs.splits)
         self.panel.set_running(False, f"Scored {fs.n_rows:,} rows in its own processes "

@@ -4,6 +4,7 @@ in-process call of metricfile/reference.py is the reference), a failure on an ed
 said with the numbers before kept out of date, a built-in in Options goes back, and Esc
 or closing the window during its run leaves none of its processes."""
 import sys
+import textwrap
 
 import pytest
 
@@ -12,7 +13,7 @@ from kmetric_gui.metricfile.reference import plain_call
 from kmetric_gui.metrics.base import split_rows
 from kmetric_gui.metrics.references import same
 from kmetric_gui.paths import resources_dir
-from metricrun import children_metric, sleepers, token, wait_none
+from metricrun import sleepers, token, wait_none
 
 EXAMPLES = resources_dir() / "metrics"
 PAIR = (str(EXAMPLES / "kl_solution.csv"), str(EXAMPLES / "kl_submission.csv"))
@@ -124,23 +125,32 @@ def test_a_failure_on_an_edit_is_said_and_the_numbers_before_stay_out_of_date(qt
 
 @pytest.mark.skipif(not LINUX, reason="processes are counted in /proc (Linux)")
 @pytest.mark.parametrize("how", ["esc", "close"])
-def test_esc_or_close_during_its_run_leaves_no_process(qtbot, window, mf, tmp_path, how):
+def test_esc_or_close_during_its_rescore_leaves_no_process(qtbot, window, mf, tmp_path, how):
+    """The file scores the files, then loops (starting children) on an edited frame."""
     tok = token()
-    p = children_metric(tmp_path, tok, "loop", n=40)
+    p = tmp_path / "edit_loop.py"
+    p.write_text(textwrap.dedent(f"""
+        import subprocess, time
+        HIGHER_IS_BETTER = False
+        def score(solution, submission, row_id_column_name):
+            if submission['class_0'].iloc[0] == 0.5:
+                for i in range(40):
+                    subprocess.Popen(["sleep", "{tok}"], start_new_session=i % 2 == 0)
+                while True:
+                    time.sleep(0.05)
+            return float((solution['class_0'] - submission['class_0']).abs().mean())
+        """))
     try:
-        wait_scored(qtbot, window, lambda: window.open_files(*PAIR))
-        mf.open(str(p))
-        # the file as the session's metric, its load scoring (endless), and the dock's run
-        qtbot.waitUntil(lambda: window.session.options.metric == "file:children_loop.py"
-                        and window.jobs.running("load") and len(sleepers(tok)) >= 80,
-                        timeout=60000)
+        adopt(qtbot, window, mf, p, "file:edit_loop.py")
         metric = mf.session_metric.metric
+        set_cell(window, 0, column(window, "class_0 (submission)"), "0.5")
+        qtbot.waitUntil(lambda: len(sleepers(tok)) >= 40, timeout=60000)
         if how == "esc":
             window.controller.cancel()
         else:
             window.discard_and_close()
         assert wait_none(tok, 10.0) == []
-        assert not window.jobs.running("load")
+        assert not window.jobs.running("score")
         if how == "close":
             from kmetric_gui.metrics import REGISTRY
             assert mf.session_metric.metric is None and metric.name not in REGISTRY
