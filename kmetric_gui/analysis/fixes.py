@@ -32,11 +32,15 @@ def scored_rows(prep):
     return split_rows(prep.usage)
 
 
-def top_fixes(report, top):
-    """The ``top`` units whose fix gains the most, in greedy order (TopFixes)."""
+def top_fixes(report, top, cancel=None):
+    """The ``top`` units whose fix gains the most, in greedy order (TopFixes). ``cancel``
+    reaches a metric whose fixes take it (a metric file's: each fix is a call of it)."""
+    import inspect
     metric = report.definition
     rows = scored_rows(report.prepared)
-    fixes = metric.fixes(report, rows, top)
+    kw = {"cancel": cancel} if cancel is not None and \
+        "cancel" in inspect.signature(metric.fixes).parameters else {}
+    fixes = metric.fixes(report, rows, top, **kw)
     sol_rows = fixes.units if rows is None else rows[fixes.units]
     ids = report.prepared.id_array.take(np.asarray(sol_rows, dtype=np.int64)).to_pylist()
     details = metric.fix_details(report, fixes.units, sol_rows) if len(fixes) else []

@@ -62,7 +62,8 @@ class AnalysisJobs:
             from ..analysis.fixes import gains, top_fixes
             progress(0.5, "what to fix first")
             has_optimiser = type(report.definition).honest is not Metric.honest
-            return Fixes(report.metric, top_fixes(report, 1000), gains(report), has_optimiser)
+            return Fixes(report.metric, top_fixes(report, 1000, cancel), gains(report),
+                         has_optimiser)
         self.jobs.submit("fixes", job, self.fixes_ready.emit, on_error=self._quiet,
                          generation=gen, lane="background")
 

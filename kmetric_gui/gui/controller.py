@@ -71,6 +71,7 @@ class AppController(AnalysisJobs, QObject):
     loading = Signal(str, str)       # the files being read (shown until the load ends)
     unsay = Signal(str)              # a status text no longer true: cleared if still shown
     options_restored = Signal(object)   # options in force changed back (the panel follows)
+    edit_failed = Signal(str)        # a metric's own code failed on the edited data (one line)
 
     def __init__(self, session, jobs, parent=None):
         super().__init__(parent)
@@ -85,6 +86,7 @@ class AppController(AnalysisJobs, QObject):
         self.compare_jobs = CompareJobs(session, jobs, self.message, self.unsay.emit)
         self._reading = None             # (truth, submission) of the load in flight
         self._read_options = None        # the options the data shown was read with
+        self.failed_edit = None          # (generation, why): the metric failed on that data
         jobs.ended.connect(self._job_ended)
         self._give_back_due = False      # data was replaced: free memory goes back when idle
         jobs.busy_changed.connect(self._idle_give_back)
@@ -246,14 +248,27 @@ class AppController(AnalysisJobs, QObject):
                     s.set_problems(list(getattr(snap.data.base, "notes", ())), notes=True)
                 self.scored.emit(result.report)
                 self.compute_stats()
-        self.jobs.submit("score", job, done, on_error=self._score_failed,
+        self.jobs.submit("score", job, done,
+                         on_error=lambda e: self._score_failed(e, snap.generation),
                          generation=snap.generation)
 
     def stats_settings_changed(self, settings):
         self.session.set_stats_settings(settings)
         self.compute_stats()
 
-    def _score_failed(self, exc):
+    def _score_failed(self, exc, generation=None):
+        s = self.session
+        foreign = getattr(s.metric, "foreign", False)     # a metric file's own code said no
+        if isinstance(exc, InputError) and foreign and s.results is not None and \
+                (generation is None or s.is_current(generation)):
+            # A metric file failed on this edit: said, and the numbers before stay, out
+            # of date (freshness.py marks them with this reason).
+            self.failed_edit = (s.generation, str(exc))
+            self._problem_shown = True       # said until the next score of this data
+            self.message.emit(f"Not scored: {exc}", 0)
+            self.failed.emit(str(exc))
+            self.edit_failed.emit(str(exc))
+            return
         if isinstance(exc, InputError):
             self.session.set_problems(getattr(exc, "problems", [str(exc)]))
             self._problem_shown = True

@@ -88,7 +88,9 @@ class Freshness(QObject):
         current = s.results is not None and s.is_current(s.results.generation) \
             and p.report is s.results.report
         if not current and s.data is not None:
-            p.mark_stale("the data or options changed since this score, which was stopped")
+            failed = self.win.controller.failed_edit    # the metric failed on the data shown
+            p.mark_stale(failed[1] if failed and s.is_current(failed[0]) else
+                         "the data or options changed since this score, which was stopped")
             self.win.table_panel.mark_unscored()
             self.win.tabs.setVisible(False)     # the anatomy of those numbers too
             self.win.shakeup.clear("Shake-up: out of date (the score was stopped)")

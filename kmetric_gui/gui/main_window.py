@@ -231,7 +231,10 @@ class MainWindow(FileActions, UnsavedEdits, QMainWindow):
                     self.save_then(path, self.discard_and_close)
                 return
         self._save_settings()
+        # A metric file's processes are killed first: a job waiting on them ends at once.
+        self.metric_file.session_metric.kill()
         self.jobs.shutdown()
+        self.metric_file.session_metric.shutdown()     # and closed (any started since)
         event.accept()
 
     # -- session events --------------------------------------------------------------

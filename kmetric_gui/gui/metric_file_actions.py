@@ -6,8 +6,10 @@ line; scored, with an interval and the comparison, by jobs on the worker threads
 while the metric runs in processes of its own (metric_file_jobs), in the sandbox
 where there is one, in another Python if asked.
 
-The window's data is never touched: a metric file scores the files on disk, and
-what goes wrong is said in the dock and the Validation panel, the data staying.
+Once run, the file is also the session's metric (metric_file_session.py): the
+table's data, edits included, is what it scores there. The dock keeps its run of
+the files on disk (as Kaggle would score them) beside that number; what goes
+wrong is said in the dock and the Validation panel, the data staying.
 The ``ask_*`` methods are the only dialogs (tests replace them).
 """
 from pathlib import Path
@@ -21,6 +23,7 @@ from ..metricfile.runner import MetricFailed
 from . import metric_file_jobs as jobs_
 from . import metric_file_ui as ui
 from .metric_file_project import MAX_RECENT, RecentAndProject  # noqa: F401 -- MAX_RECENT: tests
+from .metric_file_session import SessionMetric
 
 SUFFIXES = (".py", ".ipynb")
 KINDS = ("metricfile-read", "metricfile-inspect", "metricfile", "metricfile-ci",
@@ -45,14 +48,16 @@ class MetricFileActions(RecentAndProject, QObject):
         self.source = self.info = self.last = None
         self.options, self.notes = [], []
         self._pending = None           # (args, higher_is_better) from a project
-        self._last_key = None
+        self._last_key = self._interval_key = None
+        self._adopt_after = False
         self.dock, self.panel = ui.add_dock(win)
         self.args_box = ui.add_args_box(win, self._args_changed,
                                         lambda t: win.statusBar().showMessage(t, 10000),
                                         self._place_changed)
         self.actions = ui.add_menus(win, self)
+        self.session_metric = SessionMetric(win)
         self.panel.open_requested.connect(self.open_dialog)
-        self.panel.run_requested.connect(self.run)
+        self.panel.run_requested.connect(self.run_again)
         self.panel.cancel_requested.connect(self.cancel)
         self.panel.details_requested.connect(self.show_details)
         self._timer = QTimer(self, singleShot=True, interval=0)
@@ -165,6 +170,7 @@ class MetricFileActions(RecentAndProject, QObject):
             self.panel.show_error(" ".join(self.notes))
         self._enable()
         self.ready.emit(info)
+        self._adopt_after = True         # the metric in use once it scored the files on disk
         self.run()
 
     def close(self, quiet=False):
@@ -172,6 +178,8 @@ class MetricFileActions(RecentAndProject, QObject):
             self.win.jobs.cancel(kind)
         self.source = self.info = self.last = None
         self.options, self._last_key = [], None
+        if not quiet:
+            self.session_metric.release()     # the metric in use before comes back
         self.args_box.clear()
         self.panel.clear_results()
         if not quiet:
@@ -195,9 +203,27 @@ class MetricFileActions(RecentAndProject, QObject):
         if run is not None and run.key != self._last_key:
             self.run()
 
+    def _adopt(self):
+        """The file as the session's metric (the table's data scored by it)."""
+        python, mode = self.args_box.place()
+        self.session_metric.adopt(self.source, self.info, bool(self.args_box.higher_is_better()),
+                                  dict(self.args_box.values), python, mode)
+
+    def run_again(self):
+        """Run (again): the file's score of the files on disk, and the file as the session's
+        metric again if another was chosen since."""
+        self._adopt_after = self.info is not None and not self.session_metric.in_use()
+        self.run()
+
     def _args_changed(self):
-        if self.info is not None:
-            self.run()
+        if self.info is None:
+            return
+        m = self.session_metric.metric
+        if m is not None and m.higher_is_better != bool(self.args_box.higher_is_better()):
+            self._adopt()                 # another direction: another metric
+        else:
+            self.session_metric.set_args(dict(self.args_box.values))
+        self.run()
 
     def _place_changed(self):
         """Another Python or sandbox mode: asked again where that Python is new for this
@@ -219,7 +245,7 @@ class MetricFileActions(RecentAndProject, QObject):
                                + ", ".join(missing) + " (give it under Options)", validation=True)
             return
         self._last_key = run.key
-        self.last = None
+        self.last = self._interval_key = None
         self.panel.clear_results()
         self.panel.set_running(True, f"Scoring with {run.source.name}…")
         self.win.jobs.cancel("metricfile-ci")
@@ -231,6 +257,9 @@ class MetricFileActions(RecentAndProject, QObject):
         if result.run.key != self._last_key:
             return
         self.last = result
+        if self._adopt_after:            # it scores: now the session's metric (a file that
+            self._adopt_after = False    # fails never replaces the data shown)
+            self._adopt()
         fs = result.fs
         self.panel.show_score(fs.score, fs.splits)
         self.panel.set_running(False, f"Scored {fs.n_rows:,} rows in its own processes "
@@ -246,8 +275,16 @@ class MetricFileActions(RecentAndProject, QObject):
         last = self.last
         if last is None:
             return
+        if self.session_metric.in_use():     # the score panel's interval is this file's
+            self.panel.interval.setText("Interval: in the score panel (this file, re-scoring "
+                                        "resampled rows of the table)")
+            return
         stats = self.win.options_panel.stats_settings()[0]
         level, reps, seed = stats.level, stats.replicates, stats.seed
+        key = (last.run.key, level, reps, seed)
+        if key == self._interval_key:      # the same interval (e.g. new row groups' list)
+            return
+        self._interval_key = key
         self.win.jobs.submit(
             "metricfile-ci", lambda progress, cancel: jobs_.interval(last, level, reps, seed,
                                                                      progress, cancel),
@@ -284,20 +321,9 @@ class MetricFileActions(RecentAndProject, QObject):
             self.compared.emit(d)
 
     def _show_parity(self):
-        """The built-in metric in use beside the file's number, and their difference."""
-        results = self.win.session.results
-        if self.last is None or results is None:
-            self.panel.show_parity("")
-            return
-        rep = results.report
-        d = self.last.fs.score - rep.score
-        label = getattr(rep.definition, "label", rep.metric)
-        same = abs(d) <= 1e-9 * max(1.0, abs(rep.score))
-        self.panel.show_parity(
-            f"Built-in {label} ({rep.metric}), in use for the data shown: {rep.score:.6f}; the file "
-            f"minus the built-in: {d:+.3g}" + (
-                " — the same number: the built-in's fast intervals, shake-up and fixes apply"
-                if same else " — not the same computation"))
+        from .metric_file_session import parity_text
+        self.panel.show_parity(parity_text(self.win.session, self.session_metric.name,
+                                           self.last.fs.score if self.last else None))
 
     def cancel(self):
         for kind in KINDS:
@@ -307,6 +333,8 @@ class MetricFileActions(RecentAndProject, QObject):
     def _job_ended(self, kind, outcome):
         """However a metric-file job ended (Esc included), the dock is idle once none runs:
         Run again on, Cancel off."""
+        if kind == "metricfile-ci" and outcome != "done":
+            self._interval_key = None      # stopped or failed: asked again, it runs again
         if kind not in KINDS or any(k in KINDS for k in self.win.jobs.in_flight()):
             return
         if self.panel.running():

@@ -85,7 +85,10 @@ class Projects(QObject):
             self.show_problem("Nothing to save yet: open a truth and a submission file first")
             return False
         paths = {"truth": s.truth_path, "submission": s.sub_path}
-        options, changes, view = s.options, s.changes(), view_state(self.win)
+        # a metric file in use is the project's metric_file entry (run again on open,
+        # after its question), never a metric name the next session has not registered
+        options = self.win.metric_file.session_metric.saved_options()
+        changes, view = s.changes(), view_state(self.win)
         compared = [p for p in getattr(s, "compare_paths", ()) if Path(p).is_file()]
         folder = Path(path).resolve().parent
         group = self.win.options_panel.group_column.currentData()

@@ -103,6 +103,11 @@ class FileBlock:
             return self.cells[(int(unit), part)]
         return self.values(part)[unit]
 
+    def __iter__(self):
+        """Rows as tuples of their cells (edits included)."""
+        for i in range(self.n):
+            yield tuple(self[i, j] for j in range(len(self.names)))
+
     def __setitem__(self, key, value):
         unit, part = key
         self.cells[(int(unit), part)] = value
@@ -180,6 +185,17 @@ class FileMetric(Metric):
             for old in list(self._workers.values())[:-LIVE_WORKERS]:
                 old.kill()                       # stopped, not closed: started again if asked
             return w
+
+    def kill(self, for_good=False):
+        """Every worker's processes ended at once, not waited for (the app's UI thread).
+        ``for_good``: a call still waiting on them (one not given a cancel, e.g. fix
+        first's) stops at its next check instead of starting them again."""
+        with self._lock:
+            workers = list(self._workers.values())
+        for w in workers:
+            if for_good:
+                w.cancel_check = lambda: True
+            w.kill()
 
     def close(self):
         with self._lock:
@@ -295,9 +311,9 @@ class FileMetric(Metric):
         from .moves import differ
         return differ(self, report_a, report_b)
 
-    def fixes(self, report, rows, top):
+    def fixes(self, report, rows, top, cancel=None):
         from .moves import fixes
-        return fixes(self, report, rows, top)
+        return fixes(self, report, rows, top, cancel=cancel)
 
     def fix_details(self, report, units, sol_rows):
         prep = report.prepared

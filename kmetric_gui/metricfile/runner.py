@@ -304,14 +304,19 @@ class MetricWorker:
                 count = submitted                # the budget is spent: finish what runs
             while submitted < count and len(pending) < self.workers * 2:
                 part = [next(it) for _ in range(min(chunk, count - submitted))]
-                fut = self._executor().submit(worker.score_rows, *self._args(), self.paths, self.id_col,
-                                              kwargs, part)
-                pending[fut] = submitted
+                pending[self._submit(kwargs, part)] = (submitted, part, self._pool)
                 submitted += len(part)
             left = self._time_left(cancel)
             finished, _ = wait(list(pending), timeout=min(left, 0.1), return_when=FIRST_COMPLETED)
+            for fut in [f for f, (_, _, pool) in pending.items() if pool is not self._pool
+                        and (f not in finished or f.cancelled() or f.exception() is not None)]:
+                # Another caller of this worker (the app's job that was cancelled) killed
+                # the pool this part ran in: it runs again in a new one.
+                finished.discard(fut)
+                start, part, _ = pending.pop(fut)
+                pending[self._submit(kwargs, part)] = (start, part, self._pool)
             for fut in finished:
-                start = pending.pop(fut)
+                start = pending.pop(fut)[0]
                 try:
                     part = fut.result()
                 except BrokenProcessPool as e:
@@ -328,6 +333,10 @@ class MetricWorker:
                 if progress is not None:
                     progress(done_sets, count)
         return [r for start in sorted(results) for r in results[start]]
+
+    def _submit(self, kwargs, part):
+        return self._executor().submit(worker.score_rows, *self._args(), self.paths, self.id_col,
+                                       kwargs, part)
 
     def score_one(self, kwargs, rows=None):
         (r,) = self.score_sets(kwargs, [rows])

@@ -62,6 +62,21 @@ class Actions:
             self.win.controller.open_files(truth, sub)
         self.win.request_discard(go)
 
+    def do_metric_file(self):
+        """The metric file of resources/metrics run on its pair: the session's metric."""
+        from kmetric_gui.paths import resources_dir
+        win, ex = self.win, resources_dir() / "metrics"
+        mf = win.metric_file
+        mf.ask_run = lambda name, state=None: True
+        truth, sub = (str(self.workdir / f"kl_{n}.csv") for n in ("solution", "submission"))
+        for path in (truth, sub):
+            if not Path(path).exists():
+                Path(path).write_bytes((ex / Path(path).name).read_bytes())
+        self.log(f"    kl_divergence.py on {Path(sub).name}")
+        self.files.setdefault("file:kl_divergence.py", [truth, sub, sub, sub])
+        win.request_discard(lambda: (win.controller.open_files(truth, sub),
+                                     mf.open(str(ex / "kl_divergence.py"))))
+
     def _as_demo(self, m):
         """The metric chosen as the Demo menu chooses it (file_actions.open_demo): when
         another one is set, or when the layout alone would leave the choice open. Only

@@ -55,10 +55,16 @@ class Finding:
         return f"{self.kind} at step {self.step}: {self.detail}"
 
 
-def make_plan(seed, steps):
+# With a metric file as the session's metric: what a user does on its table (each
+# action is a call of the file in its worker, so a short run).
+FILE_ACTIONS = {"edit": 6, "paste": 2, "undo": 3, "redo": 2, "sort": 1, "esc": 2,
+                "stats_option": 1, "wait": 2, "settle": 2, "roundtrip": 1}
+
+
+def make_plan(seed, steps, first="open_pair", actions=ACTIONS):
     rng = random.Random(seed)
-    names, weights = list(ACTIONS), list(ACTIONS.values())
-    plan = [("open_pair", rng.randrange(2 ** 31))]
+    names, weights = list(actions), list(actions.values())
+    plan = [(first, rng.randrange(2 ** 31))]
     plan += [(rng.choices(names, weights)[0], rng.randrange(2 ** 31)) for _ in range(steps - 1)]
     return plan
 
@@ -239,6 +245,7 @@ class Driver(Actions):
         from kmetric_gui.gui.widgets.score_panel import fmt
         self.idle()
         win, s, p = self.win, self.win.session, self.win.score_panel
+        self.log(f"    settled: {s.options.metric}")
         if s.held or win.table_panel.banner.isVisible() or win.table_panel.model.read_only:
             self.find("stuck", f"read-only once jobs ended: {s.held}")
         if any(w.isVisible() for w in win.status_progress.widgets):

@@ -77,11 +77,15 @@ def test_dropped_metric_file_scores_as_the_direct_call(qtbot, window, mf, metric
     assert mf.asked == [metric]                        # asked once, before it ran
     assert mf.panel.score_label.text() == f"{ref['score']:.6f}"
     assert str(Path(r.fs.source.path).resolve()) in mf.recent()
-    # The interval follows, from re-scored resamples; the same file is not asked about again.
-    with qtbot.waitSignal(mf.interval_ready, timeout=120000) as got:
-        pass
-    ci = got.args[0].ci
+    # The interval follows, from re-scored resamples (the file is the metric in use: the
+    # score panel's); the same file is not asked about again.
+    window.options_panel.replicates.setValue(200)
+    window.options_panel.splits.setValue(200)
+    qtbot.waitUntil(lambda: window.session.stats is not None, timeout=120000)
+    assert window.session.results.report.metric == f"file:{metric}"
+    ci = window.session.stats.stats.intervals["ci"].to_dict(0)
     assert ci["low"] <= ref["score"] <= ci["high"]
+    assert "score panel" in mf.panel.interval.text()
     with qtbot.waitSignal(mf.ready, timeout=60000):
         mf.open(str(EXAMPLES / metric))
     assert mf.asked == [metric]
@@ -228,7 +232,7 @@ def test_project_keeps_the_metric_file_path_hash_and_arguments(qtbot, window, mf
 
 def test_compare_and_parity_with_a_metric_file(qtbot, window, mf, tmp_path):
     """Compared submissions: the same numbers as `kmetric compare --metric-file`; the
-    built-in in use stands beside the file's score with their difference."""
+    table's score by the file (the metric in use) stands beside the files' score."""
     from kmetric_gui.metricfile.compare import compare_with_file
     truth, sub = pair("kl")
     other = tmp_path / "other.csv"
@@ -239,10 +243,11 @@ def test_compare_and_parity_with_a_metric_file(qtbot, window, mf, tmp_path):
     df.to_csv(other, index=False)
     window.options_panel.replicates.setValue(200)
     r = open_and_score(qtbot, window, mf, EXAMPLES / "kl_divergence.py", "kl")
-    qtbot.waitUntil(lambda: window.session.results is not None, timeout=30000)
-    builtin = window.session.results.report
-    assert f"{builtin.score:.6f}" in mf.panel.parity.text()
-    assert f"{r.fs.score - builtin.score:+.3g}" in mf.panel.parity.text()
+    # The file is the metric in use: the table's score beside the files', like with like.
+    qtbot.waitUntil(lambda: "as on disk" in mf.panel.parity.text(), timeout=60000)
+    shown = window.session.results.report
+    assert shown.metric == "file:kl_divergence.py" and shown.score == r.fs.score
+    assert f"{r.fs.score:.6f}" in mf.panel.parity.text()
     with qtbot.waitSignal(mf.compared, timeout=180000) as got:
         window.controller.compare_jobs.add([str(other)])
     d = got.args[0]

@@ -59,8 +59,10 @@ class GenericView(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.itemSelectionChanged.connect(self._selected)
-        for w in (self.title, self.interval, self.note, self.table):
+        for w in (self.title, self.interval, self.note):
             lay.addWidget(w)
+        lay.addWidget(self.table, 1)      # the room is the table's (none when it is hidden)
+        lay.addStretch(0)
 
     def set_report(self, report, new_data=False):
         self.report = report
@@ -84,7 +86,9 @@ class GenericView(QWidget):
     def _show(self, found):
         if found is None or self.report is None:
             self.note.setText("This metric's statistics are not per unit: no contributions.")
+            self.table.setVisible(False)         # no empty table under that sentence
             return
+        self.table.setVisible(True)
         units, cost = found
         self.units = units
         from ...analysis.fixes import scored_rows

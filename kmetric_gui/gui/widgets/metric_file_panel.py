@@ -124,8 +124,9 @@ class MetricFilePanel(QWidget):
         f = self.title.font()
         f.setBold(True)
         self.title.setFont(f)
-        self.title.setToolTip(f"sha256 {sha256}\nRuns in its own process and scores the files on "
-                              "disk (edits in the table are not included)."
+        self.title.setToolTip(f"sha256 {sha256}\nRuns in processes of its own. Once run it is the "
+                              "metric in use: the table's edits are what it scores (the "
+                              "score here is of the files on disk)."
                               + (f"\n\n{doc_line}" if doc_line else ""))
         self.clear_results()
 

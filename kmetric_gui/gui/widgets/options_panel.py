@@ -162,6 +162,7 @@ class OptionsPanel(QWidget):
                 w.editingFinished.connect(lambda n=name: self._reading_edited(n))
         self._last_columns = ("", "")
         self.refused_text = ""
+        self.foreign_values = {}    # a metric file's score() arguments (set in its dock)
         for name, copies in self._copies.items():
             for w in copies:
                 self._connect(name, w)
@@ -347,6 +348,8 @@ class OptionsPanel(QWidget):
         known = declared_options()      # a metric unregistered since (a metric file's) is gone
         values = {k: v for k, v in self._values.items()
                   if k in known and (own is None or k in own)}
+        if own is not None:                 # a metric file's own: from its dock
+            values.update((k, v) for k, v in self.foreign_values.items() if k in own)
         return Options(metric=metric, id_column=self.id_column.text().strip() or None,
                        target_column=self.target_column.text().strip() or None,
                        allow_continuous=True, **self._reading, **values)
@@ -371,6 +374,8 @@ class OptionsPanel(QWidget):
             self._reading[name] = getattr(o, name)
             show_value(w, self._reading[name])
         own = _own(o.metric)
+        if own is not None and any(k not in self.option_widgets for k in own):
+            self.foreign_values = {k: v for k, v in o.params if k in own}   # a metric file's
         for name in self.option_widgets:
             if own is not None and name not in own:
                 continue               # another metric's value stays as the user left it
