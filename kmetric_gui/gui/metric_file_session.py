@@ -65,7 +65,7 @@ class SessionMetric(QObject):
             from ..metricfile.runner import DEFAULT_TIMEOUT, Limits
             w = open_worker(source.path, (truth, submission), id_col, workers=WORKERS,
                             limits=Limits(DEFAULT_TIMEOUT, python=python, sandbox=sandbox,
-                                          keep=True))
+                                          take_spare=False))
             w.nice = WORKER_NICE          # its processes yield the CPU to the window
             return w
         metric = FileMetric(source, info, higher_is_better, opened)

@@ -43,7 +43,7 @@ class Limits:
     given), another Python (``python``) and the sandbox mode."""
 
     def __init__(self, timeout=DEFAULT_TIMEOUT, memory_gb=None, python=None, sandbox="auto",
-                 keep=False):
+                 keep=False, take_spare=True):
         self.timeout = float(timeout)
         self.memory_given = bool(memory_gb)
         ram = physical_memory()
@@ -53,6 +53,9 @@ class Limits:
             self.memory_bytes = int(MEMORY_SHARE * ram) if ram and _limits_memory() else None
         self.python, self.sandbox = python, sandbox
         self.keep = keep          # the app's: the host stays for the next run (MetricWorker.keep_host)
+        # False: a host of its own (the app's metric in use lives long; the spare is the
+        # dock's next run's, which would otherwise start a host of its own each time)
+        self.take_spare = take_spare
 
     def memory_words(self):
         if self.memory_bytes is None:
@@ -105,7 +108,7 @@ class MetricWorker:
         """The workers' host up (a spare one started early when it fits): a clean
         interpreter, never a fork of this process, so none of our state reaches the metric."""
         lim = self.limits
-        spare = start.take(lim.python, lim.sandbox)
+        spare = start.take(lim.python, lim.sandbox) if lim.take_spare else None
         state = spare.state if spare is not None else sandbox.plan(lim.sandbox)
         try:
             sandbox.check(state)
