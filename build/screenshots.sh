@@ -11,11 +11,11 @@ out="${1:-docs}"
 mkdir -p "$out"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-for metric in qwk lwlrap fbeta auc rmse accuracy; do
+for metric in qwk lwlrap fbeta auc rmse accuracy spearman map_iou; do
   # A settings file of its own: the user's saved window layout never shows.
   QT_QPA_PLATFORM=offscreen KMETRIC_SETTINGS="$tmp/settings.ini" \
     "$gui" --demo "$metric" --size 1280x720 --screenshot "$tmp/app_$metric.png" 2>"$tmp/err" \
     || { cat "$tmp/err" >&2; exit 1; }
   mv "$tmp/app_$metric.png" "$out/app_$metric.png"
 done
-echo "screenshots: $out/app_{qwk,lwlrap,fbeta,auc,rmse,accuracy}.png"
+echo "screenshots: $out/app_{qwk,lwlrap,fbeta,auc,rmse,accuracy,spearman,map_iou}.png"

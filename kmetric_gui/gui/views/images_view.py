@@ -163,9 +163,12 @@ class ImagesView(QWidget):
             self.pr.setLabel("left", "precision")
             self.pr.setLabel("bottom", "recall")
             self.pr.addLegend(offset=(-10, 10))
-            self.pr.setMinimumHeight(150)
+            self.pr.setMinimumHeight(110)
             self.right.addWidget(self.pr)
-            self.right.setSizes([500, 70, 200])
+            self.right.setStretchFactor(2, 1)
+            # the picture keeps most of the height (at 1280x720 it was left 60 px)
+            h = max(self.right.height(), 300)
+            self.right.setSizes([int(h * 0.58), 40, h - int(h * 0.58) - 40])
         return self.pr
 
     def _draw_pr(self, det):
