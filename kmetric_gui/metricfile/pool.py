@@ -67,7 +67,7 @@ class Pool:
             self.info = host.hello(check)
         except HostFailed as e:
             host.kill()
-            if not host.state.used:
+            if not host.state.used or sandbox.works():
                 raise
             sandbox.failed(str(e))
             self.state = sandbox.plan(self.state.mode)

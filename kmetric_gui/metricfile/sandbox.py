@@ -82,18 +82,30 @@ def probe(mode):
     state = plan(mode)
     if not state.used:
         return state
-    path = bwrap_path()
-    try:
-        r = subprocess.run([path, "--unshare-net", "--unshare-pid", "--ro-bind", "/", "/", "--dev", "/dev",
-                            "--proc", "/proc", "--", "true"], capture_output=True, timeout=20,
-                           stdin=subprocess.DEVNULL)
-        ok, why = r.returncode == 0, r.stderr.decode(errors="replace").strip()
-    except (OSError, subprocess.SubprocessError) as e:
-        ok, why = False, str(e)
+    ok, why = _try_bwrap()
     if not ok:
         failed(why)
         return plan(mode)
     return state
+
+
+def _try_bwrap():
+    """(works, its message): bwrap run once with the namespaces a run asks for."""
+    try:
+        r = subprocess.run([bwrap_path(), "--unshare-net", "--unshare-pid", "--ro-bind", "/", "/",
+                            "--dev", "/dev", "--proc", "/proc", "--", "true"], capture_output=True,
+                           timeout=20, stdin=subprocess.DEVNULL, cwd="/")
+        return r.returncode == 0, r.stderr.decode(errors="replace").strip()
+    except (OSError, subprocess.SubprocessError) as e:
+        return False, str(e)
+
+
+def works():
+    """True when bwrap itself runs here now: a sandboxed host that failed for another
+    reason (killed while it started, its folder gone) must not turn the sandbox off for
+    every later run of the process (it did: the app went on unsandboxed, saying why with
+    the failed host's traceback)."""
+    return bool(bwrap_path()) and _try_bwrap()[0]
 
 
 def failed(message):

@@ -210,3 +210,24 @@ def test_a_sandbox_that_cannot_start_is_said(tmp_path, mode, code):
         assert f"No sandbox is used: {why}" in r.stderr
     else:
         assert r.stderr.strip().splitlines() == [f"kmetric: --metric-sandbox require: {why}"]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="bubblewrap is Linux's")
+def test_a_host_that_fails_for_another_reason_keeps_the_sandbox(tmp_path, monkeypatch):
+    """A sandboxed host that dies while it starts (killed, its folder gone) while bwrap
+    itself works: the run fails, and later runs are still sandboxed. Before, the first such
+    failure turned the sandbox off for the rest of the process, with the dead host's
+    traceback as the reason (seen after the app's tests in one pytest run)."""
+    from kmetric_gui.metricfile import pool, sandbox
+    from kmetric_gui.metricfile.processes import HostFailed
+    state = sandbox.plan("auto")
+    if not state.used or not sandbox.works():
+        pytest.skip("no working bubblewrap here")
+
+    def dies(self, check=None):
+        raise HostFailed("it ended at once")
+    monkeypatch.setattr(pool.Host, "hello", dies)
+    p = pool.Pool(1, None, state, str(tmp_path), (str(tmp_path), None, 0), None)
+    with pytest.raises(HostFailed):
+        p.start()
+    assert sandbox.plan("auto").used
