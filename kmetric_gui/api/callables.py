@@ -22,7 +22,8 @@ import weakref
 import numpy as np
 
 from ..errors import Cancelled, InputError
-from ..metricfile.metric import FileBlock, FileMetric
+from ..metricfile.file_blocks import FileBlock
+from ..metricfile.metric import FileMetric
 from .errors import refuse
 
 _LIVE = weakref.WeakValueDictionary()       # worker key -> LocalWorker (another's frames)
