@@ -16,13 +16,12 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from ..errors import InputError
 from ..metricfile import seen
 from ..metricfile.arg_schema import arg_options, as_texts, required
-from ..metricfile.runner import MetricFailed
 from . import metric_file_jobs as jobs_
 from . import metric_file_ui as ui
 from .metric_file_project import MAX_RECENT, RecentAndProject  # noqa: F401 -- MAX_RECENT: tests
+from .metric_file_problems import Problems
 from .metric_file_session import SessionMetric
 
 SUFFIXES = (".py", ".ipynb")
@@ -35,7 +34,7 @@ def is_metric_file(path):
     return Path(str(path)).suffix.lower() in SUFFIXES
 
 
-class MetricFileActions(RecentAndProject, QObject):
+class MetricFileActions(Problems, RecentAndProject, QObject):
     scored = Signal(object)        # metric_file_jobs.Scored shown
     interval_ready = Signal(object)
     compared = Signal(object)      # the compare JSON object shown
@@ -364,40 +363,6 @@ class MetricFileActions(RecentAndProject, QObject):
     def show_doc(self):
         if self.source is not None:
             self.doc_dialog = ui.show_doc(self.win, self.source.name, (self.info or {}).get("doc", ""))
-
-    # -- what went wrong ---------------------------------------------------------------
-    def show_details(self, text):
-        name = self.source.name if self.source is not None else "metric file"
-        self.details_dialog = ui.show_details(self.win, name, text)
-
-    def _failed(self, exc):
-        output = getattr(exc, "output", None)
-        if isinstance(exc, InputError):
-            lines = [str(x) for x in (getattr(exc, "problems", None) or [str(exc)])]
-            self._show_problem(lines[0], lines, validation=True)
-        elif isinstance(exc, MetricFailed):
-            self._show_problem(str(exc), details=exc.details, output=output)
-        else:
-            self._show_problem(f"metric file: {type(exc).__name__}: {exc}",
-                               details=getattr(exc, "details", None))
-
-    def _show_problem(self, text, lines=None, validation=False, details=None, output=None):
-        from .widgets.metric_file_panel import cut
-        self.panel.set_running(False, ui.output_words(output).strip())
-        self.panel.show_error(text, details)
-        lines = [cut(line) for line in (lines or [text])]
-        text = lines[0]
-        title = "<b>Metric file: the submission is not valid</b>" if validation else \
-            "<b>Metric file failed (the data is unchanged)</b>"
-        self.win.problems.set_problems(lines, title=title)
-        self.win.problems_dock.show()
-        self.dock.show()
-        self.dock.raise_()
-        self._say(text)
-        self.failed.emit(text)
-
-    def _say(self, text):
-        self.win.statusBar().showMessage(text, 10000)
 
     def _busy(self, busy):
         running = [k for k in self.win.jobs.in_flight() if k in KINDS]
