@@ -2,7 +2,7 @@
 compressed or Parquet file's bytes are no lines (found in review)."""
 import gzip
 
-from kmetric_gui.gui.controller import _line_end
+from kmetric_gui.gui.save_text import _line_end
 
 
 def test_line_end_of_text_files_only(tmp_path):

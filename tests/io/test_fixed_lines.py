@@ -15,7 +15,7 @@ from kmetric_gui.io import fixed_lines, pieces
 from kmetric_gui.metrics import kappa_reader as lean
 from kmetric_gui.io.ids import KeyIds
 from kmetric_gui.analysis.scoring import Options, load
-from tests.samedata import assert_same
+from samedata import assert_same
 
 _READ = dict(null_values=[], strings_can_be_null=False, true_values=[], false_values=[])
 
