@@ -247,4 +247,5 @@ def populations():
     out += _regressions()
     from coverage_metricfile import MetricFilePopulation
     out.append(MetricFilePopulation())
-    return out
+    from coverage_families import families
+    return out + families()
