@@ -280,4 +280,48 @@ class Angular(Population):
 def families():
     return [Correlation("pearson", "Pearson r"), Correlation("spearman", "Spearman rho"),
             Correlation("kendall", "Kendall tau-b"), _mcc(), Smape(), Mape(), Ndcg(),
-            Levenshtein(), JaccardWords(), KlDivergence(), LaplaceLL(), Angular()]
+            Levenshtein(), JaccardWords(), KlDivergence(), LaplaceLL(), Angular(), Dice()]
+
+
+class Dice(Population):
+    """Masks (the image is the unit), 20x20 images, Dice per image (the default mean over
+    images; an empty truth and prediction scores 1). 30 % of images hold no mask, and
+    20 % of those get a false square of side 3; the others a square of side 3-8 and a
+    prediction of it shifted by -2..2 pixels each way (none missed: it stays inside), or
+    nothing (10 %). Exact: the mean over sides and shifts of 2(s - |dx|)(s - |dy|) / 2s^2."""
+    name, family = "dice", "dice"
+    words = "Dice (masks), 20x20 images, 30% empty, squares shifted -2..2 px, 10% missed"
+    size, empty, false, missed = 20, 0.3, 0.2, 0.1
+
+    def __init__(self):
+        d = np.arange(-2, 3)
+        found = np.mean([np.mean(np.outer(s - abs(d), s - abs(d))) / (s * s)
+                         for s in range(3, 9)])
+        self.value = self.empty * (1 - self.false) + (1 - self.empty) * (1 - self.missed) * found
+
+    def _square(self, r0, c0, s):
+        from kmetric_gui.metrics.kernels.masks import MaskImage
+        h = self.size
+        starts = np.arange(c0, c0 + s, dtype=np.int64) * h + r0     # one run a column
+        lengths = np.full(s, s, np.int64)
+        return MaskImage((f"{r0},{c0},{s}",), starts, lengths, np.array([0, s]), h, h)
+
+    def units(self, rng, n):
+        from kmetric_gui.metrics import get_metric
+        from kmetric_gui.metrics.base import Plan
+        from kmetric_gui.metrics.kernels.masks import empty_image
+        h, truth, pred = self.size, [], []
+        for _ in range(n):
+            if rng.random() < self.empty:
+                truth.append(empty_image(h, h))
+                pred.append(self._square(*rng.integers(0, h - 3, 2).tolist(), 3)
+                            if rng.random() < self.false else empty_image(h, h))
+                continue
+            s = int(rng.integers(3, 9))
+            r0, c0 = rng.integers(2, h - s - 1, 2).tolist()
+            truth.append(self._square(r0, c0, s))
+            dr, dc = rng.integers(-2, 3, 2).tolist()
+            pred.append(empty_image(h, h) if rng.random() < self.missed
+                        else self._square(r0 + dr, c0 + dc, s))
+        m = get_metric(self.family)
+        return m.units(m.score(Plan(truth, pred), None, None, lambda: False))
