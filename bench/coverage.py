@@ -42,6 +42,7 @@ REPLICATES = 2000
 FILE_REPLICATES = 500          # a metric file re-scores every replicate: its command, too,
                                # runs as many as fit its time limit
 CHUNK = 25
+TARGET = 500                   # data sets a cell (issue 36); a cell with fewer says so
 VERSION = 3                    # bump when the data sets or intervals change meaning
 RESULTS = os.path.join(HERE, "results", "coverage.jsonl")
 DOCS = os.path.join(HERE, "..", "docs", "statistics.md")
@@ -179,6 +180,7 @@ def table(path, method="auto", compare="percentile"):
     head = (["population", "true score"] + [f"n = {n:,}" for n in ns] + ["warned (50 / 200 / 1,000)"]
             + [f"{compare}, n = {n:,}" for n in ns] + ["method (auto)"])
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    sizes = [summary(c)["d"] for (_, _, m), c in cells.items() if m == method]
     for name in names:
         got = [summary(cells[(name, n, method)]) if (name, n, method) in cells else None for n in ns]
         if not any(got):
@@ -191,17 +193,22 @@ def table(path, method="auto", compare="percentile"):
             text = f"{s['coverage']:.3f}"
             if abs(s["coverage"] - LEVEL) > 0.02 and np.isfinite(s["unwarned"]):
                 text += f" ({s['unwarned']:.3f} unwarned)"
-            return text + ("" if s["passes"] else " **short**")
+            text += "" if s["passes"] else " **short**"
+            return text + (f" [{s['d']}]" if s["d"] < TARGET else "")   # fewer data sets
         warn = " / ".join("-" if s is None else f"{100 * s['warned']:.0f} %" for s in got)
         used = ", ".join(sorted({s["used"] for s in got if s}))
         row = ([words[name], f"{values[name]:.4f}"] + [cell(s) for s in got] + [warn]
                + ["-" if s is None else f"{s['coverage']:.3f}" for s in ref] + [used])
         lines.append("| " + " | ".join(row) + " |")
-    d = min((s["d"] for (k, n, m), c in cells.items() if m == method
-             for s in [summary(c)]), default=0)
+    d = min(sizes, default=0)
     lines.append("")
-    lines.append(f"At least {d} data sets a cell (each share within about "
-                 f"±{100 * np.sqrt(LEVEL * (1 - LEVEL) / max(d, 1)):.1f} points); "
+
+    def within(k):
+        return f"±{100 * np.sqrt(LEVEL * (1 - LEVEL) / max(k, 1)):.1f} points"
+    fewer = "" if d >= TARGET else (f"; [D]: a cell of only D data sets (at least {d}: "
+                                    f"within about {within(d)})")
+    lines.append(f"At least {TARGET} data sets a cell (each share within about "
+                 f"{within(TARGET)}){fewer}; "
                  "**short**: outside 2 points of 95 % with fewer than 95 % of its data sets warned.")
     return lines
 
