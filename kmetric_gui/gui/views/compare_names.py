@@ -1,0 +1,179 @@
+"""Compare's tables, and how they name the submissions where room is short. A name keeps what tells it
+from the others (the end of the file name: 'rmse…_b.csv', 'rmse….csv (shown)'); the
+whole name and its path are in the tooltip. At 1280x720 the pair table needed a
+horizontal scroll bar and still cut its names in the middle, so that A and B read
+alike ('rm… …'), and the agreement map's axis read 'A: qwk_submis…'."""
+import math
+import os
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetricsF
+from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QSizePolicy,
+                               QStyle, QStyledItemDelegate, QTableWidget, QTableWidgetItem, QWidget)
+
+from ..crash import guarded
+
+ELLIPSIS = "…"
+HEAD = 4          # characters of the shared start kept before the ellipsis ('rmse…_b.csv')
+
+# The pair table's headers, short so that nine columns fit 1280x720, and what each means.
+PAIR_HEADERS = (
+    ("A", "the first submission of the pair"),
+    ("B", "the second submission of the pair"),
+    ("B − A", "Δ = B − A: the score of B minus the score of A"),
+    ("interval", "the interval of Δ = B − A (paired bootstrap)"),
+    ("B better", "the share of paired bootstrap replicates in which B scores better than A, in "
+                 "the metric's direction (lower is better for errors and losses)"),
+    ("p", "p-value: how often randomly swapping the two submissions' predictions gives a "
+          "difference at least this large"),
+    ("flips", "P(order flips): the share of random Public/Private splits in which Public and "
+              "Private order A and B differently"),
+    ("public", "public Δ: B − A on the Public rows"),
+    ("private", "private Δ: B − A on the Private rows"),
+)
+
+
+def shared_start(names):
+    """How many leading characters all the (distinct) names share; 0 for fewer than two."""
+    distinct = sorted(set(names))
+    return len(os.path.commonprefix(distinct)) if len(distinct) > 1 else 0
+
+
+def short_name(fm, name, room, start=0):
+    """``name`` in ``room`` pixels of font metrics ``fm`` (a QFontMetricsF): whole if it
+    fits; else a few of the first characters, '…' and all that follows the ``start``
+    characters it shares with the other names; else '…' and as much of its end as fits."""
+    if fm.horizontalAdvance(name) <= room:
+        return name
+    for head in (name[:min(HEAD, start)], "") if start else ():
+        text = head + ELLIPSIS + name[start:]
+        if fm.horizontalAdvance(text) <= room:
+            return text
+    return fm.elidedText(name, Qt.ElideLeft, max(0.0, room))
+
+
+def text_margin(widget):
+    """Pixels Qt's item painter leaves on each side of a cell's text (it elides beyond)."""
+    return widget.style().pixelMetric(QStyle.PM_FocusFrameHMargin, None, widget) + 1
+
+
+def table(headers):
+    t = QTableWidget(0, len(headers))
+    t.setHorizontalHeaderLabels(headers)
+    t.setEditTriggers(QAbstractItemView.NoEditTriggers)
+    t.setSelectionBehavior(QAbstractItemView.SelectRows)
+    t.setSelectionMode(QAbstractItemView.SingleSelection)
+    t.verticalHeader().setVisible(False)
+    t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+    # Compact rows: at 1280x720 every pixel left over goes to the agreement heatmap.
+    t.verticalHeader().setDefaultSectionSize(t.fontMetrics().height() + 6)
+    t.verticalHeader().setMinimumSectionSize(t.fontMetrics().height() + 4)
+    t.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Maximum)
+    return t
+
+
+def fill(table, rows, tips=None, left=1):
+    """Rows of text; the first ``left`` columns (names) left-aligned, numbers right."""
+    table.setRowCount(len(rows))
+    for r, row in enumerate(rows):
+        for c, text in enumerate(row):
+            item = QTableWidgetItem(str(text))
+            if c >= left:
+                item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+            if tips and tips[r]:
+                item.setToolTip(tips[r])
+            table.setItem(r, c, item)
+
+
+class NameDelegate(QStyledItemDelegate):
+    """Paints a name column's text shortened by ``short_name`` to the cell (the item keeps
+    the whole name: copying, searching and tooltips see it)."""
+    start = 0
+
+    @guarded
+    def initStyleOption(self, option, index):
+        super().initStyleOption(option, index)
+        view = self.parent()
+        room = option.rect.width() - 2 * text_margin(view)
+        option.text = short_name(QFontMetricsF(option.font), option.text, room, self.start)
+
+
+def _need(fm, texts, pad):
+    return math.ceil(max((fm.horizontalAdvance(t) for t in texts), default=0.0)) + pad
+
+
+def fit_pairs(table, start, names=(0, 1)):
+    """The numbers to their contents; the ``names`` columns share what is left: whole
+    names when they fit, else each as wide as its shortened form (what tells it from the
+    others) plus a share of the rest. Only when even that does not fit (a very narrow
+    window) are the columns wider than the table (then it scrolls)."""
+    table.resizeColumnsToContents()
+    numbers = sum(table.columnWidth(c) for c in range(table.columnCount()) if c not in names)
+    room = table.viewport().width() - numbers
+    fm = QFontMetricsF(table.font())
+    pad = 2 * text_margin(table) + (1 if table.showGrid() else 0) + 1
+    texts = [[table.item(r, c).text() for r in range(table.rowCount())] for c in names]
+    whole = [_need(fm, t, pad) for t in texts]
+    low = _need(fm, ["m" * 4], pad)
+    widths = [max(low, room // len(names))] * len(names)       # too narrow: it scrolls
+    # Whole names, else what follows the shared start with a few of its first
+    # characters ('rmse…_b.csv'), else without them ('…_b.csv'); the rest shared out.
+    for head in (None, min(HEAD, start), 0):
+        need = whole if head is None else [
+            max(min(low, w), min(w, _need(fm, [n[:head] + ELLIPSIS + n[start:] for n in t], pad)))
+            for t, w in zip(texts, whole)]
+        if head is not None and not start:
+            break
+        if sum(need) <= room:
+            extra, spare = room - sum(need), sum(whole) - sum(need)
+            widths = [n + (w - n) * extra // max(spare, 1) for n, w in zip(need, whole)]
+            break
+    for c, w in zip(names, widths):
+        table.setColumnWidth(c, w)
+
+
+class NameLabel(QLabel):
+    """'A: name' in one line, shortened to its width as the table's names are (the end
+    kept); the whole name and the file's path in the tooltip."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)   # its width never grows the page
+        self.setTextFormat(Qt.PlainText)
+        self.lead, self.name, self.start = "", "", 0
+
+    def set_name(self, lead, name, path=None, start=0):
+        self.lead, self.name, self.start = lead, name, start
+        self.setToolTip(f"{lead}{name}" + (f"\n{path}" if path else ""))
+        self._elide()
+
+    def _elide(self):
+        fm = QFontMetricsF(self.font())
+        room = self.contentsRect().width() - fm.horizontalAdvance(self.lead) - 1
+        self.setText(self.lead + short_name(fm, self.name, room, self.start) if self.name else "")
+
+    @guarded
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        self._elide()
+
+
+class PairNames(QWidget):
+    """Which file is A and which is B, side by side above the pair's details."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(2, 0, 2, 0)
+        self.a, self.b = NameLabel(), NameLabel()
+        for w in (self.a, self.b):
+            lay.addWidget(w, 1)
+
+    def show_pair(self, a, b, start=0):
+        """``a``, ``b``: the compared Submissions (name, path)."""
+        self.a.set_name("A: ", a.name, a.path, start)
+        self.b.set_name("B: ", b.name, b.path, start)
+
+    def clear(self):
+        for w in (self.a, self.b):
+            w.set_name("", "")
