@@ -121,3 +121,32 @@ def test_demo_names_are_cased_alike(qtbot, window):
     for btn, item in zip(buttons, items):
         assert first_word_cased(btn.text()) and ELLIPSIS not in btn.text(), btn.text()
         assert btn.toolTip().endswith(item)         # the menu's words, the same demo
+
+
+def test_names_follow_a_rename_of_the_shown_file(qtbot):
+    """Saved under another name, the shown file's row and the A line say the new name,
+    still told apart from B by what they no longer share."""
+    from kmetric_gui.analysis.comparison import CompareOptions, compare_files
+    from kmetric_gui.analysis.scoring import Options
+    from kmetric_gui.gui.views.compare_view import CompareView
+    demo = resources_dir() / "demo"
+    cmp = compare_files(demo / "rmse_solution.csv", [str(demo / "rmse_submission.csv"), other("rmse")],
+                        Options(metric="rmse"),
+                        CompareOptions(replicates=100, permutations=100, splits=100))
+    view = CompareView()
+    qtbot.addWidget(view)
+    view.resize(640, 600)            # the room it has at 1280x720
+    view.show()
+    view.show_comparison(cmp)
+    t = view.pairs
+    assert t.horizontalHeader().length() <= t.viewport().width()
+    assert view.names.start == len("rmse_submission")
+    view.rename_shown("final.csv")
+    assert t.item(0, 0).text() == "final.csv (shown)"
+    assert view.names.start == 0                  # nothing shared any more
+    shown = [painted(t, 0, c) for c in (0, 1)]
+    for text, name in zip(shown, ("final.csv (shown)", "rmse_submission_b.csv")):
+        assert text == name or (text.startswith(ELLIPSIS) and name.endswith(text[1:])), text
+    assert view.who.a.text() == "A: final.csv (shown)"
+    assert str(demo / "rmse_submission.csv") in view.who.a.toolTip()
+    assert t.horizontalHeader().length() <= t.viewport().width()

@@ -93,9 +93,9 @@ class NameDelegate(QStyledItemDelegate):
     @guarded
     def initStyleOption(self, option, index):
         super().initStyleOption(option, index)
-        view = self.parent()
-        room = option.rect.width() - 2 * text_margin(view)
-        option.text = short_name(QFontMetricsF(option.font), option.text, room, self.start)
+        room = option.rect.width() - 2 * text_margin(self.parent())
+        if room > 0:            # no cell yet (a size hint): the whole name
+            option.text = short_name(QFontMetricsF(option.font), option.text, room, self.start)
 
 
 def _need(fm, texts, pad):
@@ -104,9 +104,9 @@ def _need(fm, texts, pad):
 
 def fit_pairs(table, start, names=(0, 1)):
     """The numbers to their contents; the ``names`` columns share what is left: whole
-    names when they fit, else each as wide as its shortened form (what tells it from the
-    others) plus a share of the rest. Only when even that does not fit (a very narrow
-    window) are the columns wider than the table (then it scrolls)."""
+    names when they fit, else each as wide as a shortened form that keeps what tells it
+    from the others, and equal shares when even that does not fit. Only below four
+    characters a name are the columns wider than the table (then it scrolls)."""
     table.resizeColumnsToContents()
     numbers = sum(table.columnWidth(c) for c in range(table.columnCount()) if c not in names)
     room = table.viewport().width() - numbers
@@ -115,19 +115,28 @@ def fit_pairs(table, start, names=(0, 1)):
     texts = [[table.item(r, c).text() for r in range(table.rowCount())] for c in names]
     whole = [_need(fm, t, pad) for t in texts]
     low = _need(fm, ["m" * 4], pad)
-    widths = [max(low, room // len(names))] * len(names)       # too narrow: it scrolls
-    # Whole names, else what follows the shared start with a few of its first
-    # characters ('rmse…_b.csv'), else without them ('…_b.csv'); the rest shared out.
-    for head in (None, min(HEAD, start), 0):
-        need = whole if head is None else [
-            max(min(low, w), min(w, _need(fm, [n[:head] + ELLIPSIS + n[start:] for n in t], pad)))
-            for t, w in zip(texts, whole)]
-        if head is not None and not start:
-            break
-        if sum(need) <= room:
-            extra, spare = room - sum(need), sum(whole) - sum(need)
-            widths = [n + (w - n) * extra // max(spare, 1) for n, w in zip(need, whole)]
-            break
+    # Each name as '…_b.csv' (what follows the shared start), then as 'rmse…_b.csv',
+    # then whole, the cheapest step first, while the numbers keep their room.
+    forms = [[min(w, max(low, _need(fm, [n[:h] + ELLIPSIS + n[start:] for n in t], pad)))
+              for h in (0, min(HEAD, start))] + [w] if start else [w]
+             for t, w in zip(texts, whole)]
+    level = [0] * len(names)
+    if sum(f[0] for f in forms) > room:          # too narrow: equal shares, and it scrolls
+        widths = [max(low, room // len(names))] * len(names)
+    else:
+        while True:
+            steps = [(f[k + 1] - f[k], c) for c, (f, k) in enumerate(zip(forms, level))
+                     if k + 1 < len(f)]
+            used = sum(f[k] for f, k in zip(forms, level))
+            steps = [(d, c) for d, c in sorted(steps) if used + d <= room]
+            if not steps:
+                break
+            level[steps[0][1]] += 1
+        widths = [f[k] for f, k in zip(forms, level)]
+        short = [c for c, (f, k) in enumerate(zip(forms, level)) if k + 1 < len(f)]
+        left = room - sum(widths)
+        for c in short:             # what is left widens the names still shortened
+            widths[c] += left // len(short)
     for c, w in zip(names, widths):
         table.setColumnWidth(c, w)
 
@@ -140,10 +149,10 @@ class NameLabel(QLabel):
         super().__init__(parent)
         self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)   # its width never grows the page
         self.setTextFormat(Qt.PlainText)
-        self.lead, self.name, self.start = "", "", 0
+        self.lead, self.name, self.path, self.start = "", "", None, 0
 
     def set_name(self, lead, name, path=None, start=0):
-        self.lead, self.name, self.start = lead, name, start
+        self.lead, self.name, self.path, self.start = lead, name, path, start
         self.setToolTip(f"{lead}{name}" + (f"\n{path}" if path else ""))
         self._elide()
 

@@ -214,9 +214,12 @@ class CompareView(QWidget):
                     item = t.item(r, c)
                     if item is not None and old in item.text():
                         item.setText(item.text().replace(old, new))
+        names = [new] + [s.name for s in self.cmp.submissions[1:]]
+        self.names.start = self._start = shared_start(names)
+        fit_pairs(self.pairs, self._start)
         for label in (self.who.a, self.who.b):
-            if label.name == old:
-                label.set_name(label.lead, new, start=label.start)
+            label.set_name(label.lead, new if label.name == old else label.name, label.path,
+                           self._start)
 
     def clear(self, message="Compare: add two or more submissions"):
         self.cmp = self.pair = None
