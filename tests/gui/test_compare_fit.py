@@ -40,10 +40,15 @@ def painted(table, r, c):
 
 
 def keeps_its_end(shown, name, start):
-    """``shown`` is ``name`` or names it by all that follows the shared start."""
-    tail = shown.split(ELLIPSIS)[-1]
-    return shown == name or (ELLIPSIS in shown and name.endswith(tail)
-                             and len(tail) >= len(name) - start)
+    """``shown`` is ``name``, or its first characters, '…' and its end: all that follows
+    the ``start`` characters it shares with the other name of its pair, or (sharing none)
+    at least as much of its end as of its start."""
+    if shown == name:
+        return True
+    head, _, tail = shown.partition(ELLIPSIS)
+    return (ELLIPSIS in shown and name.startswith(head) and name.endswith(tail)
+            and len(head) + len(tail) < len(name)
+            and (len(tail) >= len(name) - start if start else len(tail) >= len(head)))
 
 
 # higher is better (auc), lower is better (rmse), and the seeds' own differ pages
@@ -54,11 +59,11 @@ def test_pairs_and_names_fit_at_1280x720(qtbot, window, metric):
     assert t.horizontalHeader().length() <= t.viewport().width()      # no scroll bar needed
     assert t.horizontalScrollBar().maximum() == 0
     subs = view.cmp.submissions
-    start = shared_start([s.name for s in subs])
     fm = QFontMetricsF(t.font())
     for r, p in enumerate(view.cmp.pairs):
         shown = [painted(t, r, c) for c in (0, 1)]
         assert shown[0] != shown[1]
+        start = shared_start([subs[p.a].name, subs[p.b].name])
         for c, k in ((0, p.a), (1, p.b)):
             assert keeps_its_end(shown[c], subs[k].name, start), (shown[c], subs[k].name)
             assert fm.horizontalAdvance(shown[c]) <= t.columnWidth(c) - 2 * text_margin(t) - 1
@@ -93,8 +98,10 @@ def test_short_name_keeps_what_tells_the_names_apart(qtbot):
     assert short_name(fm, b, fm.horizontalAdvance(b), start) == b           # fits: whole
     assert short_name(fm, b, fm.horizontalAdvance("rmse…_b.csv"), start) == "rmse…_b.csv"
     assert short_name(fm, b, fm.horizontalAdvance("…_b.csv"), start) == "…_b.csv"
-    tight = short_name(fm, a, fm.horizontalAdvance("…(shown)") + 0.5, start)
-    assert tight.startswith(ELLIPSIS) and a.endswith(tight[1:])         # the end kept
+    c = "lgbm_fold_average_v3.csv"      # shares no start with b: the middle goes, a third
+    twelve = "lgbm" + ELLIPSIS + "e_v3.csv"    # of the 12 characters kept from the start
+    assert short_name(fm, c, fm.horizontalAdvance(twelve), 0) == twelve
+    assert short_name(fm, c, fm.horizontalAdvance(twelve) - 0.5, 0) == "lgb…e_v3.csv"
     assert shared_start([a]) == 0 and shared_start([a, a]) == 0
 
 
@@ -124,8 +131,8 @@ def test_demo_names_are_cased_alike(qtbot, window):
 
 
 def test_names_follow_a_rename_of_the_shown_file(qtbot):
-    """Saved under another name, the shown file's row and the A line say the new name,
-    still told apart from B by what they no longer share."""
+    """Saved under another name, the shown file's row and the A line say the new name;
+    sharing no start with B any more, both are cut in the middle, their ends kept."""
     from kmetric_gui.analysis.comparison import CompareOptions, compare_files
     from kmetric_gui.analysis.scoring import Options
     from kmetric_gui.gui.views.compare_view import CompareView
@@ -140,13 +147,14 @@ def test_names_follow_a_rename_of_the_shown_file(qtbot):
     view.show_comparison(cmp)
     t = view.pairs
     assert t.horizontalHeader().length() <= t.viewport().width()
-    assert view.names.start == len("rmse_submission")
-    view.rename_shown("final.csv")
-    assert t.item(0, 0).text() == "final.csv (shown)"
-    assert view.names.start == 0                  # nothing shared any more
-    shown = [painted(t, 0, c) for c in (0, 1)]
-    for text, name in zip(shown, ("final.csv (shown)", "rmse_submission_b.csv")):
-        assert text == name or (text.startswith(ELLIPSIS) and name.endswith(text[1:])), text
-    assert view.who.a.text() == "A: final.csv (shown)"
+    assert painted(t, 0, 1) in ("…_b.csv", "rmse…_b.csv")     # what tells it from A
+    view.rename_shown("final_lgbm_average.csv")
+    name = "final_lgbm_average.csv (shown)"
+    assert t.item(0, 0).text() == name
+    shown = [painted(t, 0, c) for c in (0, 1)]          # they share no start any more
+    assert keeps_its_end(shown[0], name, 0), shown
+    assert keeps_its_end(shown[1], "rmse_submission_b.csv", 0), shown
+    assert not shown[0].startswith(ELLIPSIS) and not shown[1].startswith(ELLIPSIS)
+    assert view.who.a.text() == f"A: {name}"
     assert str(demo / "rmse_submission.csv") in view.who.a.toolTip()
     assert t.horizontalHeader().length() <= t.viewport().width()

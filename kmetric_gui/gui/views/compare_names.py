@@ -42,14 +42,27 @@ def shared_start(names):
 def short_name(fm, name, room, start=0):
     """``name`` in ``room`` pixels of font metrics ``fm`` (a QFontMetricsF): whole if it
     fits; else a few of the first characters, '…' and all that follows the ``start``
-    characters it shares with the other names; else '…' and as much of its end as fits."""
+    characters it shares with the other name; else cut in the middle, keeping twice as
+    much of its end as of its start ('lgbm…erage_v3.csv')."""
     if fm.horizontalAdvance(name) <= room:
         return name
     for head in (name[:min(HEAD, start)], "") if start else ():
         text = head + ELLIPSIS + name[start:]
         if fm.horizontalAdvance(text) <= room:
             return text
-    return fm.elidedText(name, Qt.ElideLeft, max(0.0, room))
+    for keep in range(len(name) - 1, 0, -1):
+        head = keep // 3
+        text = name[:head] + ELLIPSIS + name[len(name) - keep + head:]
+        if fm.horizontalAdvance(text) <= room:
+            return text
+    return ELLIPSIS
+
+
+def form(name, other, head):
+    """``name`` as its pair's table shows it at step ``head`` (characters kept before what
+    follows the start it shares with ``other``); None when it shares none."""
+    start = shared_start([name, other])
+    return name[:min(head, start)] + ELLIPSIS + name[start:] if start else None
 
 
 def text_margin(widget):
@@ -86,58 +99,59 @@ def fill(table, rows, tips=None, left=1):
 
 
 class NameDelegate(QStyledItemDelegate):
-    """Paints a name column's text shortened by ``short_name`` to the cell (the item keeps
-    the whole name: copying, searching and tooltips see it)."""
-    start = 0
+    """Paints a name column's text shortened by ``short_name`` to the cell, against the
+    other name of its row (the item keeps the whole name: copying, searching and tooltips
+    see it)."""
 
     @guarded
     def initStyleOption(self, option, index):
         super().initStyleOption(option, index)
         room = option.rect.width() - 2 * text_margin(self.parent())
         if room > 0:            # no cell yet (a size hint): the whole name
-            option.text = short_name(QFontMetricsF(option.font), option.text, room, self.start)
+            other = index.siblingAtColumn(1 - index.column()).data() or ""
+            start = shared_start([option.text, other])
+            option.text = short_name(QFontMetricsF(option.font), option.text, room, start)
 
 
 def _need(fm, texts, pad):
     return math.ceil(max((fm.horizontalAdvance(t) for t in texts), default=0.0)) + pad
 
 
-def fit_pairs(table, start, names=(0, 1)):
-    """The numbers to their contents; the ``names`` columns share what is left: whole
-    names when they fit, else each as wide as a shortened form that keeps what tells it
-    from the others, and equal shares when even that does not fit. Only below four
-    characters a name are the columns wider than the table (then it scrolls)."""
+def fit_pairs(table):
+    """The numbers to their contents; the names (columns 0 and 1: A and B) share what is
+    left: whole when they fit, else each as wide as a shortened form that keeps what tells
+    it from the other name of its pair, else equal shares (cut in the middle). Only below
+    four characters a name are the columns wider than the table (then it scrolls)."""
     table.resizeColumnsToContents()
-    numbers = sum(table.columnWidth(c) for c in range(table.columnCount()) if c not in names)
-    room = table.viewport().width() - numbers
+    room = table.viewport().width() - sum(table.columnWidth(c) for c in range(2, table.columnCount()))
     fm = QFontMetricsF(table.font())
     pad = 2 * text_margin(table) + (1 if table.showGrid() else 0) + 1
-    texts = [[table.item(r, c).text() for r in range(table.rowCount())] for c in names]
-    whole = [_need(fm, t, pad) for t in texts]
+    rows = [[table.item(r, c).text() for c in (0, 1)] for r in range(table.rowCount())]
     low = _need(fm, ["m" * 4], pad)
-    # Each name as '…_b.csv' (what follows the shared start), then as 'rmse…_b.csv',
-    # then whole, the cheapest step first, while the numbers keep their room.
-    forms = [[min(w, max(low, _need(fm, [n[:h] + ELLIPSIS + n[start:] for n in t], pad)))
-              for h in (0, min(HEAD, start))] + [w] if start else [w]
-             for t, w in zip(texts, whole)]
-    level = [0] * len(names)
-    if sum(f[0] for f in forms) > room:          # too narrow: equal shares, and it scrolls
-        widths = [max(low, room // len(names))] * len(names)
+    # Each name as '…_b.csv' (what follows the start it shares with the other), then as
+    # 'rmse…_b.csv', then whole: the cheapest step first, while the numbers keep their room.
+    forms = []
+    for c in (0, 1):
+        whole = _need(fm, [row[c] for row in rows], pad)
+        steps = [max(low, _need(fm, [form(row[c], row[1 - c], h) or row[c] for row in rows], pad))
+                 for h in (0, HEAD)]
+        forms.append([min(n, whole) for n in steps] + [whole])
+    level = [0, 0]
+    if forms[0][0] + forms[1][0] > room:          # too narrow: equal shares
+        widths = [max(low, room // 2)] * 2
     else:
         while True:
-            steps = [(f[k + 1] - f[k], c) for c, (f, k) in enumerate(zip(forms, level))
-                     if k + 1 < len(f)]
             used = sum(f[k] for f, k in zip(forms, level))
-            steps = [(d, c) for d, c in sorted(steps) if used + d <= room]
-            if not steps:
+            up = sorted((f[k + 1] - f[k], c) for c, (f, k) in enumerate(zip(forms, level))
+                        if k + 1 < len(f) and used + f[k + 1] - f[k] <= room)
+            if not up:
                 break
-            level[steps[0][1]] += 1
+            level[up[0][1]] += 1
         widths = [f[k] for f, k in zip(forms, level)]
-        short = [c for c, (f, k) in enumerate(zip(forms, level)) if k + 1 < len(f)]
-        left = room - sum(widths)
+        short = [c for c in (0, 1) if level[c] < 2]
         for c in short:             # what is left widens the names still shortened
-            widths[c] += left // len(short)
-    for c, w in zip(names, widths):
+            widths[c] += (room - sum(f[k] for f, k in zip(forms, level))) // len(short)
+    for c, w in enumerate(widths):
         table.setColumnWidth(c, w)
 
 
@@ -178,8 +192,9 @@ class PairNames(QWidget):
         for w in (self.a, self.b):
             lay.addWidget(w, 1)
 
-    def show_pair(self, a, b, start=0):
+    def show_pair(self, a, b):
         """``a``, ``b``: the compared Submissions (name, path)."""
+        start = shared_start([a.name, b.name])
         self.a.set_name("A: ", a.name, a.path, start)
         self.b.set_name("B: ", b.name, b.path, start)
 

@@ -70,7 +70,7 @@ class CompareView(QWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.cmp, self.pair, self._start = None, None, 0
+        self.cmp, self.pair = None, None
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         self.title = QLabel("Compare: add two or more submissions")
@@ -171,12 +171,11 @@ class CompareView(QWidget):
                          num(pub.delta, sign=True) if pub else "–",
                          num(priv.delta, sign=True) if priv else "–"])
             tips.append(_pair_tip(subs[p.a].name, subs[p.b].name, st))
-        self.names.start = self._start = shared_start([s.name for s in subs])
         _fill(self.pairs, rows, tips, left=2)
         for r, p in enumerate(cmp.pairs):       # a name's tooltip is the whole name
             for c, k in ((0, p.a), (1, p.b)):
                 self.pairs.item(r, c).setToolTip(f"{subs[k].name}\n\n{tips[r]}")
-        fit_pairs(self.pairs, self._start)
+        fit_pairs(self.pairs)
         self._fit_heights()
         if cmp.pairs:
             self.pairs.selectRow(0)
@@ -198,7 +197,7 @@ class CompareView(QWidget):
     def resizeEvent(self, event):
         super().resizeEvent(event)
         if self.cmp is not None:
-            fit_pairs(self.pairs, self._start)
+            fit_pairs(self.pairs)
             self._fit_heights()
 
     def rename_shown(self, name):
@@ -214,12 +213,10 @@ class CompareView(QWidget):
                     item = t.item(r, c)
                     if item is not None and old in item.text():
                         item.setText(item.text().replace(old, new))
-        names = [new] + [s.name for s in self.cmp.submissions[1:]]
-        self.names.start = self._start = shared_start(names)
-        fit_pairs(self.pairs, self._start)
-        for label in (self.who.a, self.who.b):
-            label.set_name(label.lead, new if label.name == old else label.name, label.path,
-                           self._start)
+        fit_pairs(self.pairs)
+        a, b = (new if w.name == old else w.name for w in (self.who.a, self.who.b))
+        for label, name in ((self.who.a, a), (self.who.b, b)):
+            label.set_name(label.lead, name, label.path, shared_start([a, b]))
 
     def clear(self, message="Compare: add two or more submissions"):
         self.cmp = self.pair = None
@@ -251,8 +248,7 @@ class CompareView(QWidget):
 
     def _show_differ(self, pair):
         a, b = (self.cmp.submissions[i].name for i in (pair.a, pair.b))
-        self.who.show_pair(self.cmp.submissions[pair.a], self.cmp.submissions[pair.b],
-                           self._start)
+        self.who.show_pair(self.cmp.submissions[pair.a], self.cmp.submissions[pair.b])
         d = pair.differ
         show = {KappaDiffer: self._kappa, LwlrapDiffer: self._lwlrap, FbetaDiffer: self._fbeta,
                 UnitDiffer: self._units}
