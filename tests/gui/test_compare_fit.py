@@ -74,9 +74,18 @@ def test_pairs_and_names_fit_at_1280x720(qtbot, window, metric):
         assert Path(name).stem in label.text(), label.text()
         assert QFontMetricsF(label.font()).horizontalAdvance(label.text()) <= label.contentsRect().width()
         assert name in label.toolTip()
-    if metric == "qwk":         # the agreement map's axis titles are not cut
-        axes = [x.text for x in view.heatmap.text_layout().texts if x.kind == "axis"]
-        assert sorted(axes) == sorted([view.heatmap.row_axis, view.heatmap.col_axis])
+
+
+def test_the_agreement_map_and_its_line_name_a_and_b_uncut(qtbot, window):
+    """The map's axis titles read 'A: qwk_submis…' at 1280x720: the page must say which
+    file is A and which is B in full, on the map or the line above it."""
+    view = compared(qtbot, window, "qwk", (1280, 720))
+    hm = view.heatmap
+    axes = {x.text for x in hm.text_layout().texts if x.kind == "axis"}
+    assert axes == {hm.row_axis, hm.col_axis}                  # painted as set: not cut
+    page = " ".join([hm.row_axis, hm.col_axis, view.who.a.text(), view.who.b.text()])
+    for s in view.cmp.submissions:
+        assert s.name in page, (s.name, page)
 
 
 def test_names_whole_at_1920x1080(qtbot, window):
