@@ -1,8 +1,8 @@
-"""Compare's tables, and how they name the submissions where room is short. A name keeps what tells it
-from the others (the end of the file name: 'rmse…_b.csv', 'rmse….csv (shown)'); the
-whole name and its path are in the tooltip. At 1280x720 the pair table needed a
-horizontal scroll bar and still cut its names in the middle, so that A and B read
-alike ('rm… …'), and the agreement map's axis read 'A: qwk_submis…'."""
+"""Compare's tables, and how they name the submissions where room is short. A name
+keeps what tells it from the other of its pair (the end of the file name: 'subm…_b.csv',
+'subm….csv (shown)'); the whole name and its path are in the tooltip. At 1280x720 the
+pair table needed a horizontal scroll bar and still cut A and B alike in the middle, and
+the agreement map's axis read 'A: a_submis…'."""
 import math
 import os
 
@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLab
 from ..crash import guarded
 
 ELLIPSIS = "…"
-HEAD = 4          # characters of the shared start kept before the ellipsis ('rmse…_b.csv')
+HEAD = 4          # characters of the shared start kept before the ellipsis ('subm…_b.csv')
 
 # The pair table's headers, short so that nine columns fit 1280x720, and what each means.
 PAIR_HEADERS = (
@@ -129,7 +129,7 @@ def fit_pairs(table):
     rows = [[table.item(r, c).text() for c in (0, 1)] for r in range(table.rowCount())]
     low = _need(fm, ["m" * 4], pad)
     # Each name as '…_b.csv' (what follows the start it shares with the other), then as
-    # 'rmse…_b.csv', then whole: the cheapest step first, while the numbers keep their room.
+    # 'subm…_b.csv', then whole: the cheapest step first, while the numbers keep their room.
     forms = []
     for c in (0, 1):
         whole = _need(fm, [row[c] for row in rows], pad)
