@@ -26,11 +26,7 @@ def metric(request):
 
 # Defects of other metrics' tables these tests found (issue 38's, reported): strict, so the
 # fix makes them fail until the entry goes.
-KNOWN = {
-    "saved": ({"kl_divergence"}, "one edited probability leaves its row summing to other than 1, "
-              "and the saved submission is refused when read again (KL's load checks each row "
-              "sums to 1; an edit cannot rescale the row's other classes)"),
-}
+KNOWN = {}
 
 
 def known(request, metric, what):
@@ -101,7 +97,6 @@ def _edit(s, cols, rng, steps, chain):
 
 
 def test_an_edit_rescored_equals_the_edited_file_saved_and_scored(metric, tmp_path, request):
-    known(request, metric, "saved")
     s, sol, sub = _session(metric)
     chain = Chain(s)
     _edit(s, _columns(s, "pred"), np.random.default_rng(1), 25, chain)
