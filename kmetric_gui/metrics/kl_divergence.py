@@ -119,7 +119,7 @@ class KlDivergence(MeanMetric):
 
     def edit_note(self, report, spec, value):
         return ("Edited; the row's other classes were rescaled in proportion so it still "
-                "sums to 1 (Ctrl+Z undoes both)")
+                "sums to 1 (one Ctrl+Z undoes the whole row)")
 
     def fixed_value(self, result):
         from .kernels.divergence import row_divergence
