@@ -297,3 +297,22 @@ def test_an_instance_cell_of_several_masks_types_back():
         assert got.texts == s.data.value(col.spec, many).texts and col.fmt(got) == text
         s.undo()
         assert s.data.value(col.spec, other).instances == 0
+
+
+@pytest.mark.parametrize("name,value,words", [
+    ("dice", "1 2 3", "odd"), ("dice", 17, "odd"), ("iou_precision", "3 masks: 1 x", "digits"),
+    ("map_iou", "nodule 0.5 1 2", "groups of 6"), ("point_f1", ["1", "2"], "not a value")])
+def test_a_project_mask_or_box_edit_that_does_not_read_is_refused_in_words(name, value, words):
+    """A hand-edited project's mask or box value is read as if typed: refused with one
+    line naming the project and the edit, and nothing applied."""
+    from types import SimpleNamespace
+
+    from kmetric_gui.gui.project_file import ProjectError, decode_changes
+    s, _, _ = _session(metrics.get_metric(name))
+    edits = [{"label": "Edit pred of row 2",
+              "cells": [{"field": "pred", "unit": 1, "part": None, "value": value}]}]
+    with pytest.raises(ProjectError) as e:
+        decode_changes(SimpleNamespace(path="p.kmetric", edits=edits), s.data)
+    said = str(e.value)
+    assert said.startswith("project p.kmetric: edit 1") and "row 2" in said and words in said
+    assert "\n" not in said and "Error" not in said
