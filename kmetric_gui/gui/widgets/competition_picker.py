@@ -43,6 +43,14 @@ class CompetitionPicker(WheelSafeCombo):
         if slug is not None:
             self.picked.emit(resolve(slug))
 
+    def choose(self, slug):
+        """Pick a competition as the user does from the list (the note that proposes the
+        competition whose files the pair looks like): ``picked`` follows."""
+        index = self.findData(slug)
+        if index > 0:
+            self.setCurrentIndex(index)
+            self._activated(index)
+
     def show_slug(self, slug):
         """Show a competition (a project's) without emitting ``picked``."""
         self.blockSignals(True)
