@@ -93,3 +93,23 @@ def test_an_unreadable_header_is_no_note_and_no_error(qtbot, window, tmp_path, w
     assert sig.args[1] == "done"
     qtbot.waitUntil(lambda: not window.jobs.busy, timeout=20000)
     assert not window.looks_like.note.isVisible()
+
+
+def test_masks_no_layout_scores_alone_get_the_competition_that_scores_them(qtbot, window,
+                                                                          tmp_path):
+    """Airbus's files (ImageId, EncodedPixels, no image size): read alone they are refused
+    (no image size, several mask metrics fit); the note's link scores them as Airbus does."""
+    import json
+
+    from catalog.shapes_images import make_pair
+    from kmetric_gui.analysis.competitions import DATA
+    entry = next(c for c in json.loads(DATA.read_text())["competitions"]
+                 if c["slug"] == "airbus-ship-detection")
+    sol, sub, want = make_pair(entry, tmp_path)
+    open_and_look(qtbot, window, (sol, sub))
+    assert window.session.results is None                   # not scored as they are
+    note = window.looks_like.note
+    assert note.isVisible() and note.slug == "airbus-ship-detection"
+    rep = wait_scored(qtbot, window, lambda: note.linkActivated.emit("use"))
+    assert rep.metric == "fbeta_iou" and rep.result.score == pytest.approx(want, rel=1e-9)
+    assert window.options_panel.competition.slug() == "airbus-ship-detection"
