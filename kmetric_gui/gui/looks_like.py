@@ -58,6 +58,9 @@ class LooksLike(QObject):
         win.controller.loading.connect(self._loading)
         win.session.files_changed.connect(self._check_files)
         win.jobs.ended.connect(lambda kind, _: kind == "load" and self._check_files())
+        # A project's competition is shown once its files are read: a note then goes.
+        win.options_panel.competition.shown.connect(
+            lambda slug: slug is not None and self.note.forget())
 
     def _chosen(self):
         return self.win.options_panel.competition.slug() is not None

@@ -113,3 +113,12 @@ def test_masks_no_layout_scores_alone_get_the_competition_that_scores_them(qtbot
     rep = wait_scored(qtbot, window, lambda: note.linkActivated.emit("use"))
     assert rep.metric == "fbeta_iou" and rep.result.score == pytest.approx(want, rel=1e-9)
     assert window.options_panel.competition.slug() == "airbus-ship-detection"
+
+
+def test_a_competition_shown_afterwards_takes_the_note_away(qtbot, window, tmp_path):
+    """A project names its competition once its files are read (show_slug, no reload):
+    the note proposing one must not stay beside it."""
+    open_and_look(qtbot, window, icecube_pair(tmp_path))
+    assert window.looks_like.note.isVisible()
+    window.options_panel.competition.show_slug("icecube-neutrinos-in-deep-ice")
+    assert not window.looks_like.note.isVisible()

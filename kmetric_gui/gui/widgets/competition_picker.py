@@ -12,6 +12,7 @@ NONE = "none (choose the metric below)"
 
 class CompetitionPicker(WheelSafeCombo):
     picked = Signal(object)          # the catalog's Competition
+    shown = Signal(object)           # a slug (or None) shown without being picked (a project's)
 
     def __init__(self, parent=None):
         from ...analysis.competitions import catalog
@@ -59,3 +60,4 @@ class CompetitionPicker(WheelSafeCombo):
             self.setCurrentIndex(max(0, found))
         finally:
             self.blockSignals(False)
+        self.shown.emit(self.slug())
