@@ -2,6 +2,7 @@
 bootstrap by re-scoring against B x (one score() call) / cores.
 
     .venv/bin/python bench/metricfile.py [--rows 1000000] [--boot-rows 100000] [--replicates 1000]
+        [--score-only]
 
 Each command a fresh process, median wall time, interleaved (the machine is
 shared: the ratio within one run is what counts); modules byte-compiled first.
@@ -84,6 +85,7 @@ def main():
     ap.add_argument("--boot-rows", type=int, default=100_000)
     ap.add_argument("--replicates", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--score-only", action="store_true", help="leave out the bootstrap rows")
     a = ap.parse_args()
     py = sys.executable
     with tempfile.TemporaryDirectory() as d:
@@ -92,18 +94,28 @@ def main():
         sol, sub = make_pair(d, a.rows)
         ours_cmd = [py, "-m", "kmetric_gui.cli", "score", sol, sub, "--metric-file", METRIC]
         plain_cmd = [py, "-c", PLAIN.format(root=ROOT, metric=METRIC, sol=sol, sub=sub)]
+        # the installed console script, as users run it (next to this interpreter)
+        script = os.path.join(os.path.dirname(py), "kmetric")
+        script_cmd = [script] + ours_cmd[3:]
         # compiles the modules (not timed)
         wsol, wsub = make_pair(d, 2000, seed=2)
         wall([py, "-m", "kmetric_gui.cli", "score", wsol, wsub, "--metric-file", METRIC, "--bootstrap", "40"])
         wall([py, "-c", PLAIN.format(root=ROOT, metric=METRIC, sol=wsol, sub=wsub)])
-        ours, plain = [], []
+        ours, plain, scripted = [], [], []
         for _ in range(a.repeat):
             plain.append(wall(plain_cmd))
             ours.append(wall(ours_cmd))
-        o, p = statistics.median(ours), statistics.median(plain)
+            scripted.append(wall(script_cmd))
+        o, p, k = statistics.median(ours), statistics.median(plain), statistics.median(scripted)
         print("| case | ours (s) | reference (s) | ratio |\n|---|---|---|---|")
         print(f"| score, {a.rows:,} rows (all, Public, Private) | {o:.2f} | {p:.2f} plain pandas script "
               f"| {o / p:.2f}x |")
+        print(f"| the same through the installed `kmetric` script | {k:.2f} | {p:.2f} plain pandas "
+              f"script | {k / p:.2f}x |")
+        print(f"| the same through the installed `kmetric` script | {k:.2f} | {o:.2f} `python -m "
+              f"kmetric_gui.cli` | {k / o:.2f}x |")
+        if a.score_only:
+            return
         bsol, bsub = make_pair(d, a.boot_rows, seed=1)
         one_cmd = [py, "-m", "kmetric_gui.cli", "score", bsol, bsub, "--metric-file", METRIC]
         boot_cmd = one_cmd + ["--bootstrap", str(a.replicates)]

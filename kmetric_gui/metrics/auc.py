@@ -160,17 +160,20 @@ class Auc(FamilyMetric):
         al = blend_grid(alphas)
         _, pred_a, w = self._rows_data(report_a, None)
         pred_b = self._rows_data(report_b, None)[1]
-        ra, rb = average_ranks(pred_a), average_ranks(pred_b)
         everyone = split_rows(pa.usage)
         sets = [everyone if r is None else r for r in row_sets]
         truths = [take(pa.truth, r) for r in sets]
-        scores = np.full((len(sets), al.size), np.nan)
-        for g, x in enumerate(al):
-            v = rank_blend(ra, rb, float(x))
-            for k, r in enumerate(sets):
-                if len(truths[k]):
-                    scores[k, g] = self._weighted(truths[k], take(v, r),
-                                                  None if w is None else take(w, r)).score
+        weights = [None if w is None else take(w, r) for r in sets]
+        # each alpha is a sort (numpy lets go of the GIL): two threads halve the curve's time
+        from concurrent.futures import ThreadPoolExecutor
+        with ThreadPoolExecutor(2, thread_name_prefix="kmetric-blend") as pool:
+            ra, rb = pool.map(average_ranks, (pred_a, pred_b))
+
+            def at(x):
+                v = rank_blend(ra, rb, float(x))
+                return [self._weighted(t, take(v, r), wk).score if len(t) else np.nan
+                        for t, r, wk in zip(truths, sets, weights)]
+            scores = np.array(list(pool.map(at, al)), dtype=np.float64).T.reshape(len(sets), al.size)
         return [blend_curve(al, sc, True) for sc in scores]
 
     def differ(self, report_a, report_b, engine, i, j):

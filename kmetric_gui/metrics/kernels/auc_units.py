@@ -181,16 +181,23 @@ def average_ranks(x):
     divided by n: what AUC reads of a score, on one scale for any two submissions."""
     x = np.asarray(x, dtype=np.float64)
     flat = x.reshape(x.shape[0], -1)
-    out = np.empty_like(flat)
     n = flat.shape[0]
+    out = np.empty((flat.shape[1], n))         # a row per column: contiguous scatters
     for j in range(flat.shape[1]):
-        order = np.argsort(flat[:, j], kind="stable")
-        xs = flat[order, j]
-        new = np.r_[True, xs[1:] != xs[:-1]] if n else np.zeros(0, bool)
+        col = np.ascontiguousarray(flat[:, j])
+        order = np.argsort(col)                # any order within ties: they share a rank
+        xs = col[order]
+        new = np.empty(n, dtype=bool)
+        if n:
+            new[0] = True
+            np.not_equal(xs[1:], xs[:-1], out=new[1:])
         start = np.flatnonzero(new)
-        end = np.r_[start[1:], n]
-        out[order, j] = ((start + end + 1) / 2.0)[np.cumsum(new) - 1] / max(n, 1)
-    return out.reshape(x.shape)
+        end = np.empty_like(start)
+        end[:-1] = start[1:]
+        end[-1:] = n
+        mid = ((start + end + 1) / 2.0) / max(n, 1)
+        out[j, order] = mid if start.size == n else mid[np.cumsum(new) - 1]
+    return out.T.reshape(x.shape)
 
 
 def rank_blend(ranks_a, ranks_b, alpha):
