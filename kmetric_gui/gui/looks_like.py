@@ -24,9 +24,15 @@ class CompetitionNote(QLabel):
 
     def show_competition(self, comp):
         from html import escape
-        self.slug = comp.slug
-        self.setText(f"These files look like competition <b>{escape(comp.slug)}</b> "
-                     f"({escape(comp.title)}). <a href='use'>Score as this competition</a>")
+        lead = (f"These files look like competition <b>{escape(comp.slug)}</b> "
+                f"({escape(comp.title)}).")
+        if comp.metric is None:         # nothing to apply: say what scores it instead
+            self.slug = None
+            self.setText(f"{lead} No built-in metric scores it ({escape(comp.metric_file_needed)}"
+                         "): open its metric file (File &gt; Open metric file…).")
+        else:
+            self.slug = comp.slug
+            self.setText(f"{lead} <a href='use'>Score as this competition</a>")
         self.setToolTip(comp.words())
         self.setVisible(True)
 

@@ -122,3 +122,16 @@ def test_a_competition_shown_afterwards_takes_the_note_away(qtbot, window, tmp_p
     assert window.looks_like.note.isVisible()
     window.options_panel.competition.show_slug("icecube-neutrinos-in-deep-ice")
     assert not window.looks_like.note.isVisible()
+
+
+def test_a_competition_no_builtin_scores_is_named_without_a_link(qtbot, window, tmp_path):
+    """Global Wheat's files (image_id, PredictionString): the note names the competition
+    and why its metric file is needed; there is nothing to apply."""
+    t = _write(tmp_path / "wheat_truth.csv", ["image_id", "PredictionString"],
+               [(f"im{k}", f"{k} {k} 10 10") for k in range(6)])
+    s = _write(tmp_path / "wheat_sub.csv", ["image_id", "PredictionString"],
+               [(f"im{k}", f"0.9 {k} {k} 10 10") for k in range(6)])
+    open_and_look(qtbot, window, (t, s))
+    note = window.looks_like.note
+    assert note.isVisible() and "global-wheat-detection" in note.text()
+    assert "metric file" in note.text() and "<a " not in note.text() and note.slug is None
