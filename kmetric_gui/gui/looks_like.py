@@ -28,12 +28,13 @@ class CompetitionNote(QLabel):
                 f"({escape(comp.title)}).")
         if comp.metric is None:         # nothing to apply: say what scores it instead
             self.slug = None
-            self.setText(f"{lead} No built-in metric scores it ({escape(comp.metric_file_needed)}"
-                         "): open its metric file (File &gt; Open metric file…).")
+            self.setText(f"{lead} No built-in metric gives its number: its metric file does "
+                         "(File &gt; Open metric file…).")
+            self.setToolTip(f"{comp.slug}: {comp.metric_file_needed}")
         else:
             self.slug = comp.slug
             self.setText(f"{lead} <a href='use'>Score as this competition</a>")
-        self.setToolTip(comp.words())
+            self.setToolTip(comp.words())
         self.setVisible(True)
 
     def forget(self):

@@ -135,3 +135,4 @@ def test_a_competition_no_builtin_scores_is_named_without_a_link(qtbot, window, 
     note = window.looks_like.note
     assert note.isVisible() and "global-wheat-detection" in note.text()
     assert "metric file" in note.text() and "<a " not in note.text() and note.slug is None
+    assert "TP / (TP + FP + FN)" in note.toolTip()          # why, where there is room
