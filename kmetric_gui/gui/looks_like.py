@@ -54,6 +54,20 @@ def headers_match(truth, submission):
         return None
 
 
+def _stamps(pair):
+    """Size and modification time of each file: a file rewritten under its name is looked at
+    again (a stat, no read)."""
+    import os
+    out = []
+    for path in pair:
+        try:
+            st = os.stat(path)
+            out.append((st.st_size, st.st_mtime_ns))
+        except OSError:
+            out.append(None)
+    return tuple(out)
+
+
 class LooksLike(QObject):
     def __init__(self, win):
         super().__init__(win)
@@ -62,6 +76,7 @@ class LooksLike(QObject):
         win.score_panel.layout().insertWidget(1, self.note)     # under the metric's name
         self.note.linkActivated.connect(lambda _: self.apply())
         self._pair = None                  # the files the note (or its job) is about
+        self._looked = None                # (pair, file stamps) whose headers were looked at
         win.controller.loading.connect(self._loading)
         win.session.files_changed.connect(self._check_files)
         win.jobs.ended.connect(lambda kind, _: kind == "load" and self._check_files())
@@ -75,21 +90,25 @@ class LooksLike(QObject):
     def _loading(self, truth, submission):
         pair = (str(truth), str(submission))
         if self._chosen():
-            self._pair = None
+            self._pair = self._looked = None
             self.note.forget()
             return
-        if pair == self._pair and (self.note.slug or self.win.jobs.running(KIND)):
-            return                          # the same files read again: the note stands
-        self._pair = pair
+        key = (pair, _stamps(pair))
+        if key == self._looked or (pair == self._pair and self.win.jobs.running(KIND)):
+            return          # the same files read again (new options): their note stands
+        self._pair, self._looked = pair, None
         self.note.forget()                  # another file: the last note is not of it
         self.win.jobs.submit(KIND, lambda progress, cancel: headers_match(*pair),
-                             lambda comp: self._found(pair, comp), on_error=lambda e: None,
+                             lambda comp: self._found(key, comp), on_error=lambda e: None,
                              lane="background", cancellable=False)
 
-    def _found(self, pair, comp):
-        if pair != self._pair or comp is None or self._chosen() or not self._current(pair):
+    def _found(self, key, comp):
+        pair = key[0]
+        if pair != self._pair or self._chosen() or not self._current(pair):
             return
-        self.note.show_competition(comp)
+        self._looked = key
+        if comp is not None:
+            self.note.show_competition(comp)
 
     def _current(self, pair):
         """The files being read or shown are still ``pair``."""
@@ -99,7 +118,7 @@ class LooksLike(QObject):
 
     def _check_files(self):
         if self._pair is not None and not self._current(self._pair):
-            self._pair = None
+            self._pair = self._looked = None
             self.note.forget()
 
     def apply(self):

@@ -136,3 +136,20 @@ def test_a_competition_no_builtin_scores_is_named_without_a_link(qtbot, window, 
     assert note.isVisible() and "global-wheat-detection" in note.text()
     assert "metric file" in note.text() and "<a " not in note.text() and note.slug is None
     assert "TP / (TP + FP + FN)" in note.toolTip()          # why, where there is room
+
+
+def test_the_same_files_read_again_are_not_looked_at_again(qtbot, window, tmp_path):
+    """New options read the files again: their headers are not read again (a file rewritten
+    under its name is)."""
+    pair = plain_pair(tmp_path)
+    open_and_look(qtbot, window, pair)
+    kinds = []
+    window.jobs.ended.connect(lambda kind, outcome: kinds.append(kind))
+    window.controller.reload()
+    qtbot.waitUntil(lambda: "load" in kinds and not window.jobs.busy, timeout=20000)
+    assert KIND not in kinds
+    t, s = icecube_pair(tmp_path)
+    pair[0].write_text(t.read_text())               # rewritten: IceCube's files now
+    pair[1].write_text(s.read_text())
+    open_and_look(qtbot, window, pair)
+    assert window.looks_like.note.slug == "icecube-neutrinos-in-deep-ice"
