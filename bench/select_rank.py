@@ -91,11 +91,12 @@ def rank_case(teams, sims, repeat):
     others = np.sort(rng.normal(0.80, 0.01, teams - 1))[::-1]
     gaps = rng.normal(0.0, 0.008, 2000)
 
-    from kmetric_gui.analysis.ranking import RankOptions, _simulations
-    o = RankOptions(simulations=sims)
+    from kmetric_gui.analysis.ranking_odds import BATCHES, batched_odds, simulate
 
-    def ours():                               # as ranking.land runs them: two at a time
-        _simulations(0.805, others, gaps, (0.5, 0.0, 1.0), o, True, None)
+    def ours():        # as ranking.land runs them: batches, each with its share of the gaps
+        parts = iter(np.array_split(gaps, BATCHES))
+        batched_odds(simulate(0.805, others, True, None), lambda seed: next(parts),
+                     (0.5, 0.0, 1.0), sims, 0, budget=0)   # the simulations asked, no more
 
     def one_by_one():
         for rho in (0.5, 0.0, 1.0):          # the chosen correlation and the sensitivity lines

@@ -20,3 +20,13 @@ def resources_dir() -> Path:
         if (folder / "demo").is_dir():
             return folder
     return candidates[0]
+
+
+def in_app_files(folder) -> bool:
+    """Whether ``folder`` is inside the app's own files (the demos): never a place to
+    save into or to start the next file dialog from (read-only once installed)."""
+    try:
+        Path(folder).resolve().relative_to(resources_dir().resolve())
+        return True
+    except ValueError:
+        return False

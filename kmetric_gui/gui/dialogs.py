@@ -1,6 +1,7 @@
 """Dialogs: errors, help (the project's own docs), shortcuts, about."""
 from pathlib import Path
 
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QMessageBox,
                                QTableWidget, QTableWidgetItem, QTextBrowser, QVBoxLayout)
 
@@ -74,8 +75,23 @@ def show_help(parent):
     return _dialog(parent, "Metrics explained", view)
 
 
+def shortcut_rows(window):
+    """(menu path, shortcut) of every action with a shortcut, for the Help list."""
+    rows = []
+
+    def walk(menu, path):
+        for a in menu.actions():
+            if a.menu():
+                walk(a.menu(), path + [a.text().replace("&", "")])
+            elif not a.isSeparator() and not a.shortcut().isEmpty():
+                rows.append((" > ".join(path + [a.text().replace("&", "")]),
+                             a.shortcut().toString(QKeySequence.NativeText)))
+    for a in window.menuBar().actions():
+        walk(a.menu(), [a.text().replace("&", "")])
+    return rows
+
+
 def show_shortcuts(parent):
-    from .menus import shortcut_rows
     rows = shortcut_rows(parent)
     table = QTableWidget(len(rows), 2)
     table.setHorizontalHeaderLabels(["Action", "Shortcut"])

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog
 
-from ..paths import resources_dir
+from ..paths import in_app_files as _ours, resources_dir
 from .widgets.drop_zone import dropped_paths
 
 FILE_FILTER = "Tables (*.csv *.tsv *.gz *.zip *.parquet *.pq);;All files (*)"
@@ -34,16 +34,6 @@ def guess_roles(paths):
     if is_sub(a) and not is_sub(b):
         return b, a
     return a, b
-
-
-def _ours(folder):
-    """Whether ``folder`` is inside the app's own files (the demos): never a place to
-    save into or to start the next file dialog from (read-only once installed)."""
-    try:
-        Path(folder).resolve().relative_to(resources_dir().resolve())
-        return True
-    except ValueError:
-        return False
 
 
 def save_start(sub_path, last_folder):

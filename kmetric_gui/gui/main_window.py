@@ -1,10 +1,9 @@
 """The main window: composes the drop zones, score panel, anatomy tabs, table,
 docks and menus, and connects them to the session (state), the controller
 (jobs) and each other. It holds no metric logic and routes no results."""
-import os
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QMainWindow,
                                QMessageBox, QScrollArea, QSplitter, QVBoxLayout,
                                QWidget)
@@ -15,6 +14,7 @@ from ..state import Session
 from . import dialogs
 from .controller import AppController
 from .freshness import Freshness
+from .app_settings import settings  # noqa: F401 -- settings: tests
 from .crash import guarded
 from .file_actions import FILE_FILTER, FileActions, demo_paths, guess_roles, save_start  # noqa: F401
 from .jobs import JobController
@@ -36,13 +36,6 @@ from .widgets.shakeup_panel import ShakeupPanel
 from .widgets.welcome import Welcome
 
 APP_TITLE = "kmetric — Kaggle metric analyzer"
-
-
-def settings():
-    path = os.environ.get("KMETRIC_SETTINGS")
-    if path:   # tests and portable use: an explicit ini file
-        return QSettings(path, QSettings.IniFormat)
-    return QSettings("kmetric_gui", "kmetric-gui")
 
 
 def scrolling(widget):

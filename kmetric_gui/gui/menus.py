@@ -83,8 +83,8 @@ def save_submission(win):
         return
     from pathlib import Path
 
-    from .file_actions import _ours
-    if s.sub_path and not _ours(Path(s.sub_path).parent):
+    from ..paths import in_app_files
+    if s.sub_path and not in_app_files(Path(s.sub_path).parent):
         win.save_to(s.sub_path)
     else:                       # no file yet, or a demo of the app's own: never written over
         win.save_as()
@@ -114,19 +114,3 @@ class WindowKeysFirst(QObject):
 def _final(win):
     from .views.select_view import open_final_dialog
     win.final_dialog = open_final_dialog(win)      # kept: a shown dialog needs an owner
-
-
-def shortcut_rows(window):
-    """(menu path, shortcut) of every action with a shortcut, for the Help list."""
-    rows = []
-
-    def walk(menu, path):
-        for a in menu.actions():
-            if a.menu():
-                walk(a.menu(), path + [a.text().replace("&", "")])
-            elif not a.isSeparator() and not a.shortcut().isEmpty():
-                rows.append((" > ".join(path + [a.text().replace("&", "")]),
-                             a.shortcut().toString(QKeySequence.NativeText)))
-    for a in window.menuBar().actions():
-        walk(a.menu(), [a.text().replace("&", "")])
-    return rows

@@ -73,6 +73,8 @@ def _plain(v):
         return v.item()
     if isinstance(v, (list, tuple)):
         return [_plain(x) for x in v]
+    if hasattr(v, "typed_text"):   # a value that is no number (masks, boxes): its typed text
+        return v.typed_text()
     return v
 
 
@@ -312,6 +314,8 @@ def _typed(v, col):
 def _same(parsed, v):
     if isinstance(v, bool) or isinstance(parsed, bool):
         return False
+    if hasattr(parsed, "typed_text"):      # saved as its text (encode_change)
+        return isinstance(v, str) and parsed.typed_text() == v
     if isinstance(parsed, np.ndarray):
         try:
             return isinstance(v, list) and all(_number(x) for x in v) and \

@@ -286,3 +286,9 @@ def formula_ids(ids, show=5):
 
 __all__ = ["SaveError", "save_atomic", "current_umask", "reason_in_words", "FORMULA_START", "is_formula",
            "spreadsheet_safe", "csv_text", "formula_ids"]
+
+
+def tsv(rows):
+    """Tab-separated text (what spreadsheets paste): one line per row, no quoting, formula-safe."""
+    clean = lambda c: spreadsheet_safe(c).replace("\t", " ").replace("\r", " ").replace("\n", " ")
+    return "".join("\t".join(clean(c) for c in row) + "\n" for row in rows)

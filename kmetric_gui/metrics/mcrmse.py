@@ -5,6 +5,7 @@ from ._regression import RegressionMetric
 class Mcrmse(RegressionMetric):
     name = "mcrmse"
     label = "MCRMSE"
+    column_label = "RMSE"        # one column's score (the anatomy's column chooser)
     multi = True
 
     def row_kernel(self, truth, pred, options):

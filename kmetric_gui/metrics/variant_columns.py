@@ -2,7 +2,7 @@
 row mask, groups. Every bad value is a problem naming the file, column, rows and ids."""
 import numpy as np
 
-from .variants import FLAGS, option
+from .variant_options import FLAGS, option
 
 
 def read_columns(metric, prep, ctx):

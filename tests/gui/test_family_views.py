@@ -212,3 +212,33 @@ def test_each_view_exports_what_it_draws(qtbot, window, name, titles):
     table = {"accuracy": "classes", "auc": "ops", "rmse": "largest", "mapk": "costly"}[name]
     lines = getattr(view, table).to_csv().strip().splitlines()
     assert len(lines) == 1 + getattr(view, table).rowCount() > 1
+
+
+def test_a_chosen_column_is_named_with_its_own_score_in_the_metric_s_words(qtbot, window):
+    """MCRMSE's columns are RMSEs; MAE over the same two columns gives each column's MAE
+    (the view said "RMSE" for every metric before)."""
+    import re
+    from sklearn.metrics import mean_absolute_error, mean_squared_error
+    from kmetric_gui.gui.file_actions import demo_paths
+
+    def chosen(view, col):
+        with qtbot.waitSignal(window.jobs.delivered, timeout=10000,
+                              check_params_cb=lambda k: k == "residuals"):
+            view.chooser.setCurrentIndex(col)
+        m = re.search(r"column <b>([^<]+)</b>: (\w+) ([-\d.e]+)", view.summary.text())
+        return m.group(1), m.group(2), float(m.group(3))
+
+    rep, view = open_demo(qtbot, window, "mcrmse")
+    rows, t, p = scored_pairs(rep)
+    name, word, value = chosen(view, 1)
+    assert (name, word) == (rep.prepared.target_columns[1], "RMSE")
+    assert value == pytest.approx(np.sqrt(mean_squared_error(t[:, 1], p[:, 1])), rel=1e-5)
+    combo = window.options_panel.metric_combo
+    combo.setCurrentIndex(combo.findData("mae"))
+    sol, sub = demo_paths("mcrmse")
+    rep = wait_scored_and(qtbot, window, "residuals", lambda: window.open_files(sol, sub))
+    assert rep.metric == "mae"
+    view = window.tabs.views["mae"]
+    name, word, value = chosen(view, 1)
+    assert word == "MAE"
+    assert value == pytest.approx(mean_absolute_error(t[:, 1], p[:, 1]), rel=1e-5)

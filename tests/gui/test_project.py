@@ -298,7 +298,7 @@ def test_every_shortcut_is_unique(window):
     """Two actions on one key do nothing in Qt (Open project once took the compare key)."""
     from collections import Counter
 
-    from kmetric_gui.gui.menus import shortcut_rows
+    from kmetric_gui.gui.dialogs import shortcut_rows
     keys = Counter(k for _, key in shortcut_rows(window) for k in key.split(", "))
     assert [k for k, n in keys.items() if n > 1] == []
 

@@ -257,7 +257,7 @@ def test_options_kept_from_an_earlier_session_are_marked(qtbot, window):
 
 
 def test_every_shortcut_is_unique(qtbot, window):
-    from kmetric_gui.gui.menus import shortcut_rows
+    from kmetric_gui.gui.dialogs import shortcut_rows
     keys = [k for _, k in shortcut_rows(window)]
     dup = {k for k in keys if keys.count(k) > 1}
     assert not dup, dup

@@ -81,7 +81,14 @@ def report_plots(entry):
 def demos():
     """(metric name, words) of every registered metric with a demo, in registry order."""
     from ...metrics import REGISTRY
-    return [(m.name, m.demo_label or m.label) for m in REGISTRY.values() if m.demo_paths()]
+    return [(m.name, sentence(m.demo_label or m.label)) for m in REGISTRY.values() if m.demo_paths()]
+
+
+def sentence(text):
+    """'log loss (multi-class)' -> 'Log loss (multi-class)', as 'ROC AUC (binary)' beside
+    it; a name cased on purpose ('mAP (boxes)') is kept."""
+    word = text.split(" ", 1)[0]
+    return text[:1].upper() + text[1:] if word.islower() and word.isalpha() else text
 
 
 @dataclass(frozen=True)

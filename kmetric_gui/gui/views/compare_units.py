@@ -89,8 +89,8 @@ class UnitDifferPanel(QWidget):
         b_wins, a_wins = d.wins
         units = plural(d.unit)
         more = f" (the {n:,} largest listed)" if d.units.size > n else ""
-        return (f"{d.units.size:,} of {d.n_units:,} {units} differ{more}: B ({b}) is better on "
-                f"{b_wins:,}, A ({a}) on {a_wins:,}. Δ: {d.what}; "
+        return (f"{d.units.size:,} of {d.n_units:,} {units} differ{more}: B is better on "
+                f"{b_wins:,}, A on {a_wins:,}. Δ: {d.what}; "
                 f"{'higher' if d.higher_is_better else 'lower'} is better. "
                 "Select rows to show them in the table.")
 

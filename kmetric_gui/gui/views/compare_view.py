@@ -11,12 +11,14 @@ from html import escape
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QSizePolicy, QStackedWidget,
-                               QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (QHeaderView, QLabel, QSizePolicy, QStackedWidget,
+                               QTabWidget, QVBoxLayout, QWidget)
 
 from ...errors import InputError
 from ...metrics.kernels.differ import FbetaDiffer, KappaDiffer, LwlrapDiffer, UnitDiffer
+from .compare_names import (PAIR_HEADERS, NameDelegate, PairNames, fill as _fill, fit_pairs,
+                            shared_start, table as _table)
 from .compare_units import UnitDifferPanel
 from ..crash import guarded
 from ..widgets.axes import ElidingAxis
@@ -60,34 +62,6 @@ class AgreementHeatmap(Heatmap):
                 "with these rows against A's ratings")
 
 
-def _table(headers):
-    t = QTableWidget(0, len(headers))
-    t.setHorizontalHeaderLabels(headers)
-    t.setEditTriggers(QAbstractItemView.NoEditTriggers)
-    t.setSelectionBehavior(QAbstractItemView.SelectRows)
-    t.setSelectionMode(QAbstractItemView.SingleSelection)
-    t.verticalHeader().setVisible(False)
-    t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
-    # Compact rows: at 1280x720 every pixel left over goes to the agreement heatmap.
-    t.verticalHeader().setDefaultSectionSize(t.fontMetrics().height() + 6)
-    t.verticalHeader().setMinimumSectionSize(t.fontMetrics().height() + 4)
-    t.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Maximum)
-    return t
-
-
-def _fill(table, rows, tips=None, left=1):
-    """Rows of text; the first ``left`` columns (names) left-aligned, numbers right."""
-    table.setRowCount(len(rows))
-    for r, row in enumerate(rows):
-        for c, text in enumerate(row):
-            item = QTableWidgetItem(str(text))
-            if c >= left:
-                item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
-            if tips and tips[r]:
-                item.setToolTip(tips[r])
-            table.setItem(r, c, item)
-
-
 class CompareView(QWidget):
     """Leaderboard, pairs and the selected pair's details. ``rows_selected`` carries
     solution rows (a kappa agreement cell, an F-beta document) for the data table."""
@@ -103,16 +77,17 @@ class CompareView(QWidget):
         self.title.setWordWrap(True)
         lay.addWidget(self.title)
         self.leaderboard = _table(["submission", "score", "interval", "public", "private"])
-        self.pairs = _table(["A", "B", "Δ = B − A", "interval", "B better", "p-value",
-                             "P(order flips)", "public Δ", "private Δ"])
-        self.pairs.horizontalHeaderItem(4).setToolTip(
-            "the share of paired bootstrap replicates in which B scores better than A, in the "
-            "metric's direction (lower is better for errors and losses)")
-        # The names give way to the numbers, cut in the middle (the whole name in the tooltip),
-        # but never below a readable width (at 1280x720 a stretched pair read "rm… …").
+        # Short headers (their meaning in the tooltip): at 1280x720 the nine columns
+        # needed a scroll bar and left the names ~40 px.
+        self.pairs = _table([h for h, _ in PAIR_HEADERS])
+        for c, (_, tip) in enumerate(PAIR_HEADERS):
+            self.pairs.horizontalHeaderItem(c).setToolTip(tip)
+        # The names give way to the numbers, each keeping what tells it from the others
+        # (the end of the file name); the whole name in the tooltip.
+        self.names = NameDelegate(self.pairs)
         for c in (0, 1):
             self.pairs.horizontalHeader().setSectionResizeMode(c, QHeaderView.Interactive)
-        self.pairs.setTextElideMode(Qt.ElideMiddle)
+            self.pairs.setItemDelegateForColumn(c, self.names)
         self.pairs.setWordWrap(False)
         self.pairs.itemSelectionChanged.connect(self._pair_selected)
         lay.addWidget(self.leaderboard)
@@ -122,6 +97,8 @@ class CompareView(QWidget):
         self.differ_page = QWidget()
         self.differ_lay = QVBoxLayout(self.differ_page)
         self.differ_lay.setContentsMargins(0, 0, 0, 0)
+        self.who = PairNames()          # which file is A, which is B (the notes say A and B)
+        self.differ_lay.addWidget(self.who)
         self.differ_note = QLabel("")
         self.differ_note.setWordWrap(True)
         self.differ_note.setAutoFillBackground(True)     # no stale plot pixels under the text
@@ -198,24 +175,11 @@ class CompareView(QWidget):
         for r, p in enumerate(cmp.pairs):       # a name's tooltip is the whole name
             for c, k in ((0, p.a), (1, p.b)):
                 self.pairs.item(r, c).setToolTip(f"{subs[k].name}\n\n{tips[r]}")
-        self._fit_names()
+        fit_pairs(self.pairs)
         self._fit_heights()
         if cmp.pairs:
             self.pairs.selectRow(0)
             self.select_pair(0)
-
-    def _fit_names(self):
-        """A and B as wide as their names, at most a third of the table each, at least 14
-        characters: the numbers keep their width, the names elide in the middle."""
-        t, fm = self.pairs, self.pairs.fontMetrics()
-        t.resizeColumnsToContents()
-        numbers = sum(t.columnWidth(c) for c in range(2, t.columnCount()))
-        room = max(t.viewport().width(), self.width() - 16) - numbers
-        low = fm.horizontalAdvance("m" * 10)
-        for c in (0, 1):
-            want = max((fm.horizontalAdvance(t.item(r, c).text()) for r in range(t.rowCount())),
-                       default=low) + 16
-            t.setColumnWidth(c, max(low, min(want, room // 2, max(t.width(), 600) // 3)))
 
     def _fit_heights(self):
         """Each table as tall as its rows (6 at most, more scroll), plus its horizontal
@@ -233,7 +197,7 @@ class CompareView(QWidget):
     def resizeEvent(self, event):
         super().resizeEvent(event)
         if self.cmp is not None:
-            self._fit_names()
+            fit_pairs(self.pairs)
             self._fit_heights()
 
     def rename_shown(self, name):
@@ -249,6 +213,10 @@ class CompareView(QWidget):
                     item = t.item(r, c)
                     if item is not None and old in item.text():
                         item.setText(item.text().replace(old, new))
+        fit_pairs(self.pairs)
+        a, b = (new if w.name == old else w.name for w in (self.who.a, self.who.b))
+        for label, name in ((self.who.a, a), (self.who.b, b)):
+            label.set_name(label.lead, name, label.path, shared_start([a, b]))
 
     def clear(self, message="Compare: add two or more submissions"):
         self.cmp = self.pair = None
@@ -256,6 +224,7 @@ class CompareView(QWidget):
         for t in (self.leaderboard, self.pairs):
             t.setRowCount(0)
         self._set_differ(None, "")
+        self.who.clear()
         self.blend_plot.clear()
         self.blend_note.setText("")
 
@@ -279,6 +248,7 @@ class CompareView(QWidget):
 
     def _show_differ(self, pair):
         a, b = (self.cmp.submissions[i].name for i in (pair.a, pair.b))
+        self.who.show_pair(self.cmp.submissions[pair.a], self.cmp.submissions[pair.b])
         d = pair.differ
         show = {KappaDiffer: self._kappa, LwlrapDiffer: self._lwlrap, FbetaDiffer: self._fbeta,
                 UnitDiffer: self._units}
@@ -290,7 +260,7 @@ class CompareView(QWidget):
 
     def _kappa(self, d, a, b):
         hm = self.heatmap
-        hm.row_axis, hm.col_axis, hm.differ = f"A: {a}", f"B: {b}", d
+        hm.row_axis, hm.col_axis, hm.differ = "A", "B", d     # named in the line above
         hm.set_matrix(d.agreement, [str(x) for x in d.labels], integer=True)
         agree = float(np.trace(d.agreement)) / max(float(d.agreement.sum()), 1.0)
         self._set_differ(hm, f"Rows where A and B give these ratings: the same on {100 * agree:.1f}% "
@@ -348,7 +318,7 @@ class CompareView(QWidget):
         plot.autoRange()
         top = np.argsort(-np.abs(np.nan_to_num(d.contribution)))[:3]
         lead = ", ".join(f"{names[c]} {num(d.contribution[c], sign=True)}" for c in top)
-        self._set_differ(plot, f"Green: B ({b}) ranks the class better than A ({a}). Largest shares "
+        self._set_differ(plot, f"Green: B ranks the class better than A. Largest shares "
                                f"of the overall Δ (per-class Δ × class weight): {lead}.")
 
     def _fbeta(self, d, a, b):
@@ -365,7 +335,7 @@ class CompareView(QWidget):
         t.blockSignals(False)
         self.doc_rows = order
         wins = int((d.doc_delta > 0).sum()), int((d.doc_delta < 0).sum())
-        self._set_differ(t, f"{len(order)} documents differ: B ({b}) wins {wins[0]}, A ({a}) wins "
+        self._set_differ(t, f"{len(order)} documents differ: B wins {wins[0]}, A wins "
                             f"{wins[1]}. Δ: F-beta of B minus F-beta of B with A's predictions "
                             "for that document.")
 

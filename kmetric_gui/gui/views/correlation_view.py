@@ -9,10 +9,11 @@ Numbers come from metrics/kernels/correlation.py (``scatter``) on the worker; th
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtWidgets import QComboBox, QLabel, QSplitter
+from PySide6.QtWidgets import QSplitter
 
 from ..widgets.axes import relabel
 from ..widgets.theme import SEQUENTIAL, is_dark
+from .column_choice import ColumnChoice
 from .family_base import (FamilyView, RowsTable, fmt, ids_of, plot, scored, share,
                           solution_rows)
 from ...core.anatomy import largest_first
@@ -35,16 +36,11 @@ def correlation_data(prep, result, j):
     return {"sc": sc, "table": table, "sol": sol}
 
 
-class CorrelationView(FamilyView):
+class CorrelationView(ColumnChoice, FamilyView):
     def __init__(self, context=None, parent=None):
         super().__init__(context, parent)
         self.data = None
-        self.column_label = QLabel("Column")
-        self.chooser = QComboBox()
-        self.chooser.setSizeAdjustPolicy(QComboBox.AdjustToContents)
-        self.bar.insertWidget(0, self.chooser)
-        self.bar.insertWidget(0, self.column_label)
-        self.chooser.currentIndexChanged.connect(self._column_changed)
+        self.add_column_chooser()
         split = QSplitter(Qt.Horizontal)
         self.scatter = plot("Truth vs prediction", "prediction", "truth")
         right = QSplitter(Qt.Vertical)
@@ -72,33 +68,18 @@ class CorrelationView(FamilyView):
         self.report, self.prep = report, report.prepared
         names = list(self.prep.target_columns)
         many = len(names) > 1
-        current = self.chooser.currentIndex()
-        self.chooser.blockSignals(True)
-        self.chooser.clear()
-        self.chooser.addItems(names if many else [])
-        self.chooser.setCurrentIndex(0 if new_data or current < 0 else min(current, len(names) - 1))
-        self.chooser.blockSignals(False)
-        self.chooser.setVisible(many)
-        self.column_label.setVisible(many)
+        self.set_columns(names, many, new_data)
         self._compute()
 
-    def _column_changed(self):
-        if self.report is not None:
-            self._compute()
-
     def _compute(self):
-        prep, result, j = self.prep, self.report.result, max(self.chooser.currentIndex(), 0)
+        prep, result, j = self.prep, self.report.result, self.column()
         self.run("correlation", lambda: correlation_data(prep, result, j), self._show)
 
     def _show(self, d):
         self.data = d
         sc, r = d["sc"], self.report.result
         ranks = r.kind != "pearson"
-        extra = ""
-        if self.chooser.isVisible():
-            j = max(self.chooser.currentIndex(), 0)
-            extra = (f" &nbsp;·&nbsp; column <b>{self.chooser.currentText()}</b>: "
-                     f"{self.report.definition.label} {fmt(r.column_scores[j], 6)}")
+        extra = self.column_words(r.column_scores)
         what = ("ranks as shares of the rows; the dashed diagonal is a perfect ranking" if ranks
                 else "each on its own scale; the dashed line is the least-squares fit")
         how = "every row" if sc.sample is not None else \

@@ -9,10 +9,12 @@ the metric's own error; a column shows it only where it is not the residual or i
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtWidgets import QComboBox, QLabel, QSplitter
+from PySide6.QtWidgets import QSplitter
 
+from ...fields import field_ndim
 from ...metrics.base import take
 from ..widgets.theme import SEQUENTIAL, is_dark
+from .column_choice import ColumnChoice
 from .family_base import (FamilyView, RowsTable, fmt, ids_of, plot, scored, share,
                           solution_rows)
 
@@ -39,16 +41,11 @@ def residual_data(prep, result, j):
     return {"res": res, "t": t, "p": p, "table": table, "sol": sol, "own_error": own}
 
 
-class ResidualView(FamilyView):
+class ResidualView(ColumnChoice, FamilyView):
     def __init__(self, context=None, parent=None):
         super().__init__(context, parent)
         self.data = None
-        self.column_label = QLabel("Column")
-        self.chooser = QComboBox()
-        self.chooser.setSizeAdjustPolicy(QComboBox.AdjustToContents)
-        self.bar.insertWidget(0, self.chooser)
-        self.bar.insertWidget(0, self.column_label)
-        self.chooser.currentIndexChanged.connect(self._column_changed)
+        self.add_column_chooser()
         split = QSplitter(Qt.Horizontal)
         self.scatter = plot("Truth vs prediction", "prediction", "truth")
         right = QSplitter(Qt.Vertical)
@@ -74,33 +71,18 @@ class ResidualView(FamilyView):
     def set_report(self, report, new_data=False):
         self.report, self.prep = report, report.prepared
         names = list(self.prep.target_columns)
-        many = np.ndim(self.prep.truth) == 2
-        current = self.chooser.currentIndex()
-        self.chooser.blockSignals(True)
-        self.chooser.clear()
-        self.chooser.addItems(names if many else [])
-        self.chooser.setCurrentIndex(0 if new_data or current < 0 else min(current, len(names) - 1))
-        self.chooser.blockSignals(False)
-        self.chooser.setVisible(many)
-        self.column_label.setVisible(many)
+        many = field_ndim(self.prep, "truth") == 2
+        self.set_columns(names, many, new_data)
         self._compute()
 
-    def _column_changed(self):
-        if self.report is not None:
-            self._compute()
-
     def _compute(self):
-        prep, result, j = self.prep, self.report.result, max(self.chooser.currentIndex(), 0)
+        prep, result, j = self.prep, self.report.result, self.column()
         self.run("residuals", lambda: residual_data(prep, result, j), self._show)
 
     def _show(self, d):
         self.data = d
         res = d["res"]
-        extra = ""
-        cs = getattr(self.report.result, "column_scores", None)
-        if cs is not None and self.chooser.isVisible():
-            j = max(self.chooser.currentIndex(), 0)
-            extra = f" &nbsp;·&nbsp; column <b>{self.chooser.currentText()}</b>: RMSE {fmt(cs[j], 6)}"
+        extra = self.column_words(getattr(self.report.result, "column_scores", None))
         how = "every row" if res.sample is not None else \
             f"density of {res.residual.size:,} rows (darker: more rows)"
         self.summary.setText(f"{self.score_text()}{extra}<br>Truth vs prediction: {how}; "

@@ -16,7 +16,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMenu, QToolButton, QWidget
 
-from ...io.saving import csv_text, save_atomic, spreadsheet_safe
+from ...io.saving import csv_text, save_atomic, tsv  # noqa: F401 -- tsv: copy as text
 from . import render
 from .heatmap import Heatmap
 
@@ -32,12 +32,6 @@ def plain_name(*parts, limit=60):
 
 def csv_rows(text):
     return list(csv.reader(io.StringIO(text, newline="")))
-
-
-def tsv(rows):
-    """Tab-separated text (what spreadsheets paste): one line per row, no quoting, formula-safe."""
-    clean = lambda c: spreadsheet_safe(c).replace("\t", " ").replace("\r", " ").replace("\n", " ")
-    return "".join("\t".join(clean(c) for c in row) + "\n" for row in rows)
 
 
 def spreadsheet_csv(rows):
@@ -130,7 +124,7 @@ class ExportButton(QToolButton):
     # -- where files go -----------------------------------------------------------
     def settings(self):
         if self._settings is None:
-            from ..main_window import settings    # the app's own settings file (tests set their own)
+            from ..app_settings import settings    # the app's own settings file (tests set their own)
             self._settings = settings()
         return self._settings
 

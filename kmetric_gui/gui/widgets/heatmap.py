@@ -365,7 +365,7 @@ class Heatmap(QWidget):
         return csv_text(self.to_rows(totals), spreadsheet=False, delimiter=sep)
 
     def copy_to_clipboard(self):
-        from .export import tsv
+        from ...io.saving import tsv
         QApplication.clipboard().setText(tsv(self.to_rows(totals=True)))
 
     def save_png(self, path, scale=2.0, context=None):

@@ -6,12 +6,18 @@ from ..crash import guarded
 
 PER_ROW = 4          # demo buttons a row: twelve in one row made the window 1,350 px wide at least
 MIN_WIDTH = 480      # the narrowest the page asks for (the buttons squeeze below it)
-LONGEST = 24         # characters of a button's label (a metric file's name can be any length)
+LONGEST = 28         # characters of a button's label (a metric file's name can be any length;
+                     # 24 cut 'Laplace log likelihood demo')
 
 
 def _demos():
+    """(name, button text, tooltip): the button says the metric as the options panel does,
+    the tooltip the words of File > Open demo (both start upper case)."""
     from ...metrics import REGISTRY
-    return [(m.name, f"{m.label} demo") for m in REGISTRY.values() if m.demo_paths()]
+    from ..views import demos, sentence
+    words = dict(demos())
+    return [(m.name, sentence(f"{m.label} demo"), f"Open the demo: {words[m.name]}")
+            for m in REGISTRY.values() if m.name in words]
 
 
 class Welcome(QWidget):
@@ -34,9 +40,9 @@ class Welcome(QWidget):
         hint.setWordWrap(True)
         hint.setObjectName("reason")
         grid = QGridLayout()
-        for k, (name, label) in enumerate(_demos()):
+        for k, (name, label, tip) in enumerate(_demos()):
             b = QPushButton(label if len(label) <= LONGEST else label[:LONGEST - 1] + "…")
-            b.setToolTip(label)
+            b.setToolTip(tip)
             b.clicked.connect(lambda _=False, n=name: self.demo_requested.emit(n))
             grid.addWidget(b, k // PER_ROW, k % PER_ROW)
         row = QHBoxLayout()

@@ -23,7 +23,7 @@ import numpy as np
 
 from ...core.compare import swap_mask
 from ...core.resample import check_cancel, check_replicates, index_blocks, rng_of
-from .correlation import column_correlation
+from .column_correlation import column_correlation
 from .ranks import Levels, left_greater, pair_order, rank
 
 
