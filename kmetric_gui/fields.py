@@ -12,6 +12,15 @@ class FieldSpec:
     part: "int | None" = None
 
 
+def field_ndim(prep, name):
+    """Dimensions of a field (1: a value a unit, 2: a row of classes or columns) without
+    reading an edited report's arrays: edits never change a field's shape, so the file's
+    data answers (a view asks on the UI thread, where nothing is computed)."""
+    import numpy as np
+    src = prep._version.base if isinstance(prep, LazyPrepared) else prep
+    return np.ndim(getattr(src, name))
+
+
 class LazyPrepared:
     """A report's data materialized only when something reads the arrays.
 

@@ -19,6 +19,7 @@ from .crash import guarded
 from .file_actions import FILE_FILTER, FileActions, demo_paths, guess_roles, save_start  # noqa: F401
 from .jobs import JobController
 from .menus import build_menus
+from .looks_like import LooksLike
 from .stats_controls import StatsControls
 from .metric_file_actions import MetricFileActions
 from .table_panel import TablePanel
@@ -65,6 +66,7 @@ class MainWindow(FileActions, UnsavedEdits, QMainWindow):
         self._connect()
         self.freshness = Freshness(self)
         self.stats_controls = StatsControls(self)       # coverage check, row groups
+        self.looks_like = LooksLike(self)               # proposes a competition by header
         self._restore()
         self.session.set_stats_settings(self.options_panel.stats_settings())
         if size:              # exactly this size, whatever the saved layout (docs, tests)

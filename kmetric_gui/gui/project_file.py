@@ -12,17 +12,16 @@ Paths are written relative to the project's folder where possible. Every
 problem is a ProjectError naming the project file and the field.
 """
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from ..report.build import sha256_of
 from ..io.saving import save_atomic
 from ..numbers import RATING_LIMIT
 from ..analysis.scoring import Options
 from ..state import Change
+from .project_refs import FileRef, _ref, file_ref, locate  # noqa: F401 -- names of this module
 
 FORMAT, FORMAT_VERSION, SUFFIX = "kmetric-project", 1, ".kmetric"
 ROLES = ("truth", "submission")
@@ -30,15 +29,6 @@ ROLES = ("truth", "submission")
 
 class ProjectError(Exception):
     """A project file that cannot be used; the message names the file and the field."""
-
-
-@dataclass
-class FileRef:
-    role: str
-    path: str                 # as written: relative to the project's folder where possible
-    absolute: str
-    size: int
-    sha256: str
 
 
 @dataclass
@@ -57,15 +47,6 @@ class Project:
 
 # -- writing ---------------------------------------------------------------------------
 
-def file_ref(path, role, folder, cancel=None):
-    p = Path(path).resolve()
-    try:
-        rel = os.path.relpath(p, Path(folder).resolve())
-    except ValueError:        # another drive (Windows)
-        rel = str(p)
-    return FileRef(role, Path(rel).as_posix(), str(p), p.stat().st_size, sha256_of(p, cancel))
-
-
 def _plain(v):
     if isinstance(v, np.ndarray):
         return v.tolist()
@@ -73,6 +54,8 @@ def _plain(v):
         return v.item()
     if isinstance(v, (list, tuple)):
         return [_plain(x) for x in v]
+    if hasattr(v, "typed_text"):   # a value that is no number (masks, boxes): its typed text
+        return v.typed_text()
     return v
 
 
@@ -173,20 +156,6 @@ def read_project(path, max_bytes=MAX_BYTES):
     return Project(str(path), refs, Options().with_(**options), d.get("edits", []), d.get("view", {}),
                    others, d.get("statistics", {}), final, d.get("metric_file"),
                    d.get("competition"))
-
-
-def _ref(role, f):
-    return FileRef(role, f["path"], f.get("absolute") or f["path"], f.get("size", 0),
-                   f.get("sha256") or "")
-
-
-def locate(ref, project_path):
-    """The file of a reference: relative to the project first, then the absolute path."""
-    folder = Path(project_path).resolve().parent
-    for candidate in (folder / ref.path, Path(ref.absolute)):
-        if candidate.is_file():
-            return str(candidate)
-    return None
 
 
 def decode_changes(project, data):
@@ -312,6 +281,8 @@ def _typed(v, col):
 def _same(parsed, v):
     if isinstance(v, bool) or isinstance(parsed, bool):
         return False
+    if hasattr(parsed, "typed_text"):      # saved as its text (encode_change)
+        return isinstance(v, str) and parsed.typed_text() == v
     if isinstance(parsed, np.ndarray):
         try:
             return isinstance(v, list) and all(_number(x) for x in v) and \

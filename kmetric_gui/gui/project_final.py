@@ -28,7 +28,7 @@ def final_json(truth, candidates, leaderboard, pick, correlation, ran):
 
 def check_final(raw, problems):
     """The ``final`` object as FileRefs and settings, or None (problems said)."""
-    from .project_file import _ref
+    from .project_refs import _ref
     from .project_schema import _finite, _whole, check_file, key_text
     if raw is None:
         return None
@@ -76,7 +76,7 @@ def refs_of(final):
 
 def located(final, project_path):
     """[(what, FileRef, path found or None)] (relative to the project first)."""
-    from .project_file import locate
+    from .project_refs import locate
     return [(what, ref, locate(ref, project_path)) for what, ref in refs_of(final)]
 
 
@@ -110,7 +110,7 @@ __all__ = ["final_json", "check_final", "located", "changes_said", "state_of", "
 def final_refs(state, folder, cancel=None):
     """The ``final`` object of a dialog's inputs, files hashed (slow: on a worker); None
     when there is nothing to keep. Files that are not there are left out."""
-    from .project_file import file_ref
+    from .project_refs import file_ref
 
     def ref(p):
         return file_ref(p, "final", folder, cancel) if p and Path(p).is_file() else None

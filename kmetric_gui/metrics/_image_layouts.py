@@ -7,6 +7,8 @@ have no confidence. Whether groups start with a class label is read from
 the values (a group count that fits only one way, or a word in the label's
 place); a class-free file scores every box as one class.
 """
+import re
+
 import numpy as np
 
 from ._images import (SIZE_NAMES, Side, align_images, image_sizes, problems_by_reason,
@@ -15,6 +17,7 @@ from .kernels.masks import MaskImage, overlaps_within
 from .kernels.rle import parse_cells, runs_of_cells
 
 _SIZE_COLUMNS = {c for pair in SIZE_NAMES for c in pair}
+_MASKS_LEAD = re.compile(r"^\s*\d+\s+masks?\s*:")    # MaskMetric.cell_text's lead
 
 
 # -- detection ------------------------------------------------------------------------------
@@ -139,9 +142,10 @@ def _image(texts, parts, h, w, rows=()):
 
 
 def parse_mask_cell(metric, text, prep, spec):
-    """A typed mask cell: one encoding, or instances separated by '|'. Checked against the
-    largest image (the exact size is checked when scored)."""
-    parts = [p.strip() for p in str(text).split("|")]
+    """A typed mask cell: one encoding, or instances separated by '|', optionally led by
+    the table's "N masks:" (so the text shown types back; the masks listed count).
+    Checked against the largest image (the exact size is checked when scored)."""
+    parts = [p.strip() for p in _MASKS_LEAD.sub("", str(text), count=1).split("|")]
     parts = [p for p in parts if p]
     sizes = np.array([(im.height, im.width) for im in prep.truth], np.int64).reshape(-1, 2)
     h, w = (int(sizes[:, 0].max()), int(sizes[:, 1].max())) if len(sizes) else (0, 0)

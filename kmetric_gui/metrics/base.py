@@ -16,6 +16,7 @@ A metric declares:
                            report_tables, submission_rows, table_columns, parse
   optional                 fixes, gains, fix_details, blend, differ, paired,
                            rescore_cells, honest, lean_load, class_units, edit_note,
+                           edit_cells (what else an edit sets: KL keeps rows summing to 1),
                            json_costly (JSON fields a pass costs: left out of human output)
   analyses (defaults here; metrics.family_analyses.StatsAnalyses fills them from
   per-unit statistics for the family and additive metrics)
@@ -203,6 +204,12 @@ class Metric:
         and additive metrics share one (metrics/_edits.py: each split's sums lose the
         units' old statistics and gain the new ones)."""
         return None
+
+    def edit_cells(self, version, cells):
+        """The cells an edit sets, from the typed ones ({(field, unit, part): value}) on the
+        data version ``version``: those by default. A metric whose rows must keep a sum
+        rescales the rest of each edited row; ValueError in words when it cannot."""
+        return cells
 
     def edit_note(self, report, spec, value):
         """What an accepted edit changed beyond its cell (e.g. the rating range), or None."""

@@ -87,6 +87,40 @@ class KlDivergence(MeanMetric):
             return float(np.mean(terms.sum(axis=1)))
         return float(np.mean(terms.mean(axis=0)))
 
+    def edit_cells(self, version, cells):
+        """Each row of fractions sums to 1 (the load checks it, as Kaggle's does), so an
+        edit keeps the typed values and rescales the row's other classes in proportion to
+        fill the rest (evenly when they are all 0); one step of the history. A row whose
+        typed values alone pass 1, or all of whose classes are typed and do not sum to 1,
+        is refused."""
+        from ..fields import FieldSpec
+        out = dict(cells)
+        rows = {}
+        for (name, unit, part), v in cells.items():
+            rows.setdefault((name, unit), {})[part] = float(v)
+        k = len(version.base.target_columns)
+        for (name, unit), typed in rows.items():
+            row = np.array([float(version.value(FieldSpec(name, j), unit)) for j in range(k)])
+            if all(row[j] == v for j, v in typed.items()):
+                continue                   # nothing typed changes: the row stays as it is
+            total = sum(typed.values())
+            others = [j for j in range(k) if j not in typed]
+            if total > 1 + 1e-9 or not others and not np.isclose(total, 1.0):
+                what = "vote fractions" if name == "truth" else "probabilities"
+                raise ValueError(f"row {unit + 1}: the {what} typed sum to {total:.6g}; a row "
+                                 "of KL divergence sums to 1")
+            if not others:
+                continue                   # a whole row typed, summing to 1: as typed
+            rest, old = max(1.0 - total, 0.0), row[others]
+            new = old * (rest / old.sum()) if old.sum() > 0 else np.full(len(others),
+                                                                         rest / len(others))
+            out.update({(name, unit, j): float(x) for j, x in zip(others, new)})
+        return out
+
+    def edit_note(self, report, spec, value):
+        return ("Edited; the row's other classes were rescaled in proportion so it still "
+                "sums to 1 (one Ctrl+Z undoes the whole row)")
+
     def fixed_value(self, result):
         from .kernels.divergence import row_divergence
         t = np.asarray(result.detail["truth"])

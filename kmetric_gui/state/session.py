@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from psygnal import Signal
 
+from ..fields import FieldSpec
 from ..metrics import get_metric
 from .data import DataVersion, apply, cell_change, freeze
 
@@ -182,13 +183,11 @@ class Session:
             value = self.metric.parse(spec, text, self.data.base)
         except ValueError as e:
             return str(e)
-        self.edit_value(spec, unit, value)
-        return None
+        return self.edit_value(spec, unit, value)
 
     def edit_texts(self, cells, label):
         """Typed cells ``(spec, unit, text)`` applied as one step (one undo), or none of
         them: the refusals ``(spec, unit, reason)`` are returned instead."""
-        from .data import Change
         if self.data is None:
             return [(None, None, "no data to edit")]
         if self.held:
@@ -203,21 +202,32 @@ class Session:
             return refused
         last = {}                 # a cell given twice: its last value, as if typed in order
         for spec, unit, value in parsed:
-            last[(spec.name, unit, spec.part)] = (spec, unit, value)
-        pairs = tuple(((spec.name, unit, spec.part), value) for spec, unit, value in last.values()
-                      if cell_change(self.data, spec, unit, value, label) is not None)
-        if pairs:
-            self._push(Change(label, pairs))
-        return []
+            last[(spec.name, unit, spec.part)] = value
+        why = self._edit_cells(last, label)
+        return [(None, None, why)] if why else []
 
     def edit_value(self, spec, unit, value, label=None):
-        """Set one cell (refused, with the reason returned, while held)."""
+        """Set one cell, and what the metric sets with it (``edit_cells``) as one step;
+        the reason when refused (held, or the metric cannot complete the edit)."""
         if self.held:
             return self.held
         label = label or f"Edit {spec.name} of row {int(unit) + 1}"
-        change = cell_change(self.data, spec, unit, value, label)
-        if change is not None:
-            self._push(change)
+        return self._edit_cells({(spec.name, int(unit), spec.part): value}, label)
+
+    def _edit_cells(self, typed, label):
+        """The typed cells and what the metric sets with them, one Change of those that
+        differ; the metric's reason when it refuses, else None."""
+        from .data import Change
+        try:
+            cells = self.metric.edit_cells(self.data, typed)
+        except ValueError as e:
+            return str(e)
+        pairs = tuple((key, v) for key, v in cells.items()
+                      if cell_change(self.data, FieldSpec(key[0], key[2]), key[1], v, label)
+                      is not None)
+        if pairs:
+            self._push(Change(label, pairs))
+        return None
 
     def replace_field(self, name, array, label):
         """A whole field replaced; the reason when refused (held), else None."""

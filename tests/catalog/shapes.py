@@ -11,6 +11,8 @@ from scipy import stats
 from sklearn import metrics as skm
 
 from reference import fbeta_ref
+from shapes_images import IMAGE_METRICS
+from shapes_images import make_pair as image_pair
 
 N = 40
 # Competitions whose truth cells hold several items (MAP@K) or several labels per row.
@@ -32,6 +34,8 @@ def targets_of(c):
 
 def make_pair(c, folder):
     """(solution path, submission path, reference score) for a catalog entry ``c``."""
+    if c["metric"] in IMAGE_METRICS:                # masks and boxes: shapes_images.py
+        return image_pair(c, folder)
     rng = rng_of(c["slug"])
     ids = [f"r{k:03d}" for k in range(N)]
     targets = targets_of(c)

@@ -42,7 +42,10 @@ def in_use(window, name):
 def adopt(qtbot, window, mf, path, name):
     wait_scored(qtbot, window, lambda: window.open_files(*PAIR))
     before = window.session.results.report.metric
-    mf.open(str(path))
+    # the window's own "scored" of the file's first score: one still to come would be
+    # taken for the next action's
+    with qtbot.waitSignal(window.scored, timeout=60000, check_params_cb=lambda r: r.metric == name):
+        mf.open(str(path))
     qtbot.waitUntil(lambda: in_use(window, name), timeout=60000)
     return before
 
@@ -71,8 +74,10 @@ def test_an_edit_is_scored_by_the_metric_file(qtbot, window, mf):
     p = prep(window)
     a, b = p.pred[0, 0], p.pred[0, 1]
     # class_0 and class_1 of the first row swapped (the file checks each row sums to one)
-    edited = wait_scored(qtbot, window, lambda: window.controller.paste(
-        [(specs[0], 0, str(float(b))), (specs[1], 0, str(float(a)))]), 60000)
+    with qtbot.waitSignal(window.scored, timeout=60000, check_params_cb=lambda r: (
+            r.prepared.pred[0, 0], r.prepared.pred[0, 1]) == (b, a)) as got:
+        window.controller.paste([(specs[0], 0, str(float(b))), (specs[1], 0, str(float(a)))])
+    edited = got.args[0]
     assert (prep(window).pred[0, 0], prep(window).pred[0, 1]) == (b, a)
     want = reference(window)
     assert same(edited.score, want["all"], 1e-12) and not same(edited.score, rep.score, 1e-9)

@@ -11,6 +11,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtWidgets import QSplitter
 
+from ...fields import field_ndim
 from ...metrics.base import take
 from ..widgets.theme import SEQUENTIAL, is_dark
 from .column_choice import ColumnChoice
@@ -70,7 +71,7 @@ class ResidualView(ColumnChoice, FamilyView):
     def set_report(self, report, new_data=False):
         self.report, self.prep = report, report.prepared
         names = list(self.prep.target_columns)
-        many = np.ndim(self.prep.truth) == 2
+        many = field_ndim(self.prep, "truth") == 2
         self.set_columns(names, many, new_data)
         self._compute()
 

@@ -11,6 +11,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QSplitter, QVBoxLayout, QWidget
 
+from ...fields import field_ndim
 from ...metrics.base import take
 from .family_base import FamilyView, RowsTable, fmt, plot, scored, scored_mask, share
 
@@ -82,7 +83,7 @@ class RocView(FamilyView):
     def set_report(self, report, new_data=False):
         self.report, self.prep = report, report.prepared
         prep = self.prep
-        many = np.ndim(prep.pred) == 2
+        many = field_ndim(prep, "pred") == 2
         names = list(prep.classes or prep.target_columns) if many else []
         current = self.chooser.currentIndex()
         self.chooser.blockSignals(True)
@@ -163,7 +164,7 @@ class RocView(FamilyView):
         if not picked or self.data is None:
             return
         t = float(self.data["ops"].thresholds[picked[0]])
-        j, many = self.column(), np.ndim(self.prep.pred) == 2
+        j, many = self.column(), field_ndim(self.prep, "pred") == 2
 
         def mask(prep, rows):
             s = prep.pred[:, j] if many else prep.pred

@@ -12,6 +12,7 @@ NONE = "none (choose the metric below)"
 
 class CompetitionPicker(WheelSafeCombo):
     picked = Signal(object)          # the catalog's Competition
+    shown = Signal(object)           # a slug (or None) shown without being picked (a project's)
 
     def __init__(self, parent=None):
         from ...analysis.competitions import catalog
@@ -43,6 +44,14 @@ class CompetitionPicker(WheelSafeCombo):
         if slug is not None:
             self.picked.emit(resolve(slug))
 
+    def choose(self, slug):
+        """Pick a competition as the user does from the list (the note that proposes the
+        competition whose files the pair looks like): ``picked`` follows."""
+        index = self.findData(slug)
+        if index > 0:
+            self.setCurrentIndex(index)
+            self._activated(index)
+
     def show_slug(self, slug):
         """Show a competition (a project's) without emitting ``picked``."""
         self.blockSignals(True)
@@ -51,3 +60,4 @@ class CompetitionPicker(WheelSafeCombo):
             self.setCurrentIndex(max(0, found))
         finally:
             self.blockSignals(False)
+        self.shown.emit(self.slug())

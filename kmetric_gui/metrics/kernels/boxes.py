@@ -38,6 +38,10 @@ class BoxImage:
     def __len__(self):
         return len(self.labels)
 
+    def typed_text(self):
+        """The text that, typed into its cell, gives these boxes back (a project's edit)."""
+        return self.text
+
     def __eq__(self, other):      # the same boxes (the text may differ in spacing)
         return isinstance(other, BoxImage) and self.labels == other.labels and \
             np.array_equal(self.conf, other.conf) and np.array_equal(self.xyxy, other.xyxy)

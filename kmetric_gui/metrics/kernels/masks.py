@@ -46,6 +46,10 @@ class MaskImage:
     def instances(self):
         return int(self.ptr.size - 1)
 
+    def typed_text(self):
+        """The text that, typed into its cell, gives these masks back (a project's edit)."""
+        return " | ".join(self.texts)
+
     @property
     def pixels(self):
         return int(self.height) * int(self.width)
