@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 
 from . import sandbox, wire
 
@@ -81,6 +82,24 @@ class Capture:
                 os.close(self.fd)
             except OSError:
                 pass
+
+    def settle(self, timeout=0.5):
+        """Wait (at most ``timeout`` s) until what was written so far is read: the metric's
+        print comes before its result, but this thread may not have read it yet (a loaded
+        machine lost a metric's "printed ..." note this way)."""
+        if os.name != "posix" or not self.thread.is_alive():
+            return
+        import select
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            try:
+                ready, _, _ = select.select([self.fd], [], [], 0)
+            except (OSError, ValueError):
+                return
+            if not ready:
+                time.sleep(0.002)     # a chunk read but not yet counted: its lock is next
+                return
+            time.sleep(0.002)
 
     def text(self):
         with self.lock:
@@ -249,6 +268,9 @@ class Host:
 
     def output(self):
         """{"stdout"|"stderr": (first bytes as text, total bytes)} of the metric's output."""
+        for cap in (self.err, self.out):
+            if cap is not None:
+                cap.settle()
         out = {"stderr": (self.err.text(), self.err.total)}
         if self.out is not None:
             out["stdout"] = (self.out.text(), self.out.total)
