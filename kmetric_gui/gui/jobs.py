@@ -14,7 +14,6 @@ outcome)`` says so —
 A result that is no longer current is dropped *and* its job ends. ``busy`` is
 whether any job has not ended. Widgets a job disables come back when it ends.
 """
-import sys
 import traceback
 from dataclasses import dataclass, field
 
@@ -24,17 +23,6 @@ from ..errors import Cancelled, InputError
 from . import gc_guard
 
 OUTCOMES = ("done", "failed", "cancelled", "superseded")
-
-
-SWITCH = 0.001       # seconds a worker thread holds the GIL while the UI thread waits
-
-
-def _quick_gil():
-    """Each Qt call lets go of the GIL; while a worker computes in Python the UI thread
-    then waits up to the switch interval to get it back (5 ms by default: building a
-    view of a few hundred calls stalled the window for 0.2-0.5 s, bench/images_ui.py)."""
-    if sys.getswitchinterval() > SWITCH:
-        sys.setswitchinterval(SWITCH)
 
 
 @dataclass(eq=False)
@@ -125,7 +113,6 @@ class JobController(QObject):
         self.submitted = 0
         self._closed = False
         gc_guard.hold()                         # no collection on a worker (gc_guard)
-        _quick_gil()
         self._release_gc = _gc_release_once([True])
         self.destroyed.connect(self._release_gc)
         # Two lanes: what the user waits for (load, score, rows, save) never queues
