@@ -101,7 +101,14 @@ def test_masks_no_layout_scores_alone_get_the_competition_that_scores_them(qtbot
     (no image size, several mask metrics fit); the note's link scores them as Airbus does."""
     import json
 
-    from catalog.shapes_images import make_pair
+    import importlib.util
+    from pathlib import Path
+    # by its path: a module called "catalog" may already be imported in a whole run
+    where = Path(__file__).resolve().parents[1] / "catalog" / "shapes_images.py"
+    spec = importlib.util.spec_from_file_location("catalog_shapes_images", where)
+    shapes = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(shapes)
+    make_pair = shapes.make_pair
     from kmetric_gui.analysis.competitions import DATA
     entry = next(c for c in json.loads(DATA.read_text())["competitions"]
                  if c["slug"] == "airbus-ship-detection")
