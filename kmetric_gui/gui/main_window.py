@@ -313,7 +313,9 @@ class MainWindow(FileActions, UnsavedEdits, QMainWindow):
         self._remember_recent()
 
     def _show_anatomy(self, results):
-        if self.session.results is results:
+        from ..metrics import REGISTRY
+        # a metric file closed before this turn: its numbers are not drawn (no metric to ask)
+        if self.session.results is results and results.report.metric in REGISTRY:
             self.tabs.show_report(results.report, self.session.data.base)
             self.scored.emit(results.report)      # score, anatomy and table all shown
 
