@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from conftest import wait_scored
+from conftest import set_cell, wait_scored
 from kmetric_gui.paths import resources_dir
 
 EXAMPLES = resources_dir() / "metrics"
@@ -33,14 +33,16 @@ def counting_file(tmp_path):
     return p, calls
 
 
-def splits():
+def splits(edit=None):
     """Each split's rows as id:prediction, read from the files (a resample renames its ids:
-    the prediction tells them apart)."""
+    the prediction tells them apart); ``edit``: (id, class_0) set in the table."""
     import csv
     with open(PAIR[0], newline="") as f:
         rows = list(csv.DictReader(f))
     with open(PAIR[1], newline="") as f:
         pred = {r["id"]: r["class_0"] for r in csv.DictReader(f)}
+    if edit is not None:
+        pred[edit[0]] = edit[1]
     ids = {name: tuple(sorted(f'{r["id"]}:{float(pred[r["id"]])}' for r in rows
                               if r["Usage"] in usage))
            for name, usage in (("all", ("Public", "Private")), ("public", ("Public",)),
@@ -48,20 +50,18 @@ def splits():
     return ids
 
 
-def calls_per_split(calls):
+def calls_per_split(calls, edit=None):
     """How many calls each split's exact rows got (the statistics' resamples and random
     re-splits are other row sets, left out)."""
     lines = calls.read_text().splitlines() if calls.exists() else []
     seen = collections.Counter(tuple(line.split(",")) for line in lines)
-    return {name: seen[ids] for name, ids in splits().items()}
+    return {name: seen[ids] for name, ids in splits(edit).items()}
 
 
 def idle(window):
     return not window.jobs.in_flight()
 
 
-@pytest.mark.xfail(strict=True, reason="the dock scores the files on disk beside the session's "
-                   "metric: 2 calls per split (issue 34 item 2)")
 def test_a_run_scores_each_row_set_once(qtbot, window, tmp_path):
     mf = window.metric_file
     mf.ask_run = lambda name, state=None: True
@@ -81,3 +81,13 @@ def test_a_run_scores_each_row_set_once(qtbot, window, tmp_path):
     rep = window.session.results.report
     assert got.args[0].fs.score == rep.score
     assert mf.panel.score_label.text() == f"{rep.score:.6f}"
+    # An edit (row id 0, Public): each split scored once more, the edited data once.
+    col = next(i for i, c in enumerate(window.table_panel.model.columns)
+               if c.name == "class_0 (submission)")
+    with qtbot.waitSignal(mf.scored, timeout=60000) as got:
+        set_cell(window, 0, col, "0.25")
+    qtbot.waitUntil(lambda: idle(window), timeout=120000)
+    assert calls_per_split(calls, ("0", "0.25")) == {"all": 1, "public": 1, "private": 2}
+    assert calls_per_split(calls)["all"] == 1 and calls_per_split(calls)["public"] == 1
+    rep = window.session.results.report
+    assert got.args[0].fs.score == rep.score and mf.panel.score_label.text() == f"{rep.score:.6f}"
