@@ -199,9 +199,11 @@ class SessionMetric(QObject):
             return
         was_in_use = self.in_use()
         options = self._options(self.before, {})
-        self._unregister()
         if back and was_in_use:
+            # first superseded (new options: its results out of date, its score and
+            # analysis jobs stopped by the reload), then unregistered
             self.win.controller.options_changed(options, True)
+        self._unregister()
         self.released.emit()
 
     def _unregister(self):
