@@ -167,6 +167,7 @@ class MainWindow(FileActions, UnsavedEdits, QMainWindow):
         c.saved.connect(lambda _: self._remember_recent())
         self.jobs.error.connect(self._unexpected_error)
         self.jobs.busy_changed.connect(self.status_progress.busy)
+        self.jobs.busy_changed.connect(self._prepare_pages)
         self.jobs.progress.connect(self.status_progress.progress)
         self.jobs.progress.connect(self._load_progress)
         self.jobs.busy_changed.connect(self._load_stopped)
@@ -311,6 +312,10 @@ class MainWindow(FileActions, UnsavedEdits, QMainWindow):
         # loop, if these numbers are still the current ones by then.
         QTimer.singleShot(0, self, lambda: self._show_anatomy(results))   # dropped with the window
         self._remember_recent()
+
+    def _prepare_pages(self, busy):
+        if busy and getattr(self.tabs, "fixes", None) is None:     # a turn of its own
+            QTimer.singleShot(0, self, self.tabs.prepare_fixes)
 
     def _show_anatomy(self, results):
         # superseded before this turn (other options, e.g. a metric file closed): not drawn
