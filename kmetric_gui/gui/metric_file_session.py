@@ -136,6 +136,9 @@ class SessionMetric(QObject):
         s.release(HOLD)
         if (s.truth_path, s.sub_path) == (first.truth, first.submission):
             from .controller import Loaded
+            # a load of the same files with the metric before is not wanted any more
+            # (it would replace this data and score the file again)
+            win.jobs.cancel("load")
             s.set_options(options)
             # the window's own ending of a load (gui/controller.py): data, report, statistics
             win.controller._loaded(Loaded(first.prep, first.report, first.truth, first.submission))

@@ -91,3 +91,22 @@ def test_a_run_scores_each_row_set_once(qtbot, window, tmp_path):
     assert calls_per_split(calls)["all"] == 1 and calls_per_split(calls)["public"] == 1
     rep = window.session.results.report
     assert got.args[0].fs.score == rep.score and mf.panel.score_label.text() == f"{rep.score:.6f}"
+
+
+def test_a_file_opened_before_the_pair_scores_it_once(qtbot, window, tmp_path):
+    """The metric file first, then the pair: the window's own load with the metric before
+    gives way to the file's score (installed as the session's data), once per split."""
+    mf = window.metric_file
+    mf.ask_run = lambda name, state=None: True
+    mf.args_box.set_place(None, "off")
+    window.options_panel.replicates.setValue(100)
+    window.options_panel.splits.setValue(100)
+    p, calls = counting_file(tmp_path)
+    with qtbot.waitSignal(mf.ready, timeout=60000):
+        mf.open(str(p))
+    with qtbot.waitSignal(mf.scored, timeout=60000) as got:
+        window.open_files(*PAIR)
+    qtbot.waitUntil(lambda: idle(window), timeout=120000)
+    rep = window.session.results.report
+    assert rep.metric == "file:counted.py" and got.args[0].fs.score == rep.score
+    assert calls_per_split(calls) == {"all": 1, "public": 1, "private": 1}
