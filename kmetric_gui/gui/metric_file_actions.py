@@ -10,8 +10,9 @@ data, edits included, is what it scores, once per pair and per edit. The dock sh
 that score (its first one of a pair is the dock's own job, installed as the
 session's data only when it scored: a file that fails never replaces the data
 shown), beside the file's score of the table as on disk once edited; the interval
-is the score panel's. What goes wrong is said in the dock and the Validation panel.
-The ``ask_*`` methods are the only dialogs (tests replace them).
+is the score panel's, the comparison with other files the session's (Compare: each
+file scored once by the file, the shown one not again). What goes wrong is said in
+the dock and the Validation panel. The ``ask_*`` methods are the only dialogs (tests replace them).
 """
 from pathlib import Path
 
@@ -26,8 +27,8 @@ from .metric_file_problems import Problems
 from .metric_file_session import SessionMetric
 
 SUFFIXES = (".py", ".ipynb")
-KINDS = ("metricfile-read", "metricfile-inspect", "metricfile", "metricfile-compare",
-         "metricfile-check")
+KINDS = ("metricfile-read", "metricfile-inspect", "metricfile", "metricfile-check")
+COMPARE = "compare"            # the session's comparison (gui/compare_jobs.py), shown here
 LANE = "background"            # never queues the data's own load and score behind it
 
 
@@ -64,11 +65,13 @@ class MetricFileActions(Problems, RecentAndProject, QObject):
         self._timer.timeout.connect(self._maybe_run)
         s = win.session
         s.files_changed.connect(lambda *_: self._timer.start())
-        s.compare_changed.connect(lambda *_: self._compare_if_needed())
+        s.compare_changed.connect(self._session_compared)
         s.results_changed.connect(lambda *_: (self._session_scored(), self._show_parity()))
         win.options_panel.stats_changed.connect(self._interval)
         win.jobs.busy_changed.connect(self._busy)
         win.jobs.ended.connect(self._job_ended)
+        win.jobs.progress.connect(self._progress)
+        win.controller.message.connect(self._message)
         self.fill_recent()
         self._enable()
 
@@ -267,7 +270,6 @@ class MetricFileActions(Problems, RecentAndProject, QObject):
         self.last = self._disk = self._shown = None
         self.panel.clear_results()
         self.panel.set_running(True, f"Scoring with {run.source.name}…")
-        self.win.jobs.cancel("metricfile-compare")
         self._adopt()
 
     def _session_scored(self):
@@ -300,7 +302,7 @@ class MetricFileActions(Problems, RecentAndProject, QObject):
         self._say(f"Metric file {fs.source.name}: {fs.score:.6f}")
         self.scored.emit(result)
         self._interval()
-        self._compare_if_needed()
+        self._session_compared(self.win.session.comparison)
 
     def _interval(self):
         if self.last is None:
@@ -312,23 +314,38 @@ class MetricFileActions(Problems, RecentAndProject, QObject):
             self.panel.interval.setText("Interval: in the score panel once this file is the "
                                         "metric in use (Run again)")
 
-    def _compare_if_needed(self):
-        last, s = self.last, self.win.session
-        others = [p for p in s.compare_paths if p != (last.run.submission if last else None)]
-        if last is None or not others:
-            return
-        stats = self.win.options_panel.stats_settings()[0]
-        level, reps, seed = stats.level, min(stats.replicates, 1000), stats.seed
-        run = last.run
-        self.win.jobs.submit(
-            "metricfile-compare",
-            lambda progress, cancel: jobs_.compare(run, others, level, reps, seed, progress, cancel),
-            lambda d: self._compared(run, d), on_error=self._failed, lane=LANE)
+    def _compares(self):
+        """The session's comparison is the file's: it is the metric in use and scored."""
+        return self.last is not None and self.session_metric.in_use()
 
-    def _compared(self, run, d):
-        if self.last is not None and run.key == self.last.run.key:
-            self.panel.show_comparison(d)
-            self.compared.emit(d)
+    def _session_compared(self, res):
+        """The session's comparison of the shown submission with the other files (its
+        compare job scores each of them once with the file, through the contract; the
+        shown one is the session's report, not scored again): the dock's table."""
+        if res is None:
+            if not self.win.session.compare_paths:
+                self.panel.table.setRowCount(0)
+                self.panel.table.hide()
+            return
+        sm, cmp = self.session_metric, res.comparison
+        if not self._compares():
+            return
+        if res.problems:
+            self.panel.show_error("Not compared: " + " ".join(res.problems))
+        if cmp is None or cmp.metric != sm.metric.name:
+            return
+        d = cmp.to_json()
+        self.panel.show_comparison(d)
+        self.compared.emit(d)
+
+    def _progress(self, kind, fraction, message):
+        if kind == COMPARE and self._compares():
+            self.panel.set_running(True, f"Comparing with {self.source.name}: {message}")
+
+    def _message(self, text, _timeout=0):
+        """The session's comparison failed (gui/compare_jobs.py says it in the status bar)."""
+        if text.startswith("Not compared:") and self._compares():
+            self.panel.show_error(text)
 
     def _show_parity(self):
         from .metric_file_session import parity_text
@@ -336,9 +353,14 @@ class MetricFileActions(Problems, RecentAndProject, QObject):
                                            self._disk[1] if self._disk else None))
 
     def cancel(self):
-        for kind in KINDS:
+        for kind in self._kinds():
             self.win.jobs.cancel(kind)
         self.panel.set_running(False, "Cancelled: the metric's processes were stopped.")
+
+    def _kinds(self):
+        """The jobs the dock stops and waits for: its own, and the session's comparison
+        while that is the file's."""
+        return KINDS + ((COMPARE,) if self._compares() else ())
 
     def _job_ended(self, kind, outcome):
         """However a metric-file job ended (Esc included), the dock is idle once none runs:
@@ -346,7 +368,8 @@ class MetricFileActions(Problems, RecentAndProject, QObject):
         if kind == "metricfile" and outcome in ("cancelled", "superseded") and \
                 not self.win.jobs.running("metricfile"):
             self.session_metric.drop_pending()   # its trial stopped: nothing installed
-        if kind not in KINDS or any(k in KINDS for k in self.win.jobs.in_flight()):
+        kinds = self._kinds()
+        if kind not in kinds or any(k in kinds for k in self.win.jobs.in_flight()):
             return
         if self.panel.running():
             self.panel.set_running(False, "Stopped: the metric's processes were ended. Run again "
@@ -377,7 +400,7 @@ class MetricFileActions(Problems, RecentAndProject, QObject):
             self.doc_dialog = ui.show_doc(self.win, self.source.name, (self.info or {}).get("doc", ""))
 
     def _busy(self, busy):
-        running = [k for k in self.win.jobs.in_flight() if k in KINDS]
+        running = [k for k in self.win.jobs.in_flight() if k in self._kinds()]
         self.panel.cancel_button.setEnabled(bool(running))
 
     def _enable(self):

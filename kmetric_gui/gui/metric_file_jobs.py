@@ -32,9 +32,6 @@ class Run:
         return (self.source.sha256, self.truth, self.submission, self.id_column, self.texts,
                 self.higher_is_better, self.python, self.sandbox)
 
-    def limits(self):
-        return Limits(self.timeout, python=self.python, sandbox=self.sandbox, keep=True)
-
 
 @dataclass(frozen=True)
 class Scored:
@@ -111,12 +108,3 @@ def shown(run, metric, report):
     output = w.output() if w is not None else None
     return Scored(run, fs, getattr(prep, "usage", None), place, output)
 
-
-def compare(run, others, level, replicates, seed, progress, cancel):
-    """`kmetric compare --json` of the submission and the others under the metric file."""
-    from ..metricfile.compare import compare_with_file
-    _unchanged(run.source)
-    return compare_with_file(run.source.path, run.truth, [run.submission, *others], run.texts,
-                             run.higher_is_better, run.id_column, None, None, level,
-                             replicates, seed, cancel=cancel, progress=progress, nice=WORKER_NICE,
-                             limits=run.limits())

@@ -231,9 +231,9 @@ def test_project_keeps_the_metric_file_path_hash_and_arguments(qtbot, window, mf
 
 
 def test_compare_and_parity_with_a_metric_file(qtbot, window, mf, tmp_path):
-    """Compared submissions: the same numbers as `kmetric compare --metric-file`; the
-    table's score by the file (the metric in use) stands beside the files' score."""
-    from kmetric_gui.metricfile.compare import compare_with_file
+    """Compared submissions: the session's comparison under the file (the metric in use),
+    its scores those of the file's score() called here on the files' frames; the table's
+    score by the file stands beside the files' score."""
     truth, sub = pair("kl")
     other = tmp_path / "other.csv"
     df = pd.read_csv(sub, dtype={"id": str})
@@ -251,12 +251,15 @@ def test_compare_and_parity_with_a_metric_file(qtbot, window, mf, tmp_path):
     with qtbot.waitSignal(mf.compared, timeout=180000) as got:
         window.controller.compare_jobs.add([str(other)])
     d = got.args[0]
-    ref = compare_with_file(str(EXAMPLES / "kl_divergence.py"), truth, [sub, str(other)],
-                            replicates=200, level=0.95, seed=0)
-    assert [s["score"] for s in d["submissions"]] == [s["score"] for s in ref["submissions"]]
-    assert d["pairs"][0]["delta_ci"] == ref["pairs"][0]["delta_ci"]
+    ref = [direct(EXAMPLES / "kl_divergence.py", truth, f)["score"] for f in (sub, str(other))]
+    assert [s["score"] for s in d["submissions"]] == pytest.approx(ref, rel=1e-9)
+    p = d["pairs"][0]
+    assert p["delta"] == pytest.approx(ref[1] - ref[0], rel=1e-9)
+    # Lower is better: B is the better one where its score is lower.
+    assert (p["p_b_better"] > 0.5) == (ref[1] < ref[0])
     assert mf.panel.table.rowCount() == 2
     assert mf.panel.table.item(1, 0).text() == "other.csv"
+    assert mf.panel.table.item(1, 3).text() == f"{p['delta']:+.6f}"
 
 
 def test_help_shows_the_docstring_and_score_runs_the_doctests(qtbot, window, mf, tmp_path):

@@ -33,13 +33,14 @@ def counting_file(tmp_path):
     return p, calls
 
 
-def splits(edit=None):
+def splits(edit=None, sub=PAIR[1]):
     """Each split's rows as id:prediction, read from the files (a resample renames its ids:
-    the prediction tells them apart); ``edit``: (id, class_0) set in the table."""
+    the prediction tells them apart); ``edit``: (id, class_0) set in the table; ``sub``:
+    the submission file."""
     import csv
     with open(PAIR[0], newline="") as f:
         rows = list(csv.DictReader(f))
-    with open(PAIR[1], newline="") as f:
+    with open(sub, newline="") as f:
         pred = {r["id"]: r["class_0"] for r in csv.DictReader(f)}
     if edit is not None:
         pred[edit[0]] = edit[1]
@@ -110,3 +111,60 @@ def test_a_file_opened_before_the_pair_scores_it_once(qtbot, window, tmp_path):
     rep = window.session.results.report
     assert rep.metric == "file:counted.py" and got.args[0].fs.score == rep.score
     assert calls_per_split(calls) == {"all": 1, "public": 1, "private": 1}
+
+
+def other_submission(tmp_path):
+    """A worse copy of the submission (class_0 pulled towards 0.5): another file to compare."""
+    import csv
+    out = tmp_path / "other.csv"
+    with open(PAIR[1], newline="") as f:
+        rows = list(csv.DictReader(f))
+    for r in rows:
+        r["class_0"] = str(round(0.5 + 0.5 * (float(r["class_0"]) - 0.5), 6))
+        r["class_1"] = str(round(1 - float(r["class_0"]), 6))
+    with open(out, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    return out
+
+
+def test_a_compared_file_and_the_shown_one_are_scored_once(qtbot, window, tmp_path):
+    """Another submission compared under the file in use: the dock shows the session's
+    comparison (its compare job calls the file through the contract), so the shown
+    submission is not scored again and the compared one once per split; the dock's
+    numbers are the pair's (lower is better: the worse file's P(better) is small).
+    Before, the dock's own comparison on disk scored both again: 4 calls per split each."""
+    mf = window.metric_file
+    mf.ask_run = lambda name, state=None: True
+    mf.args_box.set_place(None, "off")
+    window.options_panel.replicates.setValue(100)
+    window.options_panel.splits.setValue(100)
+    wait_scored(qtbot, window, lambda: window.open_files(*PAIR))
+    p, calls = counting_file(tmp_path)
+    with qtbot.waitSignal(mf.scored, timeout=60000):
+        mf.open(str(p))
+    qtbot.waitUntil(lambda: window.session.results.report.metric == "file:counted.py",
+                    timeout=60000)
+    qtbot.waitUntil(lambda: idle(window), timeout=120000)
+    other = other_submission(tmp_path)
+    with qtbot.waitSignal(mf.compared, timeout=180000) as got:
+        window.controller.compare_jobs.add([str(other)])
+    qtbot.waitUntil(lambda: idle(window), timeout=120000)
+    d = got.args[0]
+    # Besides its one score, each file's exact rows come back once as an end of the pair's
+    # blend curve (alpha 1 is A, 0 is B; over all rows and the held-out Public and Private).
+    blend = d["pairs"][0]["blend"]
+    ends = int(blend["alphas"][0] == 0 and blend["alphas"][-1] == 1)
+    once = {"all": 1 + ends, "public": 1 + ends, "private": 1 + ends}
+    assert calls_per_split(calls) == once
+    seen = collections.Counter(tuple(line.split(",")) for line in calls.read_text().splitlines())
+    assert {name: seen[ids] for name, ids in splits(sub=other).items()} == once
+    shown, comp = window.session.results.report, window.session.comparison.comparison
+    assert [s["score"] for s in d["submissions"]] == [s.score for s in comp.submissions]
+    assert d["submissions"][0]["score"] == shown.score
+    assert d["pairs"][0]["delta"] == pytest.approx(d["submissions"][1]["score"] - shown.score)
+    assert d["pairs"][0]["delta"] > 0 and d["pairs"][0]["p_b_better"] < 0.5
+    assert mf.panel.table.item(1, 0).text() == "other.csv"
+    assert mf.panel.table.item(1, 4).text() == f"{d['pairs'][0]['p_b_better']:.3f}"
+
