@@ -167,4 +167,11 @@ def test_a_compared_file_and_the_shown_one_are_scored_once(qtbot, window, tmp_pa
     assert d["pairs"][0]["delta"] > 0 and d["pairs"][0]["p_b_better"] < 0.5
     assert mf.panel.table.item(1, 0).text() == "other.csv"
     assert mf.panel.table.item(1, 4).text() == f"{d['pairs'][0]['p_b_better']:.3f}"
+    assert not mf.panel.running()        # its progress was in the dock; it ended there too
+    # A file that cannot be compared is said in the dock, naming it.
+    bad = tmp_path / "bad.csv"
+    bad.write_text("id,class_0,class_1\n0,0.5,0.5\n")
+    with qtbot.waitSignal(mf.compared, timeout=180000):
+        window.controller.compare_jobs.add([str(bad)])
+    assert "Not compared" in mf.panel.error.text() and "bad.csv" in mf.panel.error.text()
 
