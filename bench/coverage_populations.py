@@ -248,4 +248,5 @@ def populations():
     from coverage_metricfile import MetricFilePopulation
     out.append(MetricFilePopulation())
     from coverage_families import families
-    return out + families()
+    from coverage_confusion import confusion_populations
+    return out + families() + confusion_populations()
