@@ -151,12 +151,11 @@ def auto_method(units, minority=None):
     the studentised one measured worse (documents of heavy-tailed sizes: 0.72 against
     0.90). Cells of identical units (a confusion matrix): calibrated with a rare class or
     few rows, where the percentile covers too little, else percentile. Measured
-    (bench/coverage.py, 500 data sets a cell, percentile / calibrated): three classes or
-    more hold calibrated at 50 rows (MCC 0.923 / 0.948, macro F1 0.930 / 0.968, Cohen's
-    kappa 0.944 / 0.964) and at 200 (MCC 0.932 / 0.938, QWK with a 1 % class 0.918 /
-    0.936); two classes calibrated at 50 rows cover too much (binary F1 0.954 / 0.994,
-    binary MCC 0.930 / 0.990), so they keep the percentile from 50 rows, and so does
-    accuracy (two cells, right and wrong, whatever the classes)."""
+    (bench/coverage.py, 500 data sets a cell, the per-family numbers in
+    docs/statistics.md): tables of three classes or more held calibrated at 50 rows, where
+    the percentile fell to 0.923, and at 200 (0.936-0.960); two-class tables calibrated at
+    50 rows covered 0.99 (too wide), so they keep the percentile from 50 rows, and so does
+    a table of two cells (right and wrong) whatever the classes."""
     choose = getattr(units, "auto_choice", None)
     if choose is not None:
         return choose()
