@@ -52,6 +52,8 @@ def main():
     from kmetric_gui.gui.main_window import MainWindow
     win = MainWindow(size=(1280, 720))
     win.show()
+    from kmetric_gui.gui.gc_guard import freeze_long_lived
+    freeze_long_lived()                       # as kmetric-gui does once its window shows
     last, worst = [time.perf_counter()], [0.0]
 
     dump = open(os.path.join(folder, "stalls.txt"), "w") if "--faults" in sys.argv else None

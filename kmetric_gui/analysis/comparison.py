@@ -169,16 +169,18 @@ def _names(paths):
     return names
 
 
-def load_all(truth_path, paths, options=Options(), progress=None, cancel=None, loader=None):
+def load_all(truth_path, paths, options=Options(), progress=None, cancel=None, loader=None,
+             names=None):
     """Validated reports of every valid submission, and the problems of the others.
 
     Returns (names, reports, problems): reports[i] is None when file i is
     invalid, problems[i] lists its problems in words (naming the file). A
     problem of the solution that comes up with only some submissions (e.g. the
-    id column a submission names) says which. ``loader``: scoring.load or one like it.
+    id column a submission names) says which. ``loader``: scoring.load or one like it;
+    ``names``: the submissions' names (default: from the paths).
     """
     progress, cancel = progress or _noop, cancel or _noop
-    names = _names(paths)
+    names = list(names) if names is not None else _names(paths)
     reports, problems = [], []
     for i, path in enumerate(paths):
         if cancel():

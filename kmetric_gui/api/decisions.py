@@ -33,26 +33,9 @@ def _submissions(submissions, names):
 def _load_all(sol, subs, options):
     """comparison.load_all over Sources: (names, reports, problems) with each invalid
     submission's problems, the solution's shared ones said once."""
-    from ..analysis.comparison import _check_layouts
-    from ..analysis.scoring import score_prepared
-    from ..errors import InputError
-    names = [s.name for s in subs]
-    reports, problems = [], []
-    for s in subs:
-        try:
-            prep = load_pair(sol, s, options)
-            reports.append(score_prepared(prep, options))
-            problems.append([])
-        except InputError as e:
-            reports.append(None)
-            problems.append([str(p) for p in e.problems])
-    solution = [{x for x in lines if x.startswith("solution ")} for lines in problems]
-    common = set.intersection(*solution) if all(r is None for r in reports) else set()
-    for i, lines in enumerate(problems):
-        problems[i] = [x if x in common or not x.startswith("solution ") else
-                       f"{x} (with submission {names[i]})" for x in lines]
-    _check_layouts(names, reports, problems)
-    return names, reports, problems
+    from ..analysis.comparison import load_all
+    return load_all(sol, subs, options, names=[s.name for s in subs],
+                    loader=lambda truth, sub, opts, cancel=None: load_pair(truth, sub, opts))
 
 
 def _valid(sol, subs, options, need, what):

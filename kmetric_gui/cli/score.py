@@ -67,6 +67,10 @@ def looks_like(args):
         return []
     if comp is None:
         return []
+    if comp.metric is None:     # --competition would refuse it: say what gives its number
+        return [f"note:    looks like competition {comp.slug} ({comp.title}); no built-in "
+                f"metric gives its number ({comp.metric_file_needed}): score it with its "
+                "metric file (--metric-file FILE)"]
     return [f"note:    looks like competition {comp.words()}; score it with "
             f"--competition {comp.slug}"]
 

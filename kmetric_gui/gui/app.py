@@ -147,6 +147,8 @@ def main(argv=None):
     from ..metricfile.start import discard
     app.aboutToQuit.connect(discard)          # the metric files' spare host, if one waits
     win.show()
+    from .gc_guard import freeze_long_lived
+    freeze_long_lived()
     if args.screenshot:
         return _screenshot_mode(app, win, args)
     return app.exec()

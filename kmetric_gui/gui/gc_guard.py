@@ -41,6 +41,16 @@ def release():
             gc.enable()
 
 
+def freeze_long_lived():
+    """Call once the window is built: what is alive now (modules, the window's widgets
+    and plots) lives as long as the app, so it is moved out of the collector's scans
+    (gc.freeze). A full collection on this thread then walks only what was made since:
+    after opening 10,000 mask images it took 96-125 ms here, and 21-72 ms frozen
+    (bench/images_ui.py). Frozen objects are still freed when nothing refers to them."""
+    gc.collect()          # no garbage frozen with them
+    gc.freeze()
+
+
 def collect_due():
     """Collect the generations whose threshold was crossed (what gc would have done)."""
     t0, t1, t2 = gc.get_threshold()

@@ -167,6 +167,7 @@ class MainWindow(FileActions, UnsavedEdits, QMainWindow):
         c.saved.connect(lambda _: self._remember_recent())
         self.jobs.error.connect(self._unexpected_error)
         self.jobs.busy_changed.connect(self.status_progress.busy)
+        self.jobs.busy_changed.connect(self._prepare_pages)
         self.jobs.progress.connect(self.status_progress.progress)
         self.jobs.progress.connect(self._load_progress)
         self.jobs.busy_changed.connect(self._load_stopped)
@@ -312,10 +313,13 @@ class MainWindow(FileActions, UnsavedEdits, QMainWindow):
         QTimer.singleShot(0, self, lambda: self._show_anatomy(results))   # dropped with the window
         self._remember_recent()
 
+    def _prepare_pages(self, busy):
+        if busy and getattr(self.tabs, "fixes", None) is None:     # a turn of its own
+            QTimer.singleShot(0, self, self.tabs.prepare_fixes)
+
     def _show_anatomy(self, results):
-        from ..metrics import REGISTRY
-        # a metric file closed before this turn: its numbers are not drawn (no metric to ask)
-        if self.session.results is results and results.report.metric in REGISTRY:
+        # superseded before this turn (other options, e.g. a metric file closed): not drawn
+        if self.session.results is results and self.session.is_current(results.generation):
             self.tabs.show_report(results.report, self.session.data.base)
             self.scored.emit(results.report)      # score, anatomy and table all shown
 

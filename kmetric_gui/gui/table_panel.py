@@ -216,7 +216,13 @@ class TablePanel(QWidget):
         self.filter.blockSignals(False)
         self._drill = self._sort = None
         self.show_all.setVisible(False)
+        # The model shows every row already: the indicator is reset without asking for
+        # rows again (a job, and a second reset of a 10,000-row model, in the turn that
+        # shows newly scored files); a rows job still running is for the columns before.
+        self.jobs.cancel("rows")
+        on_sort, self.model.on_sort = self.model.on_sort, None
         self.table.horizontalHeader().setSortIndicator(-1, Qt.AscendingOrder)
+        self.model.on_sort = on_sort
         self.table.scrollToTop()
         self._update_label()
 

@@ -30,31 +30,8 @@ class Ndcg(MeanMetric):
         return fit_reason(self, sample, f"text in '{found[0]}' (ranked items)")
 
     def build(self, ctx):
-        from ..io.prepare import Prepared
-        from ._cells import Cells, Items
-        from ._family import opt
-        from ._layouts import Sides, at_rows, single_target
-        from .kernels.mapk import check_k, split_items
-        s = Sides(ctx)
-        name = single_target(s)
-        s.stop_if_any()
-        truth = split_items(s.texts(ctx.sol, name))
-        pred = split_items(s.texts(ctx.sub, name))
-        empty = np.flatnonzero(np.fromiter((len(x) == 0 for x in pred), bool, len(pred)))
-        if empty.size:
-            s.col.add(ctx.sub_name, f"column '{name}': {empty.size} empty prediction(s) "
-                      f"({self.label} needs at least one item a query): "
-                      f"{at_rows(empty, s.sub_ids)}", empty)
-        try:
-            check_k(opt(ctx.options, self, "k"))
-        except Exception as e:     # the option is named with the files' problems
-            s.col.add(ctx.sub_name, str(e))
-        s.stop_if_any()
-        return Prepared(self.name, ctx.reason, ctx.id_col, [name], s.sol_ids_arr, truth,
-                        [pred[i] for i in s.al.sub_index.tolist()], ctx.usage,
-                        layout=f"id '{ctx.id_col}' + space-separated items in '{name}'",
-                        cells=Cells(Items(allow_empty=True),
-                                    Items(allow_empty=False, need="at least one item a query")))
+        from ._layouts import item_lists
+        return item_lists(self, ctx, need="at least one item a query")
 
     def kernel(self, truth, pred, options):
         from ._family import opt

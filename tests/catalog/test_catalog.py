@@ -195,3 +195,20 @@ def test_a_metric_file_gets_the_competitions_id_column(tmp_path):
     want = np.sqrt(np.mean((np.log(m.SalePrice_y) - np.log(m.SalePrice_x)) ** 2))
     assert d["score"] == pytest.approx(want, rel=1e-9)
     assert d["parity"]["metric"] == "rmsle" and d["parity"]["difference"] != 0
+
+
+def test_a_competition_no_built_in_scores_is_not_proposed_for_competition(tmp_path, capsys):
+    """Files shaped as a competition only its metric file scores: the note named
+    `--competition SLUG`, which then refused it."""
+    c = next(c for c in UNSCORED if c["slug"] == "mercedes-benz-greener-manufacturing")
+    head = ",".join(c["id"] + c["targets"])
+    (tmp_path / "sol.csv").write_text(head + "\n1,90.5\n2,101.25\n3,88.0\n")
+    (tmp_path / "sub.csv").write_text(head + "\n1,91.0\n2,100.0\n3,90.0\n")
+    code, out, err = run(capsys, "score", tmp_path / "sol.csv", tmp_path / "sub.csv",
+                         "--metric", "rmse")
+    assert code == 0, err
+    assert f"looks like competition {c['slug']}" in out and "--metric-file" in out
+    assert f"--competition {c['slug']}" not in out
+    code, _, err = run(capsys, "score", tmp_path / "sol.csv", tmp_path / "sub.csv",
+                       "--competition", c["slug"])
+    assert code == 2 and "metric file" in err           # what the note no longer proposes

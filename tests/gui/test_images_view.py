@@ -70,3 +70,7 @@ def test_the_precision_recall_plot_is_made_for_boxes_only(qtbot, name):
         return
     curves = view.pr.getPlotItem().listDataItems()
     assert len(curves) == int((det.gt.sum(axis=0)[:10] > 0).sum()) > 0
+    # made after the view was styled, it still takes the palette's colours (it was black
+    # on the light theme)
+    from kmetric_gui.gui.widgets.theme import colors
+    assert view.pr.backgroundBrush().color() == colors(view.pr.palette())["background"]

@@ -7,12 +7,11 @@ to it in the table). A column chooser for several target columns.
 Numbers come from metrics/kernels/correlation.py (``scatter``) on the worker; the view draws.
 """
 import numpy as np
-import pyqtgraph as pg
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QSplitter
 
 from ..widgets.axes import relabel
-from ..widgets.theme import SEQUENTIAL, is_dark
+from ..widgets import scatter_draw
 from .column_choice import ColumnChoice
 from .family_base import (FamilyView, RowsTable, fmt, ids_of, plot, scored, share,
                           solution_rows)
@@ -96,34 +95,13 @@ class CorrelationView(ColumnChoice, FamilyView):
         self.furthest.fill(d["table"], d["sol"])
 
     def _draw_scatter(self, sc):
-        p = self.scatter
-        p.clear()
-        (x0, x1), (y0, y1) = sc.spans
-        if sc.density is not None:
-            d = np.log1p(sc.density.T)
-            rgba = SEQUENTIAL[is_dark()].map(0.25 + 0.75 * d / max(float(d.max()), 1e-12),
-                                             mode="byte").reshape(d.shape + (4,))
-            rgba[..., 3] = np.where(d > 0, 255, 0)
-            img = pg.ImageItem(rgba, axisOrder="row-major")
-            img.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
-            p.addItem(img)
-        else:
-            k = sc.sample
-            p.addItem(pg.ScatterPlotItem(sc.x[k], sc.y[k], size=4, pen=None,
-                                         brush=pg.mkBrush(31, 119, 180, 110)))
+        k = sc.sample
+        scatter_draw.points_or_density(self.scatter, sc.density, sc.spans,
+                                       *((sc.x[k], sc.y[k]) if sc.density is None else ()))
+        (x0, x1), _ = sc.spans
         slope, icept = sc.line
-        p.plot([x0, x1], [icept + slope * x0, icept + slope * x1],
-               pen=pg.mkPen((214, 39, 40), width=1.5, style=Qt.DashLine))
-        p.setXRange(x0, x1, padding=0.03)
-        p.setYRange(y0, y1, padding=0.03)
+        scatter_draw.line(self.scatter, [x0, x1], [icept + slope * x0, icept + slope * x1],
+                          sc.spans)
 
     def _draw_hist(self, sc):
-        p = self.hist
-        p.clear()
-        counts, edges = sc.hist
-        if counts.size:
-            p.addItem(pg.BarGraphItem(x0=edges[:-1], x1=edges[1:], height=counts,
-                                      brush=(31, 119, 180), pen=pg.mkPen((255, 255, 255, 80))))
-            p.addItem(pg.InfiniteLine(pos=0, angle=90, pen=pg.mkPen((214, 39, 40), width=1.5,
-                                                                    style=Qt.DashLine)))
-            p.setYRange(0, float(counts.max()) * 1.08, padding=0)
+        scatter_draw.histogram(self.hist, sc.hist)

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLab
 from ...core.words import plural
 from ...io.saving import csv_text
 from ..widgets.export import ExportButton
+from ..widgets import menus_later
 
 
 def scored(prep):
@@ -36,7 +37,8 @@ def scored_mask(prep, rows):
 
 
 def plot(title, left, bottom):
-    p = pg.PlotWidget(background="w", title=title)
+    p = pg.PlotWidget(background="w", title=title, enableMenu=False)
+    menus_later.later(p)
     p.setLabel("left", left)
     p.setLabel("bottom", bottom)
     p.setMouseEnabled(False, False)

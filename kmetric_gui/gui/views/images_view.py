@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QHBoxLayout, QLab
 
 from ...metrics.image_pictures import find_image, picture, worst
 from ..crash import guarded
+from ..widgets import menus_later
+from ..widgets.theme import style_plot
 
 PENS = {"tp": (40, 170, 70), "fp": (220, 50, 40), "fn": (40, 100, 230)}
 CLASS_COLOURS = [(31, 119, 180), (255, 127, 14), (44, 160, 44), (214, 39, 40), (148, 103, 189)]
@@ -97,7 +99,8 @@ class ImagesView(QWidget):
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.selectionModel().currentRowChanged.connect(self._picked)
         self.canvas = pg.GraphicsLayoutWidget()
-        self.box = self.canvas.addViewBox(lockAspect=True, invertY=True)
+        self.box = self.canvas.addViewBox(lockAspect=True, invertY=True, enableMenu=False)
+        menus_later.later(self.box)
         self.bg = pg.ImageItem(axisOrder="row-major")
         self.over = pg.ImageItem(axisOrder="row-major")
         self.box.addItem(self.bg)
@@ -159,11 +162,14 @@ class ImagesView(QWidget):
 
     def _pr_plot(self):
         if self.pr is None:
-            self.pr = pg.PlotWidget(title="Precision-recall per class (first IoU threshold)")
+            self.pr = pg.PlotWidget(title="Precision-recall per class (first IoU threshold)",
+                                  enableMenu=False)
+            menus_later.later(self.pr)
             self.pr.setLabel("left", "precision")
             self.pr.setLabel("bottom", "recall")
             self.pr.addLegend(offset=(-10, 10))
             self.pr.setMinimumHeight(110)
+            style_plot(self.pr)          # made after the view was styled: the palette's colours
             self.right.addWidget(self.pr)
             self.right.setStretchFactor(2, 1)
             # the picture keeps most of the height (at 1280x720 it was left 60 px)
@@ -274,7 +280,7 @@ def image_plots(entry):
         view.setBackground("w")
         view.resize(*SIZE)
         view.addLabel(pic.title + (f" — {pic.pairs[0]}" if pic.pairs else ""), row=0, col=0)
-        box = view.addViewBox(row=1, col=0, lockAspect=True, invertY=True)
+        box = view.addViewBox(row=1, col=0, lockAspect=True, invertY=True, enableMenu=False)
         bg, over = pg.ImageItem(axisOrder="row-major"), pg.ImageItem(axisOrder="row-major")
         box.addItem(bg)
         box.addItem(over)

@@ -7,13 +7,12 @@ the metric's own error; a column shows it only where it is not the residual or i
 (RMSLE: log(1 + prediction) − log(1 + truth)).
 """
 import numpy as np
-import pyqtgraph as pg
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QSplitter
 
 from ...fields import field_ndim
 from ...metrics.base import take
-from ..widgets.theme import SEQUENTIAL, is_dark
+from ..widgets import scatter_draw
 from .column_choice import ColumnChoice
 from .family_base import (FamilyView, RowsTable, fmt, ids_of, plot, scored, share,
                           solution_rows)
@@ -95,33 +94,13 @@ class ResidualView(ColumnChoice, FamilyView):
         self.largest.fill(d["table"], d["sol"])
 
     def _draw_scatter(self, d):
-        p, res = self.scatter, d["res"]
-        p.clear()
+        res = d["res"]
         lo, hi = res.span
-        if res.density is not None:
-            d = np.log1p(res.density.T)
-            # Every occupied cell visible (the map's pale end skipped), empty cells clear.
-            rgba = SEQUENTIAL[is_dark()].map(0.25 + 0.75 * d / max(float(d.max()), 1e-12),
-                                             mode="byte").reshape(d.shape + (4,))
-            rgba[..., 3] = np.where(d > 0, 255, 0)
-            img = pg.ImageItem(rgba, axisOrder="row-major")
-            img.setRect(QRectF(lo, lo, hi - lo, hi - lo))
-            p.addItem(img)
-        else:
-            k = res.sample
-            p.addItem(pg.ScatterPlotItem(d["t"][k], d["p"][k], size=4, pen=None,
-                                         brush=pg.mkBrush(31, 119, 180, 110)))
-        p.plot([lo, hi], [lo, hi], pen=pg.mkPen((214, 39, 40), width=1.5, style=Qt.DashLine))
-        p.setXRange(lo, hi, padding=0.03)
-        p.setYRange(lo, hi, padding=0.03)
+        spans = ((lo, hi), (lo, hi))
+        k = res.sample
+        scatter_draw.points_or_density(self.scatter, res.density, spans,
+                                       *((d["t"][k], d["p"][k]) if res.density is None else ()))
+        scatter_draw.line(self.scatter, [lo, hi], [lo, hi], spans)    # a perfect prediction
 
     def _draw_hist(self, res):
-        p = self.hist
-        p.clear()
-        counts, edges = res.hist
-        if counts.size:
-            p.addItem(pg.BarGraphItem(x0=edges[:-1], x1=edges[1:], height=counts,
-                                      brush=(31, 119, 180), pen=pg.mkPen((255, 255, 255, 80))))
-            p.addItem(pg.InfiniteLine(pos=0, angle=90, pen=pg.mkPen((214, 39, 40), width=1.5,
-                                                                    style=Qt.DashLine)))
-            p.setYRange(0, float(counts.max()) * 1.08, padding=0)
+        scatter_draw.histogram(self.hist, res.hist)

@@ -139,11 +139,18 @@ class MetricTabs(QTabWidget):
             if bar is not None and bar().currentMessage().startswith("Not compared"):
                 bar().clearMessage()            # compared again (e.g. the truth edit undone)
 
+    def prepare_fixes(self):
+        """Make the Fix first page ahead, while files are read on a worker: made when the
+        first fixes arrived, it was 30 ms of the turn that also draws the new anatomy."""
+        if getattr(self, "fixes", None) is None and getattr(self, "_fixes_made", None) is None:
+            from .fixes_page import FixesPage
+            self._fixes_made = FixesPage()
+
     def show_fixes(self, metric, fixes, gains, has_optimiser):
         """The Fix first tab, and the gains drawn by the metric's view (if it draws any)."""
         if getattr(self, "fixes", None) is None:
-            from .fixes_page import FixesPage
-            self.fixes = FixesPage()
+            self.prepare_fixes()
+            self.fixes, self._fixes_made = self._fixes_made, None
             style_plots(self.fixes)
             self.fixes.rows_requested.connect(self.rows_requested)
             self.fixes.honest_requested.connect(self.honest_requested)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLab
 from ...core.words import plural
 from ..crash import guarded
 from ..models.table import fit_columns
+from . import menus_later
 
 _PICKED = QColor(255, 243, 205)
 
@@ -113,7 +114,8 @@ class FixFirstPanel(QWidget):
             head.setSectionResizeMode(c, QHeaderView.Interactive)
         # The "error" words take what is left: a stretched id column cut the gains.
         head.setStretchLastSection(True)
-        self.plot = pg.PlotWidget(background="w")
+        self.plot = pg.PlotWidget(background="w", enableMenu=False)
+        menus_later.later(self.plot)
         self.plot.setMinimumHeight(90)      # the held-out curves below need room too
         self.plot.setLabel("bottom", "fixes applied (greedy order)")
         self.plot.setLabel("left", "score")

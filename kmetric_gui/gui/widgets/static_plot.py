@@ -6,7 +6,7 @@ BLUE, ORANGE, RED, GREEN = (31, 119, 180), (255, 127, 14), (200, 30, 30), (26, 1
 
 
 def static_plot(title, left="", bottom=""):
-    p = pg.PlotWidget(background="w", title=title)
+    p = pg.PlotWidget(background="w", title=title, enableMenu=False)   # a picture: no menu
     p.setMouseEnabled(False, False)
     p.hideButtons()
     for side in ("left", "bottom"):
