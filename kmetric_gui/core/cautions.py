@@ -12,11 +12,7 @@ interval says so instead of staying silent.
   squared, documents of Zipf sizes) it shrinks like n^(1/alpha - 1) at best
   and the bootstrap, which never draws a value beyond the sample's largest,
   cannot see the rest of the tail. Flagged when the share is at least
-  TAIL_SHARE / sqrt(n) and at least TAIL_LIGHT x ln(n) / n, the second the bar
-  a light tail stays under (Gaussian errors squared, a Pearson r's columns: below it
-  in 97 % of data sets at n = 50, 98 % at 200, bench/coverage.py's populations);
-  without it the first bar flagged normal data in 95 % of data sets at n = 50 and
-  42 % at 200. From about 1,000 units on the first bar is the higher.
+  TAIL_SHARE / sqrt(n).
 * A rare class (cells of a confusion matrix): fewer than RARE_ROWS rows in the
   rarest class or prediction.
 * Few units: fewer than FEW_UNITS units or groups resampled.
@@ -29,7 +25,6 @@ from .words import plural
 
 TOO_NARROW = "too narrow likely"
 TAIL_SHARE = 0.75      # flagged: the largest unit holds >= TAIL_SHARE / sqrt(n) of a total
-TAIL_LIGHT = 3.2       # ... and >= TAIL_LIGHT ln(n) / n, above what a light tail reaches
 TAIL_MIN_UNITS = 20    # below this, the few-units caution speaks instead
 RARE_ROWS = 6          # a class with fewer rows than this (confusion matrices)
 FEW_UNITS = 10         # fewer units (or groups) than this
@@ -68,21 +63,13 @@ def largest_share(units):
     return float(v.max() / total) if total > 0 else 0.0
 
 
-def tail_limit(n):
-    """The share of a total the largest of n units must reach to be flagged: a light
-    tail's largest share shrinks like ln(n) / n (the largest of n squared normals is
-    about 2 ln n), a heavy tail's like n^(1/alpha - 1), so at small n only a share
-    above a light tail's reach says anything."""
-    return max(TAIL_SHARE / np.sqrt(n), TAIL_LIGHT * np.log(n) / n)
-
-
 def tail_note(units):
     """The heavy-tail caution of Units, or None."""
     n = units.n
     if n < TAIL_MIN_UNITS:
         return None
     share = largest_share(units)
-    limit = tail_limit(n)
+    limit = TAIL_SHARE / np.sqrt(n)
     if share < limit:
         return None
     kind = units.kind
@@ -90,7 +77,9 @@ def tail_note(units):
             f"of a total the score is made of (more than {100 * limit:.1f}% for {n:,} "
             f"{plural(kind)}), as in samples from a heavy tail; resampling never draws a value "
             f"beyond this sample's largest, and with an infinite-variance tail (t(3) errors "
-            f"squared) 95% intervals cover about 80%")
+            f"squared) 95% intervals cover about 80%"
+            + (f"; at {n:,} {plural(kind)} a light tail often looks like this too" if n < 500
+               else ""))
 
 
 def rare_note(units):
@@ -144,4 +133,4 @@ def too_narrow(warnings):
 
 
 __all__ = ["TOO_NARROW", "cautions", "tail_note", "rare_note", "few_units_note", "rescored_note",
-           "largest_share", "tail_limit", "tail_values", "too_narrow"]
+           "largest_share", "tail_values", "too_narrow"]
