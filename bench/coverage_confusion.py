@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from coverage_populations import Joint, Kappa, _neighbour_joint
+from coverage_base import Joint, Kappa, _neighbour_joint
 from kmetric_gui.metrics import get_metric
 from kmetric_gui.metrics.kernels.kappa import kappa_from_confusion, weight_matrix
 from kmetric_gui.metrics.kernels.units import kappa_units
