@@ -11,7 +11,7 @@ from ..errors import InputError
 USAGE = "Usage"
 CODES = {"public": 0, "private": 1, "ignored": 2}
 SHOWN = 5                      # ids listed per kind of problem
-KEEP_BYTES = 512 << 20         # columns up to this size: each split's kept, frames made ahead
+KEEP_BYTES = 256 << 20         # columns up to this size: each split's kept, frames made ahead
 
 
 def _read(path, id_col):
@@ -198,7 +198,7 @@ class Splits:
         self.keep = _nbytes(cols) <= budget
         self.kept = {}                 # name -> (rows or None, {side: [(column, array)]})
         self.ready = {}                # name -> ((solution, submission), {side: {column: array}})
-        self.used = []                 # names scored since the last refill
+        self.used = {}                 # names scored since the last refill (in order, once)
 
     def _taken(self, name, rows_of):
         got = self.kept.get(name)
@@ -218,7 +218,7 @@ class Splits:
     def frames(self, name, rows_of, cells=None):
         """(solution, submission) of the split ``name`` (``rows_of()``: its rows, read once)."""
         rows, sides = self._taken(name, rows_of)
-        self.used.append(name)
+        self.used[name] = True
         ready = self.ready.pop(name, None)
         if ready is not None and _set_cells(ready[1], self.cols, rows, cells):
             return ready[0]
@@ -239,7 +239,7 @@ class Splits:
     def refill(self):
         """The frames of the splits just scored made again (unedited) for the next call."""
         from .replicate import _frame
-        names, self.used = dict.fromkeys(self.used), []
+        names, self.used = list(self.used), {}
         for name in names:
             if name in self.ready or name not in self.kept:
                 continue
