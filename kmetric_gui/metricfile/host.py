@@ -140,7 +140,13 @@ def _waiting(source):
     import select
     if os.name != "posix" and not hasattr(source, "fileno"):
         return None
-    return lambda seconds: bool(select.select([source], [], [], seconds)[0])
+
+    def waiting(seconds):
+        try:
+            return bool(select.select([source], [], [], seconds)[0])
+        except (OSError, ValueError):     # a descriptor select cannot take: as if a task came
+            return True
+    return waiting
 
 
 # -- many workers: forked on request ----------------------------------------------------
