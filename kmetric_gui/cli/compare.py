@@ -11,13 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .output import dumps
 import math
-import sys
 
 from .metricfile import add_metric_file_options
-from .options import (add_metric_options, check_competition_layout, check_given,
-                      competition_json, competition_lines, options_from_args, print_problems)
+from .options import (add_metric_options, check_competition_layout)
 from .stats import MAX_COUNT, METHOD_CHOICES, _count, _fraction, _number, add_group_options
 from ..core.words import plural
 
@@ -218,35 +215,17 @@ def _pct(f):
 
 def run(args: argparse.Namespace) -> int:
     from ..analysis.comparison import compare_files
-    from ..errors import InputError
-    copts, problems = compare_options(args)
-    for line in problems:
-        print(f"kmetric: {line}", file=sys.stderr)
-    if problems:
-        return 2
-    if args.metric_file:
+    from .decide import run_analysis
+    parsed = compare_options(args)
+    if args.metric_file and not parsed[1]:
         from .metricfile import run_compare
-        return run_compare(args, copts)
-    try:
-        options = options_from_args(args)
+        return run_compare(args, parsed[0])
+
+    def compute(options, copts):
         check_competition_layout(args, args.truth, args.submissions)
-        cmp = compare_files(args.truth, args.submissions, options, copts,
-                            group_column=args.group_column, groups_file=args.groups)
-        if cmp.submissions:
-            check_given(options, cmp.submissions[0].report.definition)
-    except InputError as e:
-        print_problems(e, sys.stderr)
-        return 2
-    d = cmp.to_json()
-    lines = []
-    if getattr(args, "competition", None) and d.get("metric"):
-        in_force = options.with_(metric=d["metric"])
-        d["competition"] = competition_json(args, options=in_force)
-        lines = competition_lines(args, options=in_force)
-    for line in cmp.problems:
-        print(f"kmetric: {line}", file=sys.stderr)
-    if args.json:
-        print(dumps(d))
-    else:
-        print("\n".join(lines + human_lines(cmp, d)))
-    return 2 if cmp.skipped else 0
+        return compare_files(args.truth, args.submissions, options, copts,
+                             group_column=args.group_column, groups_file=args.groups)
+    return run_analysis(args, parsed, compute, human_lines,
+                        definition=lambda cmp: cmp.submissions[0].report.definition
+                        if cmp.submissions else None,
+                        stderr=lambda cmp, d: cmp.problems, failed=lambda cmp: bool(cmp.skipped))

@@ -10,12 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .output import dumps
-import sys
 
 from ..metrics import get_metric
-from .options import (add_metric_options, check_competition_layout, check_given,
-                      competition_json, competition_lines, options_from_args, print_problems)
+from .options import (add_metric_options, check_competition_layout)
 from .stats import MAX_COUNT, _count, _number
 
 if TYPE_CHECKING:
@@ -106,29 +103,13 @@ def human_lines(d):
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors import InputError
     from ..analysis.ranking import rank_files, read_leaderboard
-    ropts, problems = rank_options(args)
-    for line in problems:
-        print(f"kmetric: {line}", file=sys.stderr)
-    if problems:
-        return 2
-    try:
+    from .decide import run_analysis
+
+    def compute(options, ropts):
         board = read_leaderboard(args.leaderboard)
-        options = options_from_args(args)
         check_competition_layout(args, args.truth, [args.submission])
-        where = rank_files(args.truth, args.submission, board, options, ropts)
-        check_given(options, get_metric(where.metric))
-    except InputError as e:
-        print_problems(e, sys.stderr)
-        return 2
-    d = where.to_json()
-    lines = []
-    if getattr(args, "competition", None):
-        in_force = options.with_(metric=where.metric)
-        d["competition"] = competition_json(args, options=in_force)
-        lines = competition_lines(args, options=in_force)
-    for w in d.get("warnings", []):
-        print(f"kmetric: warning: {w}", file=sys.stderr)
-    print(dumps(d) if args.json else "\n".join(lines + human_lines(d)))
-    return 0
+        return rank_files(args.truth, args.submission, board, options, ropts)
+    return run_analysis(args, rank_options(args), compute, lambda where, d: human_lines(d),
+                        definition=lambda where: get_metric(where.metric),
+                        stderr=lambda where, d: [f"warning: {w}" for w in d.get("warnings", [])])

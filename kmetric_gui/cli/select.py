@@ -10,14 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .output import dumps
 import math
-import sys
 
 from .compare import _table
 from ..metrics import get_metric
-from .options import (add_metric_options, check_competition_layout, check_given,
-                      competition_json, competition_lines, options_from_args, print_problems)
+from .options import (add_metric_options, check_competition_layout)
 from .stats import MAX_COUNT, _count, _fraction, _number
 from ..core.words import plural
 
@@ -121,28 +118,12 @@ def human_lines(adv, d):
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors import InputError
     from ..analysis.select import select_files
-    sopts, problems = select_options(args)
-    for line in problems:
-        print(f"kmetric: {line}", file=sys.stderr)
-    if problems:
-        return 2
-    try:
-        options = options_from_args(args)
+    from .decide import run_analysis
+
+    def compute(options, sopts):
         check_competition_layout(args, args.truth, args.submissions)
-        adv = select_files(args.truth, args.submissions, options, sopts)
-        check_given(options, get_metric(adv.metric))
-    except InputError as e:
-        print_problems(e, sys.stderr)
-        return 2
-    d = adv.to_json()
-    lines = []
-    if getattr(args, "competition", None):
-        in_force = options.with_(metric=adv.metric)
-        d["competition"] = competition_json(args, options=in_force)
-        lines = competition_lines(args, options=in_force)
-    for line in adv.problems:
-        print(f"kmetric: {line}", file=sys.stderr)
-    print(dumps(d) if args.json else "\n".join(lines + human_lines(adv, d)))
-    return 2 if adv.skipped else 0
+        return select_files(args.truth, args.submissions, options, sopts)
+    return run_analysis(args, select_options(args), compute, human_lines,
+                        definition=lambda adv: get_metric(adv.metric),
+                        stderr=lambda adv, d: adv.problems, failed=lambda adv: bool(adv.skipped))
