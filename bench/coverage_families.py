@@ -12,7 +12,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from coverage_populations import Joint, Population, _neighbour_joint
+from coverage_base import Joint, Population, _neighbour_joint
 
 LARGE = 100_000          # Levenshtein's simulated data set: its own error ~0.005 (sd 1.6)
 PHI = NormalDist().cdf

@@ -19,8 +19,9 @@ def add_stats_options(s, groups=False):
                    help="interval method (default auto, the one measured to hold here; the "
                         "output says which): studentised for the mean of one per-unit value "
                         "(losses, errors), percentile for ratios of sums; for a confusion matrix "
-                        "calibrated below 50 rows or with a class of under 6 rows, else "
-                        "percentile; for a rank statistic of one 0/1 column the score interval "
+                        "calibrated below 50 rows (below 200 with three classes or more) or "
+                        "with a class of under 6 rows, else percentile; for a rank statistic of "
+                        "one 0/1 column the score interval "
                         "below 50 rows of the rarer class, else percentile. bca: bias-corrected "
                         "and accelerated; calibrated: the double bootstrap; studentised: the "
                         "bootstrap-t; score: a rank statistic's closed-form score interval")

@@ -33,6 +33,7 @@ OUTER = 500                 # outer replicates used to calibrate (the first of t
 EXACT_WORK = 10_000_000     # single units: index draws while B1 x B2 x n stays under this
 LIMIT_WORK = 20_000_000     # ... and gathers of the outer replicates while B1 x n stays under this
 AUTO_UNITS = 50             # auto: calibrated below this many units (a confusion matrix) ...
+AUTO_UNITS_CLASSES = 200    # ... below this many with three classes or more ...
 AUTO_MINORITY = 6           # ... or when a class has fewer rows than this
 
 
@@ -149,8 +150,12 @@ def auto_method(units, minority=None):
     value, whose skew the percentile misses; percentile for ratios of several sums, where
     the studentised one measured worse (documents of heavy-tailed sizes: 0.72 against
     0.90). Cells of identical units (a confusion matrix): calibrated with a rare class or
-    very few rows, where the percentile covers too little, else percentile (calibrating a
-    50-row two-class table with 10 positives measured 100 %: too wide)."""
+    few rows, where the percentile covers too little, else percentile. Measured
+    (bench/coverage.py, 500 data sets a cell, the per-family numbers in
+    docs/statistics.md): tables of three classes or more held calibrated at 50 rows, where
+    the percentile fell to 0.923, and at 200 (0.936-0.960); two-class tables calibrated at
+    50 rows covered 0.99 (too wide), so they keep the percentile from 50 rows, and so does
+    a table of two cells (right and wrong) whatever the classes."""
     choose = getattr(units, "auto_choice", None)
     if choose is not None:
         return choose()
@@ -166,6 +171,9 @@ def auto_method(units, minority=None):
         minority = getattr(units, "minority", None)
     if units.n < AUTO_UNITS:
         return "calibrated", f"fewer than {AUTO_UNITS:,} {plural(units.kind)}"
+    if units.n < AUTO_UNITS_CLASSES and np.size(units.cells) > 4:   # > 4 cells: 3+ classes
+        return "calibrated", (f"fewer than {AUTO_UNITS_CLASSES:,} {plural(units.kind)} "
+                              f"with three classes or more")
     if minority is not None and minority < AUTO_MINORITY:
         return "calibrated", f"a class with fewer than {AUTO_MINORITY} {plural(units.kind)}"
     return "percentile", f"{units.n:,} {plural(units.kind)}"

@@ -318,9 +318,8 @@ class MainWindow(FileActions, UnsavedEdits, QMainWindow):
             QTimer.singleShot(0, self, self.tabs.prepare_fixes)
 
     def _show_anatomy(self, results):
-        from ..metrics import REGISTRY
-        # a metric file closed before this turn: its numbers are not drawn (no metric to ask)
-        if self.session.results is results and results.report.metric in REGISTRY:
+        # superseded before this turn (other options, e.g. a metric file closed): not drawn
+        if self.session.results is results and self.session.is_current(results.generation):
             self.tabs.show_report(results.report, self.session.data.base)
             self.scored.emit(results.report)      # score, anatomy and table all shown
 

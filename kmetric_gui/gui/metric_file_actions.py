@@ -2,14 +2,15 @@
 a drop on the window, the recent list, a project or `kmetric-gui --metric-file`;
 run only after the app's own "Run it" for that content (metricfile/seen.py keeps
 the app's list apart from the CLI's) or when started explicitly from the command
-line; scored, with an interval and the comparison, by jobs on the worker threads
-while the metric runs in processes of its own (metric_file_jobs), in the sandbox
+line; the metric runs in processes of its own (metric_file_jobs), in the sandbox
 where there is one, in another Python if asked.
 
-Once run, the file is also the session's metric (metric_file_session.py): the
-table's data, edits included, is what it scores there. The dock keeps its run of
-the files on disk (as Kaggle would score them) beside that number; what goes
-wrong is said in the dock and the Validation panel, the data staying.
+Once run, the file is the session's metric (metric_file_session.py): the table's
+data, edits included, is what it scores, once per pair and per edit. The dock shows
+that score (its first one of a pair is the dock's own job, installed as the
+session's data only when it scored: a file that fails never replaces the data
+shown), beside the file's score of the table as on disk once edited; the interval
+is the score panel's. What goes wrong is said in the dock and the Validation panel.
 The ``ask_*`` methods are the only dialogs (tests replace them).
 """
 from pathlib import Path
@@ -25,8 +26,8 @@ from .metric_file_problems import Problems
 from .metric_file_session import SessionMetric
 
 SUFFIXES = (".py", ".ipynb")
-KINDS = ("metricfile-read", "metricfile-inspect", "metricfile", "metricfile-ci",
-         "metricfile-compare", "metricfile-check")
+KINDS = ("metricfile-read", "metricfile-inspect", "metricfile", "metricfile-compare",
+         "metricfile-check")
 LANE = "background"            # never queues the data's own load and score behind it
 
 
@@ -36,7 +37,6 @@ def is_metric_file(path):
 
 class MetricFileActions(Problems, RecentAndProject, QObject):
     scored = Signal(object)        # metric_file_jobs.Scored shown
-    interval_ready = Signal(object)
     compared = Signal(object)      # the compare JSON object shown
     failed = Signal(str)           # an error shown (first line)
     ready = Signal(object)         # the file inspected: its arguments are in the panel
@@ -47,7 +47,8 @@ class MetricFileActions(Problems, RecentAndProject, QObject):
         self.source = self.info = self.last = None
         self.options, self.notes = [], []
         self._pending = None           # (args, higher_is_better) from a project
-        self._last_key = self._interval_key = None
+        self._last_key = None
+        self._disk = self._shown = None      # (run key, the file's score of the table as on disk)
         self._adopt_after = False
         self.dock, self.panel = ui.add_dock(win)
         self.args_box = ui.add_args_box(win, self._args_changed,
@@ -64,7 +65,7 @@ class MetricFileActions(Problems, RecentAndProject, QObject):
         s = win.session
         s.files_changed.connect(lambda *_: self._timer.start())
         s.compare_changed.connect(lambda *_: self._compare_if_needed())
-        s.results_changed.connect(lambda *_: self._show_parity())
+        s.results_changed.connect(lambda *_: (self._session_scored(), self._show_parity()))
         win.options_panel.stats_changed.connect(self._interval)
         win.jobs.busy_changed.connect(self._busy)
         win.jobs.ended.connect(self._job_ended)
@@ -169,7 +170,7 @@ class MetricFileActions(Problems, RecentAndProject, QObject):
             self.panel.show_error(" ".join(self.notes))
         self._enable()
         self.ready.emit(info)
-        self._adopt_after = True         # the metric in use once it scored the files on disk
+        self._adopt_after = True         # the metric in use once it scored the pair
         self.run()
 
     def close(self, quiet=False):
@@ -177,6 +178,8 @@ class MetricFileActions(Problems, RecentAndProject, QObject):
             self.win.jobs.cancel(kind)
         self.source = self.info = self.last = None
         self.options, self._last_key = [], None
+        self._disk = self._shown = None
+        self._adopt_after = False
         if not quiet:
             self.session_metric.release()     # the metric in use before comes back
         self.args_box.clear()
@@ -198,31 +201,43 @@ class MetricFileActions(Problems, RecentAndProject, QObject):
                          python=python, sandbox=mode)
 
     def _maybe_run(self):
+        """Other files shown: the file in use scores them in the session's own load; a
+        file waiting for a pair (opened first) is tried on them now."""
         run = self.current_run()
-        if run is not None and run.key != self._last_key:
+        if run is None or run.key == self._last_key or self.session_metric.in_use():
+            return
+        if self._adopt_after:
             self.run()
 
     def _adopt(self):
-        """The file as the session's metric (the table's data scored by it)."""
+        """The file as the session's metric (the table's data scored by it): its first
+        score of the pair is the dock's job, shown once it is the session's."""
         python, mode = self.args_box.place()
         self.session_metric.adopt(self.source, self.info, bool(self.args_box.higher_is_better()),
-                                  dict(self.args_box.values), python, mode)
+                                  dict(self.args_box.values), python, mode, on_error=self._failed)
 
     def run_again(self):
-        """Run (again): the file's score of the files on disk, and the file as the session's
-        metric again if another was chosen since."""
-        self._adopt_after = self.info is not None and not self.session_metric.in_use()
+        """Run (again): the session's data scored again by the file, made the metric in
+        use again if another was chosen since."""
+        if self.info is None:
+            return
+        if self.session_metric.in_use() and self.current_run() is not None:
+            self.panel.set_running(True, f"Scoring with {self.source.name}…")
+            self.win.controller.rescore()
+            return
+        self._adopt_after = True
         self.run()
 
     def _args_changed(self):
         if self.info is None:
             return
         m = self.session_metric.metric
-        if m is not None and m.higher_is_better != bool(self.args_box.higher_is_better()):
-            self._adopt()                 # another direction: another metric
+        if not self.session_metric.in_use() or (
+                m is not None and m.higher_is_better != bool(self.args_box.higher_is_better())):
+            self._adopt_after = True      # another direction is another metric; not in use:
+            self.run()                    # the arguments are for a score by the file
         else:
             self.session_metric.set_args(dict(self.args_box.values))
-        self.run()
 
     def _place_changed(self):
         """Another Python or sandbox mode: asked again where that Python is new for this
@@ -232,6 +247,8 @@ class MetricFileActions(Problems, RecentAndProject, QObject):
             self.open(self.source.path, dict(self.args_box.values), hib, self.source.sha256)
 
     def run(self):
+        """The file made the session's metric on the pair shown (one score of it, the
+        session's, shown here); in use already, the session scores what changes."""
         run = self.current_run()
         if run is None:
             if self.source is not None and self.info is not None:
@@ -243,23 +260,38 @@ class MetricFileActions(Problems, RecentAndProject, QObject):
             self._show_problem(f"metric file {run.source.name}: score() needs "
                                + ", ".join(missing) + " (give it under Options)", validation=True)
             return
+        if self.session_metric.in_use() and not self._adopt_after:
+            return
+        self._adopt_after = False
         self._last_key = run.key
-        self.last = self._interval_key = None
+        self.last = self._disk = self._shown = None
         self.panel.clear_results()
         self.panel.set_running(True, f"Scoring with {run.source.name}…")
-        self.win.jobs.cancel("metricfile-ci")
         self.win.jobs.cancel("metricfile-compare")
-        self.win.jobs.submit("metricfile", lambda progress, cancel: jobs_.score(run, progress, cancel),
-                             self._scored, on_error=self._failed, lane=LANE)
+        self._adopt()
+
+    def _session_scored(self):
+        """The session's result by the file in use: the dock's numbers (one score of each
+        pair and edit, the session's)."""
+        s, sm = self.win.session, self.session_metric
+        r = s.results
+        if (sm.metric is None or r is None or r is self._shown or r.report.metric != sm.metric.name
+                or not s.is_current(r.generation) or self.source is None):
+            return
+        self._shown = r
+        run = self.current_run()
+        if run is None:
+            return
+        self._last_key = run.key
+        self._scored(jobs_.shown(run, sm.metric, r.report))
 
     def _scored(self, result):
-        if result.run.key != self._last_key:
-            return
         self.last = result
-        if self._adopt_after:            # it scores: now the session's metric (a file that
-            self._adopt_after = False    # fails never replaces the data shown)
-            self._adopt()
         fs = result.fs
+        if self._disk is None or self._disk[0] != result.run.key:
+            self._disk = None
+        if not len(self.win.session.data.overlay):      # the table as on disk
+            self._disk = (result.run.key, fs.score)
         self.panel.show_score(fs.score, fs.splits)
         self.panel.set_running(False, f"Scored {fs.n_rows:,} rows in its own processes "
                                       f"({fs.call_seconds:.2f} s a call)." + ui.output_words(result.output))
@@ -271,35 +303,14 @@ class MetricFileActions(Problems, RecentAndProject, QObject):
         self._compare_if_needed()
 
     def _interval(self):
-        last = self.last
-        if last is None:
+        if self.last is None:
             return
         if self.session_metric.in_use():     # the score panel's interval is this file's
             self.panel.interval.setText("Interval: in the score panel (this file, re-scoring "
                                         "resampled rows of the table)")
-            return
-        stats = self.win.options_panel.stats_settings()[0]
-        level, reps, seed = stats.level, stats.replicates, stats.seed
-        key = (last.run.key, level, reps, seed)
-        if key == self._interval_key:      # the same interval (e.g. new row groups' list)
-            return
-        self._interval_key = key
-        self.win.jobs.submit(
-            "metricfile-ci", lambda progress, cancel: jobs_.interval(last, level, reps, seed,
-                                                                     progress, cancel),
-            self._interval_done, on_error=self._failed, lane=LANE)
-
-    def _interval_done(self, iv):
-        if self.last is None or iv.run.key != self.last.run.key:
-            return
-        notes = []
-        if iv.replicates < iv.asked:
-            notes.append(f"{iv.replicates} of {iv.asked} replicates (the time limit)")
-        if iv.failed:
-            notes.append(f"{iv.failed} replicates failed in the metric (undefined)")
-        notes += iv.ci.get("warnings", [])          # every caution the CLI prints
-        self.panel.show_interval(iv.ci, iv.level, "; ".join(notes))
-        self.interval_ready.emit(iv)
+        else:
+            self.panel.interval.setText("Interval: in the score panel once this file is the "
+                                        "metric in use (Run again)")
 
     def _compare_if_needed(self):
         last, s = self.last, self.win.session
@@ -322,7 +333,7 @@ class MetricFileActions(Problems, RecentAndProject, QObject):
     def _show_parity(self):
         from .metric_file_session import parity_text
         self.panel.show_parity(parity_text(self.win.session, self.session_metric.name,
-                                           self.last.fs.score if self.last else None))
+                                           self._disk[1] if self._disk else None))
 
     def cancel(self):
         for kind in KINDS:
@@ -332,8 +343,9 @@ class MetricFileActions(Problems, RecentAndProject, QObject):
     def _job_ended(self, kind, outcome):
         """However a metric-file job ended (Esc included), the dock is idle once none runs:
         Run again on, Cancel off."""
-        if kind == "metricfile-ci" and outcome != "done":
-            self._interval_key = None      # stopped or failed: asked again, it runs again
+        if kind == "metricfile" and outcome in ("cancelled", "superseded") and \
+                not self.win.jobs.running("metricfile"):
+            self.session_metric.drop_pending()   # its trial stopped: nothing installed
         if kind not in KINDS or any(k in KINDS for k in self.win.jobs.in_flight()):
             return
         if self.panel.running():

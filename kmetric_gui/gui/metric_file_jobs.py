@@ -1,8 +1,9 @@
 """What the app asks of a metric file, as job functions for the worker threads
 (gui/jobs.py). The metric's code runs in its worker process (metricfile/runner.py);
 these functions only wait on it, with the job's Cancel wired to kill that process.
+Scoring is the session's: the file's first score of a pair is its FileMetric's load and
+score (``first_score``), and every score the dock shows is the session's (``shown``).
 No Qt here."""
-import os
 from dataclasses import dataclass
 
 from ..errors import InputError
@@ -44,29 +45,12 @@ class Scored:
     output: dict = None       # what it wrote: {"stdout"|"stderr": (first text, bytes)}
 
 
-@dataclass(frozen=True)
-class Interval:
-    run: Run
-    ci: dict
-    level: float
-    replicates: int
-    asked: int
-    failed: int
-
-
 def _unchanged(source):
     """The file as the user agreed to run it: refused when its content changed since."""
     now = load_source(source.path)
     if now.sha256 != source.sha256:
         raise InputError(f"metric file {source.name} changed on disk since it was opened (its sha256 "
                          "differs): open it again to run the new content")
-
-
-def _worker(run, workers, cancel):
-    w = MetricWorker(run.source, (run.truth, run.submission), run.id_column, run.limits(), workers)
-    w.cancel_check = cancel           # Cancel kills the process within a tenth of a second
-    w.nice = WORKER_NICE
-    return w
 
 
 def read(path, sandbox_mode="auto"):
@@ -89,39 +73,43 @@ def doctests(source, cancel, python=None, sandbox="auto"):
         return w.doctests()
 
 
-def score(run, progress, cancel):
-    from ..metricfile.kaggle import score_file
-    _unchanged(run.source)
-    progress(0.1, f"running {run.source.name} in its own process")
-    with _worker(run, 1, cancel) as w:
-        try:
-            fs, usage = score_file(w, run.texts, run.higher_is_better)
-        except Exception as e:                 # what it wrote goes with its failure
-            e.output = w.output()
-            raise
-        place, output = w.place(), w.output()
-    return Scored(run, fs, usage, place, output)
+@dataclass(frozen=True)
+class First:
+    """The file's first score of the pair, read and scored by its FileMetric as the
+    window's own load does: handed to the session as its data, never scored again."""
+    prep: object
+    report: object
+    truth: str
+    submission: str
 
 
-def interval(scored, level, replicates, seed, progress, cancel):
-    """A percentile interval by re-scoring resampled rows (with the CLI's cautions); B capped
-    by the time limit."""
-    from ..analysis.stats import file_interval
-    from ..metricfile.kaggle import bootstrap, plan_replicates
-    run = scored.run
-    workers = max(1, min(os.cpu_count() or 1, 8))
-    with _worker(run, workers, cancel) as w:
-        b, _est = plan_replicates(w, scored.fs.call_seconds, replicates)
-        b = max(b, 0)
-        if b < 2:
-            raise InputError(f"metric file {run.source.name}: one call takes "
-                             f"{scored.fs.call_seconds:.1f} s; no bootstrap fits in the time limit")
+def first_score(metric, truth, submission, options, progress, cancel):
+    """The session's load and score of the pair with the (registered) metric file; on a
+    worker thread. A failure leaves the data shown as it was (nothing is installed)."""
+    from ..analysis.scoring import load, score_prepared
+    _unchanged(metric.source)
+    progress(0.1, f"running {metric.source.name} in its own processes")
+    prep = load(truth, submission, options, progress, cancel)
+    report = score_prepared(prep, options, progress, cancel)
+    prep.id_array                 # converted here, as the window's own load does
+    return First(prep, report, truth, submission)
 
-        def step(done, total):
-            progress(done / total, f"{run.source.name}: interval, {done} of {total} replicates")
-        values, failed = bootstrap(w, scored.fs, scored.usage, b, seed, cancel=cancel, progress=step)
-    return Interval(run, file_interval(values, level, scored.fs.n_rows).to_dict(seed), level, b,
-                    replicates, len(failed))
+
+def shown(run, metric, report):
+    """The session's score by the metric file, as the dock shows it (a Scored of the
+    table's data: its edits included)."""
+    from ..metricfile.kaggle import FileScore
+    r = report.result
+    w = getattr(r, "worker", None)
+    prep = report.prepared
+    fs = FileScore(metric.source, metric.call_args(report.options), metric.higher_is_better,
+                   report.n_rows, report.score,
+                   {k: v.score for k, v in report.splits.items() if k in ("public", "private")},
+                   getattr(prep, "id_column", "") or "", "", (metric.info or {}).get("doc", ""),
+                   getattr(r, "seconds", 0.0) or 0.0)
+    place = w.place() if w is not None else None
+    output = w.output() if w is not None else None
+    return Scored(run, fs, getattr(prep, "usage", None), place, output)
 
 
 def compare(run, others, level, replicates, seed, progress, cancel):

@@ -2,6 +2,7 @@
 status bar (a mixin of MetricFileActions, which has ``win``, ``panel``, ``dock``,
 ``source`` and the ``failed`` signal)."""
 from ..errors import InputError
+from ..metricfile.metric import ScoreFailed
 from ..metricfile.runner import MetricFailed
 from . import metric_file_ui as ui
 
@@ -14,7 +15,9 @@ class Problems:
 
     def _failed(self, exc):
         output = getattr(exc, "output", None)
-        if isinstance(exc, InputError):
+        if isinstance(exc, ScoreFailed):       # the metric's own code failed (not the data)
+            self._show_problem(str(exc), details=getattr(exc, "details", None), output=output)
+        elif isinstance(exc, InputError):
             lines = [str(x) for x in (getattr(exc, "problems", None) or [str(exc)])]
             self._show_problem(lines[0], lines, validation=True)
         elif isinstance(exc, MetricFailed):

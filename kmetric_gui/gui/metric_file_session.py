@@ -13,7 +13,10 @@ contained workers (metricfile/runner.py), started by the jobs that score.
 from PySide6.QtCore import QObject, Signal
 
 from ..metricfile.metric import PREFIX
+from .metric_file_jobs import first_score
 
+LANE = "background"          # never queues the data's own load and score behind it
+HOLD = "metricfile"          # the session's hold on edits while the file scores its first pair
 WORKERS = 2                  # processes a statistic may spread over (2 cores shared)
 
 
@@ -31,6 +34,7 @@ class SessionMetric(QObject):
         super().__init__(win)
         self.win = win
         self.metric = None        # the registered FileMetric, or None
+        self.pending = None       # a FileMetric scoring its first pair (not in use yet)
         self.before = None        # Options > Metric before the file (None: auto)
         win.controller.edit_failed.connect(self._edit_failed)
 
@@ -54,9 +58,14 @@ class SessionMetric(QObject):
         return self.metric is not None and s.options.metric == self.metric.name
 
     # -- taking the file as the metric ------------------------------------------------
-    def adopt(self, source, info, higher_is_better, values, python=None, sandbox="auto"):
+    def adopt(self, source, info, higher_is_better, values, python=None, sandbox="auto",
+              on_error=None):
         """Register the file as a metric and score the shown pair with it (after the
-        answer about unsaved edits: the data is read again by its worker)."""
+        answer about unsaved edits). In use already (another direction, place or
+        content): the session reads the pair again with it. Else its first score is a
+        trial (``first_score``, the dock's "metricfile" job): installed as the session's
+        data when it scored, so a file that fails never replaces the data shown
+        (``on_error`` says why) and the pair is scored once."""
         from ..metricfile.metric import FileMetric
         from .metric_file_jobs import WORKER_NICE
 
@@ -72,23 +81,89 @@ class SessionMetric(QObject):
         win = self.win
 
         def go():
-            from ..metrics import register
+            s = win.session
+            if not (s.truth_path and s.sub_path):
+                metric.close()
+                return
+            in_use = self.in_use()
+            self.drop_pending()
             self._unregister()
-            before = win.session.options.metric
+            before = s.options.metric
             self.before = before if not _is_file(before) else self.before
-            register(metric)
-            self.metric = metric
-            panel = win.options_panel
-            if panel.metric_combo.findData(metric.name) < 0:
-                panel.metric_combo.blockSignals(True)
-                panel.metric_combo.addItem(metric.label, metric.name)
-                panel.metric_combo.blockSignals(False)
+            if in_use:
+                self._install(metric, values)
+                win.controller.options_changed(self._options(metric.name, call_options(values)),
+                                               True)
+                self.adopted.emit(metric.name)
+                return
+            self._register(metric)        # its options are known (validated) from now on
+            self.pending = metric
             options = self._options(metric.name, call_options(values))
-            panel.foreign_values = dict(call_options(values))
-            win.controller.options_changed(options, True)
-            self.adopted.emit(metric.name)
-        if not win.request_discard(go) and self.metric is not metric:
+            truth, submission = s.truth_path, s.sub_path
+            s.hold(f"{source.name} reads and scores the files; edits are taken again once it "
+                   "scored them (Esc stops it)", owner=HOLD)
+            win.jobs.submit("metricfile", lambda progress, cancel: first_score(
+                metric, truth, submission, options, progress, cancel),
+                lambda first: self._first(metric, values, options, first),
+                on_error=lambda e: self._first_failed(metric, e, on_error), lane=LANE)
+        if not win.request_discard(go) and self.metric is not metric and self.pending is not metric:
             metric.close()            # nothing started yet; said no or saving first
+
+    def _register(self, metric):
+        from ..metrics import register
+        register(metric)
+
+    def _install(self, metric, values):
+        """``metric`` registered as the one in use: on the Options' list, its arguments."""
+        self._register(metric)
+        self.metric = metric
+        panel = self.win.options_panel
+        if panel.metric_combo.findData(metric.name) < 0:
+            panel.metric_combo.blockSignals(True)
+            panel.metric_combo.addItem(metric.label, metric.name)
+            panel.metric_combo.blockSignals(False)
+        panel.foreign_values = dict(call_options(values))
+
+    def _first(self, metric, values, options, first):
+        """The trial scored: its data and report are the session's (the same files still
+        shown), else the session reads the files now shown with it."""
+        if metric is not self.pending:
+            return
+        self.pending = None
+        win, s = self.win, self.win.session
+        self._install(metric, values)
+        options = self._options(metric.name, call_options(values))
+        s.release(HOLD)
+        if (s.truth_path, s.sub_path) == (first.truth, first.submission):
+            from .controller import Loaded
+            # a load of the same files with the metric before is not wanted any more
+            # (it would replace this data and score the file again)
+            win.jobs.cancel("load")
+            s.set_options(options)
+            # the window's own ending of a load (gui/controller.py): data, report, statistics
+            win.controller._loaded(Loaded(first.prep, first.report, first.truth, first.submission))
+        else:
+            win.controller.options_changed(options, True)
+        self.adopted.emit(metric.name)
+
+    def _first_failed(self, metric, exc, on_error):
+        if metric is self.pending:
+            self.drop_pending()
+        if on_error is not None:
+            on_error(exc)
+
+    def drop_pending(self):
+        """A trial that did not score (failed, stopped, superseded): unregistered, its
+        processes killed, edits taken again."""
+        from ..metrics import REGISTRY, unregister
+        metric, self.pending = self.pending, None
+        if metric is None:
+            return
+        if REGISTRY.get(metric.name) is metric:
+            unregister(metric.name)
+        metric.kill()
+        metric.close()
+        self.win.session.release(HOLD)
 
     def set_args(self, values):
         """score()'s arguments changed in the dock: the session's data rescored."""
@@ -122,13 +197,16 @@ class SessionMetric(QObject):
     def release(self, back=True):
         """The file is no longer a metric: the metric in use before comes back (the data
         read again with it) when the file was in use."""
+        self.drop_pending()
         if self.metric is None:
             return
         was_in_use = self.in_use()
         options = self._options(self.before, {})
-        self._unregister()
         if back and was_in_use:
+            # first superseded (new options: its results out of date, its score and
+            # analysis jobs stopped by the reload), then unregistered
             self.win.controller.options_changed(options, True)
+        self._unregister()
         self.released.emit()
 
     def _unregister(self):
@@ -150,11 +228,13 @@ class SessionMetric(QObject):
 
     def kill(self):
         """The window closes: its processes end and every call on them stops."""
-        if self.metric is not None:
-            self.metric.kill(for_good=True)
+        for metric in (self.metric, self.pending):
+            if metric is not None:
+                metric.kill(for_good=True)
 
     def shutdown(self):
         """The window closes: every process of the file's workers ends."""
+        self.drop_pending()
         metric, self.metric = self.metric, None
         if metric is not None:
             from ..metrics import unregister

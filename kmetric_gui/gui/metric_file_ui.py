@@ -42,7 +42,7 @@ def add_menus(win, mf):
         f.insertMenu(before, mf.recent_menu)
     acts["close"] = _action(f, "Close metric file", mf.close, "Ctrl+Alt+M", before)
     s = _menu(win, "Score")
-    acts["run"] = _action(s, "Run the metric &file again", mf.run, "Ctrl+Shift+M")
+    acts["run"] = _action(s, "Run the metric &file again", mf.run_again, "Ctrl+Shift+M")
     acts["check"] = _action(s, "Check the metric file (its &doctests)", mf.check, "Ctrl+Shift+K")
     h = _menu(win, "Help")
     acts["doc"] = _action(h, "The metric file's &docstring", mf.show_doc, "Shift+F1")

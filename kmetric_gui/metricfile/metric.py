@@ -257,7 +257,7 @@ def run(w, args, sets, cancel=None, progress=None, count=None):
     try:
         results = w.score_sets(args, sets, cancel=cancel, progress=progress, count=count)
     except MetricFailed as e:
-        raise ScoreFailed(str(e)) from None
+        raise _failed(e) from None
     except Cancelled:
         raise
     for r in results:
@@ -267,8 +267,15 @@ def run(w, args, sets, cancel=None, progress=None, count=None):
             except InputError:
                 raise
             except MetricFailed as e:
-                raise ScoreFailed(str(e)) from None
+                raise _failed(e) from None
     return results
+
+
+def _failed(e):
+    """The metric's failure as a ScoreFailed, its whole text kept for the details."""
+    out = ScoreFailed(str(e))
+    out.details = getattr(e, "details", None)
+    return out
 
 
 def file_metric(path, higher_is_better=None, *, paths=(), id_column=None, timeout=None,

@@ -67,7 +67,7 @@ class MapK(FamilyMetric):
         return fit_reason(self, sample, f"text in '{found[0]}' (items)")
 
     def build(self, ctx):
-        from ._layouts import item_lists
+        from ._item_lists import item_lists
         return item_lists(self, ctx, need="at least one item (MAP@K ranks a query's items)")
 
     def kernel(self, truth, pred, options):

@@ -30,7 +30,7 @@ class Ndcg(MeanMetric):
         return fit_reason(self, sample, f"text in '{found[0]}' (ranked items)")
 
     def build(self, ctx):
-        from ._layouts import item_lists
+        from ._item_lists import item_lists
         return item_lists(self, ctx, need="at least one item a query")
 
     def kernel(self, truth, pred, options):

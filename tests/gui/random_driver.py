@@ -129,6 +129,7 @@ class Driver(Actions):
         for name in ("load", "clear"):
             real = getattr(s, name)
             setattr(s, name, self._guard(real))
+        s.hold = self._guard_hold(s.hold)
         win.show()
         # Quick statistics: the soak is about sequences, not bootstrap sizes.
         win.options_panel.replicates.setValue(200)
@@ -169,6 +170,16 @@ class Driver(Actions):
                 self.reading_over = s.data.id if s.data is not None else None
             return started
         return reload
+
+    def _guard_hold(self, real):
+        """A metric file's first score of the pair is a load too: its data replaces the
+        data shown when it began (edits held meanwhile)."""
+        def hold(reason, owner="load"):
+            s = self.win.session
+            if owner == "metricfile" and reason:
+                self.reading_over = s.data.id if s.data is not None else None
+            return real(reason, owner)
+        return hold
 
     def _guard(self, real):
         """What the data was when the load began is what it replaces: no edit made while

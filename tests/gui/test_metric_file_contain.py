@@ -252,41 +252,40 @@ def test_the_python_option_runs_it_in_another_python(qtbot, window, mf, request,
 
 @pytest.mark.skipif(not LINUX, reason="a host is kept between runs on Linux")
 def test_the_host_kept_for_the_next_run_starts_it_clean(qtbot, window, mf, tmp_path):
-    """The app keeps its host warm between runs; what a run left (processes, files in its
-    folder or the sandbox's /dev/shm) is gone before the next one starts."""
+    """The app keeps its host warm between the jobs that run the file's code in it (the
+    file read for its signature, its doctests, compare); what one left (processes, files
+    in its folder or the sandbox's /dev/shm) is gone before the next one starts. The
+    files' code runs on import here: reading the signature runs it on the kept host, and
+    the second file's declared direction says whether it saw what the first left."""
     tok = token()
     left = write(tmp_path, f"""
         import os, subprocess
+        subprocess.Popen(["sh", "-c", "sleep {tok} &"]).wait()
+        open("left.txt", "w").write("x")
+        if os.access("/dev/shm", os.W_OK) and os.environ.get("KMETRIC_SANDBOXED"):
+            open("/dev/shm/left.txt", "w").write("x")
         HIGHER_IS_BETTER = True
         def score(solution, submission, row_id_column_name):
-            subprocess.Popen(["sh", "-c", "sleep {tok} &"]).wait()
-            open("left.txt", "w").write("x")
-            if os.access("/dev/shm", os.W_OK) and os.environ.get("KMETRIC_SANDBOXED"):
-                open("/dev/shm/left.txt", "w").write("x")
-            return float(os.getppid())
+            return 1.0
         """, name="left.py")
     look = write(tmp_path, """
         import os
-        HIGHER_IS_BETTER = True
+        HIGHER_IS_BETTER = not (os.path.exists("left.txt") or os.path.exists("/dev/shm/left.txt"))
         def score(solution, submission, row_id_column_name):
-            seen = os.path.exists("left.txt") or os.path.exists("/dev/shm/left.txt")
-            return float(os.getppid()) + 0.5 * seen
+            return 1.0
         """, name="look.py")
-    window.open_files(*PAIR)
     try:
-        with qtbot.waitSignal(mf.scored, timeout=60000) as a:
+        with qtbot.waitSignal(mf.ready, timeout=60000):
             mf.open(str(left))
-        # the dock's run ended (the session's statistics of the file, its metric in use now,
-        # may run on: they have a host of their own)
         qtbot.waitUntil(lambda: idle(mf), timeout=60000)
         assert wait_none(tok, 5.0) == []
         from kmetric_gui.metricfile import start
         kept = start._spare["host"].proc.pid
-        with qtbot.waitSignal(mf.scored, timeout=60000) as b:
+        with qtbot.waitSignal(mf.ready, timeout=60000) as b:
             mf.open(str(look))
-        assert b.args[0].fs.score == a.args[0].fs.score          # the same host, nothing left
+        assert b.args[0]["higher_is_better"] is True              # nothing left was seen
         qtbot.waitUntil(lambda: idle(mf), timeout=60000)
-        assert start._spare["host"].proc.pid == kept
+        assert start._spare["host"].proc.pid == kept               # the same host
     finally:
         import os
         for pid in sleepers(tok):
