@@ -11,6 +11,7 @@ from ..errors import InputError
 USAGE = "Usage"
 CODES = {"public": 0, "private": 1, "ignored": 2}
 SHOWN = 5                      # ids listed per kind of problem
+KEEP_BYTES = 256 << 20         # columns up to this size: each split's kept, frames made ahead
 
 
 def _read(path, id_col):
@@ -172,3 +173,129 @@ def _order(sol_ids, sub_ids, sub, sub_name, key, problems):
     if problems:
         raise InputError(problems[0], problems)
     return order.astype(np.int64)
+
+
+def split_rows(usage, name):
+    """Rows of a named split: "scored" (every row but the Ignored ones; None when none
+    is Ignored), "public", "private", or "every" (None)."""
+    if name == "every" or usage is None:
+        return None
+    if name == "scored":
+        return np.flatnonzero(usage != 2) if (usage == 2).any() else None
+    return np.flatnonzero(usage == CODES[name])
+
+
+class Splits:
+    """Each named split's columns taken once from the unedited ``replicate.Columns``, and
+    the next call's frames made ahead (``refill``, run while the worker waits for its next
+    task): a call then only sets the edited cells of rows in its split into them. Frames
+    go to one call only; the kept columns are never handed out, so a metric that deletes
+    or changes its frames' columns leaves nothing behind for the next call. Above
+    ``budget`` bytes of columns nothing is kept: each call takes its split afresh."""
+
+    def __init__(self, cols, budget=KEEP_BYTES):
+        self.cols = cols
+        self.keep = _nbytes(cols) <= budget
+        self.kept = {}                 # name -> (rows or None, {side: [(column, array)]})
+        self.ready = {}                # name -> ((solution, submission), {side: {column: array}})
+        self.used = {}                 # names scored since the last refill (in order, once)
+
+    def _taken(self, name, rows_of):
+        got = self.kept.get(name)
+        if got is None:
+            cols, rows = self.cols, rows_of()
+            if rows is None:
+                sides = {"sol": cols.sol, "sub": cols.sub}
+            else:
+                ids = cols.ids().take(rows, None)
+                sides = {side: [(c, ids if c == cols.id_col else a.take(rows))
+                                for c, a in getattr(cols, side)] for side in ("sol", "sub")}
+            got = (rows, sides)
+            if self.keep:
+                self.kept[name] = got
+        return got
+
+    def frames(self, name, rows_of, cells=None):
+        """(solution, submission) of the split ``name`` (``rows_of()``: its rows, read once)."""
+        rows, sides = self._taken(name, rows_of)
+        self.used[name] = True
+        ready = self.ready.pop(name, None)
+        if ready is not None and _set_cells(ready[1], self.cols, rows, cells):
+            return ready[0]
+        from .replicate import _frame
+        out = []
+        for side in ("sol", "sub"):
+            changed = (cells or {}).get(side) or {}
+            full = dict(getattr(self.cols, side)) if changed else {}
+            fresh = {}
+            for c, a in sides[side]:
+                a = a.copy()
+                if c in changed and c != self.cols.id_col:
+                    a = _patched(a, full[c], rows, *changed[c])
+                fresh[c] = a
+            out.append(_frame(fresh))
+        return tuple(out)
+
+    def refill(self):
+        """The frames of the splits just scored made again (unedited) for the next call."""
+        from .replicate import _frame
+        names, self.used = list(self.used), {}
+        for name in names:
+            if name in self.ready or name not in self.kept:
+                continue
+            arrays = {side: {c: a.copy() for c, a in cols} for side, cols in self.kept[name][1].items()}
+            self.ready[name] = (tuple(_frame(dict(arrays[s])) for s in ("sol", "sub")), arrays)
+
+
+def _nbytes(cols):
+    return sum(getattr(a, "nbytes", 0) for _, a in cols.sol + cols.sub)
+
+
+def _set_cells(arrays, cols, rows, cells):
+    """The edited cells of the split's rows set into frames made ahead (their arrays), or
+    False when one must change a column's kind (a new array: the frames are made anew)."""
+    todo = []
+    for side in ("sol", "sub"):
+        full = dict(getattr(cols, side))
+        for c, (pos, values) in ((cells or {}).get(side) or {}).items():
+            if c == cols.id_col or c not in arrays[side]:
+                continue
+            a = arrays[side][c]
+            values = _values_for(full[c], values)
+            if not isinstance(a, np.ndarray) or np.result_type(full[c], values) != a.dtype:
+                return False
+            todo.append((a, *_in_split(rows, pos, values)))
+    for a, pos, values in todo:
+        if len(pos):
+            a[pos] = values
+    return True
+
+
+def _in_split(rows, pos, values):
+    """(positions within the split, their values) of the edited rows that are in it."""
+    pos = np.asarray(pos, dtype=np.int64)
+    if rows is None:
+        return pos, values
+    at = np.minimum(np.searchsorted(rows, pos), max(len(rows) - 1, 0))
+    inside = rows[at] == pos if len(rows) else np.zeros(len(pos), dtype=bool)
+    return at[inside], values[inside]
+
+
+def _values_for(full, values):
+    from .replicate import _values_for as kind_of
+    return kind_of(full, values)
+
+
+def _patched(a, full, rows, pos, values):
+    """``a`` (a split's copy of the column ``full``) with the edited cells in it, in the
+    kind the whole edited column takes (as ``Columns.with_cells`` makes it: an integer
+    column given 0.5 is a float column in every split, as in the edited file)."""
+    values = _values_for(full, values)
+    if isinstance(a, np.ndarray):
+        kind = np.result_type(full, values)
+        if kind != a.dtype:
+            a = a.astype(kind)
+    pos, values = _in_split(rows, pos, values)
+    if len(pos):
+        a[pos] = values
+    return a

@@ -107,12 +107,13 @@ def _single(proto_in, send):
         if channel == 0:
             msg = wire.loads(payload)
             if msg[0] == "fork":
-                _work(read, lambda data: send(msg[1], data), msg[2], _end)
+                _work(read, lambda data: send(msg[1], data), msg[2], _end, _waiting(proto_in))
             _end()
 
 
-def _work(read, write, init, at_end):
-    """The worker's loop: one task at a time, every ending said (never raised out)."""
+def _work(read, write, init, at_end, waiting=None):
+    """The worker's loop: one task at a time, every ending said (never raised out).
+    ``waiting(seconds)``: whether the next task arrives within that time (worker.idle)."""
     from . import worker
     worker.init(*init)
     while True:
@@ -130,6 +131,22 @@ def _work(read, write, init, at_end):
             data = wire.dumps((task_id, "raised", ("error", f"its answer cannot be sent back "
                                                    f"({type(e).__name__})", None, None)))
         write(data)
+        worker.idle(waiting)
+
+
+def _waiting(source):
+    """A function telling whether ``source`` (a socket or a pipe) has input within some
+    seconds; None where select cannot wait on it (a pipe on Windows)."""
+    import select
+    if os.name != "posix" and not hasattr(source, "fileno"):
+        return None
+
+    def waiting(seconds):
+        try:
+            return bool(select.select([source], [], [], seconds)[0])
+        except (OSError, ValueError):     # a descriptor select cannot take: as if a task came
+            return True
+    return waiting
 
 
 # -- many workers: forked on request ----------------------------------------------------
@@ -225,7 +242,8 @@ def _child(sock, init):
         for sig in (signal.SIGCHLD, signal.SIGTERM):
             signal.signal(sig, signal.SIG_DFL)
         _close_all_but((0, 1, 2, sock.fileno()))
-        _work(sock.recv, lambda data: sock.sendall(wire.frame(0, data)), init, lambda: os._exit(0))
+        _work(sock.recv, lambda data: sock.sendall(wire.frame(0, data)), init, lambda: os._exit(0),
+              _waiting(sock))
     finally:
         os._exit(0)
 

@@ -19,6 +19,7 @@ from .source import where
 
 DEFAULT_TIMEOUT = 1800.0      # Kaggle's 30 minutes for Public and Private together
 MEMORY_SHARE = 0.5            # without --metric-memory-gb: each process at most half the RAM
+ONE_TRIP = 8                  # a single worker's sets sent as one task up to this many (a score's splits)
 
 
 class MetricFailed(Exception):
@@ -72,6 +73,20 @@ def _limits_memory():
     return sys.platform.startswith("linux")
 
 
+def split_positions(usage):
+    """{split name: its rows} as the worker names them (frames.split_rows reads the same)."""
+    from .frames import split_rows
+    if usage is None:
+        return {}
+    return {name: split_rows(usage, name) for name in ("scored", "public", "private")}
+
+
+def _same(rows, pos):
+    import numpy as np
+    return (isinstance(rows, np.ndarray) and pos is not None and rows.shape == pos.shape
+            and rows.dtype.kind in "iu" and np.array_equal(rows, pos))
+
+
 class MetricWorker:
     """One metric file and one pair of files, scored in worker processes."""
 
@@ -89,6 +104,7 @@ class MetricWorker:
         self.nice = 0                # the app's workers: niced below its window (worker.init)
         self.environment = None      # the workers' Python, libraries and sandbox (place())
         self.keep_host = self.limits.keep   # the app: the host stays for its next run (start.py)
+        self._splits = {}            # split name -> rows, once prepare() read the Usage codes
 
     # -- the pool ----------------------------------------------------------------
     def _executor(self):
@@ -279,6 +295,7 @@ class MetricWorker:
         if r[0] == "problem":
             raise InputError(r[1][0], r[1])
         self._raise(r)
+        self._splits = split_positions(r[1][1])
         return r[1]
 
     def ask(self, task, *extra):
@@ -298,6 +315,8 @@ class MetricWorker:
         if count is None:
             row_sets = list(row_sets)
             count = len(row_sets)
+        if chunk is None and self.workers == 1 and count <= ONE_TRIP:
+            chunk = count                        # one process: the few sets in one round trip
         chunk = chunk or max(1, min(50, -(-count // (self.workers * 4))))
         it = iter(row_sets)
         pending, results, done_sets = {}, {}, 0
@@ -338,8 +357,19 @@ class MetricWorker:
         return [r for start in sorted(results) for r in results[start]]
 
     def _submit(self, kwargs, part):
+        part = [self._named(rows) for rows in part]
         return self._executor().submit(worker.score_rows, *self._args(), self.paths, self.id_col,
                                        kwargs, part)
+
+    def _named(self, rows):
+        """A row set whose rows are exactly a split's sent as the split's name: the worker
+        knows them (and keeps that split's columns), so 8 bytes a row never travel."""
+        spec = rows if isinstance(rows, dict) else {"rows": rows}
+        got = spec.get("rows")
+        for name, pos in self._splits.items():
+            if _same(got, pos):
+                return dict(spec, rows=name) if isinstance(rows, dict) else name
+        return rows
 
     def score_one(self, kwargs, rows=None):
         (r,) = self.score_sets(kwargs, [rows])

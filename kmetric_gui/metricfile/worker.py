@@ -15,6 +15,7 @@ import traceback
 _state = {}                  # what this process has loaded: the metric and the frames, with their keys
 VISIBLE_LIMIT = 280          # Kaggle shows participants this many characters
 DETAILS_LIMIT = 64 << 10     # the full text behind "details" (a 10 MB message is not shown whole)
+IDLE_PAUSE = 0.004            # seconds a worker leaves to kmetric's reading of an answer (idle)
 
 
 def init(workdir, memory_bytes, nice=0):
@@ -234,7 +235,12 @@ def _call(fn, sol, sub, rows, id_col, kwargs):
     """score() on a fresh pair of ``rows`` (None: all rows; metrics delete columns in place);
     a dict row set also changes the submission (``edits``)."""
     cols = _columns(sol, sub, id_col)
+    split = _split_frames(cols, rows)
+    if split is not None:
+        return fn(*split, id_col, **kwargs)
     edit = None
+    if isinstance(rows, str):
+        rows = _positions(rows)
     if isinstance(rows, dict) and rows.get("cells"):
         cols = _edited(cols, rows["cells"])
     if isinstance(rows, dict) and "draw" in rows:
@@ -242,10 +248,43 @@ def _call(fn, sol, sub, rows, id_col, kwargs):
     elif isinstance(rows, dict):
         from .edits import edit_of
         rows, edit = edit_of(rows, cols, _other)
-        if isinstance(rows, str):        # "scored": every row but the Ignored ones
-            rows = _scored()
+        if isinstance(rows, str):        # a split's name ("scored": every row but the Ignored)
+            rows = _positions(rows)
     s, u = cols.frames(rows, edit)
     return fn(s, u, id_col, **kwargs)
+
+
+def _split_frames(cols, rows):
+    """A split's frames (every row, a named split, with or without the app's edited cells)
+    from its columns kept once (frames.Splits), or None for any other row set."""
+    spec = rows if isinstance(rows, dict) else {"rows": rows}
+    name = "every" if spec.get("rows") is None else spec["rows"]
+    if not isinstance(name, str) or set(spec) - {"rows", "cells"} or not cols.simple:
+        return None
+    splits = _state.get("splits")
+    if splits is None or splits.cols is not cols:
+        from .frames import Splits
+        splits = _state["splits"] = Splits(cols)
+    return splits.frames(name, lambda: _positions(name), spec.get("cells"))
+
+
+def idle(waiting=None):
+    """Between tasks (host.py, once an answer is sent): the next call's frames made ahead,
+    after a pause that leaves the CPU to kmetric reading the answer (``waiting(seconds)``:
+    whether a task arrived meanwhile; it goes first)."""
+    splits = _state.get("splits")
+    if splits is None or not splits.used or waiting is not None and waiting(IDLE_PAUSE):
+        return
+    try:
+        splits.refill()
+    except Exception:                # noqa: BLE001 -- out of memory and kin: made at the call instead
+        splits.ready.clear()
+
+
+def _positions(name):
+    """The rows of a split named by kmetric (runner.split_positions), None for every row."""
+    from .frames import split_rows
+    return split_rows(_state["frames"][2], name)
 
 
 def _edited(cols, cells):
@@ -280,11 +319,6 @@ def table_columns(code, name, function, paths, id_col):
                    "sub": [(str(c), arrow(sub[c])) for c in sub.columns if c != key]})
 
 
-def _scored():
-    usage = _state["frames"][2]
-    return None if usage is None or not (usage == 2).any() else (usage != 2).nonzero()[0]
-
-
 def _drawn(spec):
     """A bootstrap draw made from the generator's state the parent had before it."""
     import numpy as np
@@ -292,9 +326,9 @@ def _drawn(spec):
     rng = np.random.Generator(getattr(np.random, state["bit_generator"])())
     rng.bit_generator.state = state
     rows = rng.integers(0, spec["n"], size=spec["n"])
-    base = spec.get("rows")                  # the rows drawn from: all, "scored", or positions
+    base = spec.get("rows")                  # the rows drawn from: all, a split's name, or positions
     if isinstance(base, str):
-        base = _scored()
+        base = _positions(base)
     return rows if base is None else np.asarray(base)[rows]
 
 
