@@ -189,6 +189,8 @@ class AdditiveMetric(VariantHooks, StatsAnalyses, Metric):
     # -- edits: the sums lose the edited rows' old statistics, gain the new ----------
     def rescore_cells(self, report, cells, old, new):
         from ._edits import rescore_splits
+        if self.variant(report) is not None:   # rounded, weighted, masked, by group: not
+            return None                        # the plain rows' sums; scored again
         opts = report.options
         return rescore_splits(self, report, cells, old, new,
                               lambda result, edit: self.edit_split(opts, result, edit))
