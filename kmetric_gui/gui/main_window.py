@@ -167,7 +167,6 @@ class MainWindow(FileActions, UnsavedEdits, QMainWindow):
         c.saved.connect(lambda _: self._remember_recent())
         self.jobs.error.connect(self._unexpected_error)
         self.jobs.busy_changed.connect(self.status_progress.busy)
-        self.jobs.busy_changed.connect(self._prepare_pages)
         self.jobs.progress.connect(self.status_progress.progress)
         self.jobs.progress.connect(self._load_progress)
         self.jobs.busy_changed.connect(self._load_stopped)
@@ -313,8 +312,12 @@ class MainWindow(FileActions, UnsavedEdits, QMainWindow):
         QTimer.singleShot(0, self, lambda: self._show_anatomy(results))   # dropped with the window
         self._remember_recent()
 
-    def _prepare_pages(self, busy):
-        if busy and getattr(self.tabs, "fixes", None) is None:     # a turn of its own
+    def showEvent(self, event):
+        super().showEvent(event)
+        # The Fix first page is made on the first idle turn after the window shows: made
+        # when the first fixes arrived it took 30 ms of the turn that draws the anatomy,
+        # and made when a load starts its widgets waited on the reading worker's GIL.
+        if getattr(self.tabs, "fixes", None) is None:
             QTimer.singleShot(0, self, self.tabs.prepare_fixes)
 
     def _show_anatomy(self, results):

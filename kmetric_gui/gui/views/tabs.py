@@ -140,8 +140,8 @@ class MetricTabs(QTabWidget):
                 bar().clearMessage()            # compared again (e.g. the truth edit undone)
 
     def prepare_fixes(self):
-        """Make the Fix first page ahead, while files are read on a worker: made when the
-        first fixes arrived, it was 30 ms of the turn that also draws the new anatomy."""
+        """Make the Fix first page ahead (the window calls it once shown, when idle): made
+        when the first fixes arrived, it was 30 ms of the turn that draws the anatomy."""
         if getattr(self, "fixes", None) is None and getattr(self, "_fixes_made", None) is None:
             from .fixes_page import FixesPage
             self._fixes_made = FixesPage()
