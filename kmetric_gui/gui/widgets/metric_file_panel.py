@@ -125,8 +125,9 @@ class MetricFilePanel(QWidget):
         f.setBold(True)
         self.title.setFont(f)
         self.title.setToolTip(f"sha256 {sha256}\nRuns in processes of its own. Once run it is the "
-                              "metric in use: the table's edits are what it scores (the "
-                              "score here is of the files on disk)."
+                              "metric in use: the table's edits are what it scores, and the "
+                              "score here is the table's (once edited, the files on disk's "
+                              "score is given beside it)."
                               + (f"\n\n{doc_line}" if doc_line else ""))
         self.clear_results()
 
