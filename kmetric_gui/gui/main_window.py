@@ -312,6 +312,7 @@ class MainWindow(FileActions, UnsavedEdits, QMainWindow):
         QTimer.singleShot(0, self, lambda: self._show_anatomy(results))   # dropped with the window
         self._remember_recent()
 
+    @guarded
     def showEvent(self, event):
         super().showEvent(event)
         # The Fix first page is made on the first idle turn after the window shows: made
