@@ -23,20 +23,20 @@ from ..metricfile.arg_schema import arg_options, as_texts, required
 from . import metric_file_jobs as jobs_
 from . import metric_file_ui as ui
 from .metric_file_project import MAX_RECENT, RecentAndProject  # noqa: F401 -- MAX_RECENT: tests
+from .metric_file_doc import LANE, DocActions
 from .metric_file_problems import Problems
 from .metric_file_session import SessionMetric
 
 SUFFIXES = (".py", ".ipynb")
 KINDS = ("metricfile-read", "metricfile-inspect", "metricfile", "metricfile-check")
 COMPARE = "compare"            # the session's comparison (gui/compare_jobs.py), shown here
-LANE = "background"            # never queues the data's own load and score behind it
 
 
 def is_metric_file(path):
     return Path(str(path)).suffix.lower() in SUFFIXES
 
 
-class MetricFileActions(Problems, RecentAndProject, QObject):
+class MetricFileActions(DocActions, Problems, RecentAndProject, QObject):
     scored = Signal(object)        # metric_file_jobs.Scored shown
     compared = Signal(object)      # the compare JSON object shown
     failed = Signal(str)           # an error shown (first line)
@@ -374,30 +374,6 @@ class MetricFileActions(Problems, RecentAndProject, QObject):
         if self.panel.running():
             self.panel.set_running(False, "Stopped: the metric's processes were ended. Run again "
                                           "to score." if outcome == "cancelled" else "")
-
-    def check(self):
-        source = self.source
-        if source is None:
-            return
-        self.panel.set_running(True, f"Running the doctests of {source.name}…")
-
-        def done(r):
-            attempted, failed, report = r
-            text = (f"{source.name}: no doctests to run" if not attempted else
-                    f"{source.name}: all {attempted} doctest examples passed" if not failed else
-                    f"{source.name}: {failed} of {attempted} doctest examples failed")
-            self.panel.set_running(False, text)
-            if failed:
-                self.panel.show_error(report[-2000:])
-            self._say(text)
-        python, mode = self.args_box.place()
-        self.win.jobs.submit("metricfile-check",
-                             lambda progress, cancel: jobs_.doctests(source, cancel, python, mode),
-                             done, on_error=self._failed, lane=LANE)
-
-    def show_doc(self):
-        if self.source is not None:
-            self.doc_dialog = ui.show_doc(self.win, self.source.name, (self.info or {}).get("doc", ""))
 
     def _busy(self, busy):
         running = [k for k in self.win.jobs.in_flight() if k in self._kinds()]

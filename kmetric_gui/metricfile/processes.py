@@ -116,9 +116,9 @@ def _package_parent():
 
 
 # the worker's own code, copied for another Python (which must not see kmetric's packages)
-CODE = ("errors.py", "metricfile/worker.py", "metricfile/frames.py", "metricfile/replicate.py",
-        "metricfile/edits.py", "metricfile/kaggle_metric_utilities.py", "metricfile/host.py",
-        "metricfile/wire.py")
+CODE = ("errors.py", "metricfile/worker.py", "metricfile/worker_errors.py", "metricfile/frames.py",
+        "metricfile/replicate.py", "metricfile/edits.py", "metricfile/kaggle_metric_utilities.py",
+        "metricfile/host.py", "metricfile/wire.py")
 BOOT = "import sys; sys.path.{add}; from kmetric_gui.metricfile.host import main; main()"
 
 

@@ -38,7 +38,9 @@ def column(window, title):
     return next(i for i, c in enumerate(window.table_panel.model.columns) if c.name == title)
 
 
-def test_closing_while_its_score_is_pending_shows_the_metric_before(qtbot, window, tmp_path):
+def _file_in_use(qtbot, window, tmp_path):
+    """A built-in's score, then the slow file adopted as the metric; what is drawn and
+    every error from then on recorded."""
     mf = window.metric_file
     mf.ask_run = lambda name, state=None: True
     mf.args_box.set_place(None, "off")             # it writes outside its scratch folder
@@ -55,6 +57,11 @@ def test_closing_while_its_score_is_pending_shows_the_metric_before(qtbot, windo
     window.failed.connect(errors.append)
     window.jobs.error.connect(lambda kind, e: errors.append(f"{kind}: {e}"))
     mf.failed.connect(errors.append)
+    return mf, builtin, started, drawn, errors
+
+
+def test_closing_while_its_score_is_pending_shows_the_metric_before(qtbot, window, tmp_path):
+    mf, builtin, started, drawn, errors = _file_in_use(qtbot, window, tmp_path)
     set_cell(window, 0, column(window, "class_0 (submission)"), "0.5")
     qtbot.waitUntil(started.exists, timeout=60000)            # its score of the edit runs
     mf.close()
@@ -74,22 +81,7 @@ def test_closing_while_its_score_is_pending_shows_the_metric_before(qtbot, windo
 def test_closing_as_its_score_lands_draws_nothing_of_it(qtbot, window, tmp_path):
     """The close in the very turn the file's score of an edit is taken (its anatomy and
     statistics still to come): neither runs on the closed file."""
-    mf = window.metric_file
-    mf.ask_run = lambda name, state=None: True
-    mf.args_box.set_place(None, "off")
-    window.options_panel.replicates.setValue(100)
-    window.options_panel.splits.setValue(100)
-    builtin = wait_scored(qtbot, window, lambda: window.open_files(*PAIR))
-    p, _started = slow_on_edit(tmp_path)
-    with qtbot.waitSignal(mf.scored, timeout=60000):
-        mf.open(str(p))
-    qtbot.waitUntil(lambda: window.session.results.report.metric == "file:slow.py", timeout=60000)
-    qtbot.waitUntil(lambda: not window.jobs.in_flight(), timeout=120000)
-    drawn, errors = [], []
-    window.scored.connect(lambda r: drawn.append(r.metric))
-    window.failed.connect(errors.append)
-    window.jobs.error.connect(lambda kind, e: errors.append(f"{kind}: {e}"))
-    mf.failed.connect(errors.append)
+    mf, builtin, _started, drawn, errors = _file_in_use(qtbot, window, tmp_path)
     first, closed = window.session.results, []
 
     def close_when_it_lands(*_):
