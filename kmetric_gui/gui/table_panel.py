@@ -273,7 +273,7 @@ class TablePanel(QWidget):
                     else c.values
                 if c.spec is not None and c.spec.part is not None:
                     values = values[:, c.spec.part]
-                rows = sorted_rows(values, rows, sort[1], c.sort_key)
+                rows = sorted_rows(values, rows, sort[1], c.sort_key, c.fmt)
             return rows
 
         def done(rows):

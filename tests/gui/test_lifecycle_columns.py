@@ -126,3 +126,18 @@ def test_sorting_a_column_of_equal_length_lists_keeps_one_row_each():
     values = [[3, 1], [1, 2], [2, 0]]
     rows = sorted_rows(values, np.arange(3), False)
     assert rows.ndim == 1 and rows.tolist() == sorted(range(3), key=lambda i: str(values[i]))
+
+
+def test_sorting_a_column_of_values_without_an_order_sorts_by_their_text():
+    """Found by the soak (seed 309): sorting the table by a mask column raised TypeError
+    ('<' not supported between MaskImage objects) in the rows job, an error dialog."""
+    import numpy as np
+    from kmetric_gui.gui.models.table import sorted_rows
+
+    class Unordered:
+        def __init__(self, text):
+            self.text = text
+    values = np.array([Unordered(t) for t in ("b 2", "", "a 1")] + [None], dtype=object)[:-1]
+    rows = sorted_rows(values, np.arange(3), False, text=lambda v: v.text)
+    assert rows.tolist() == [1, 2, 0]
+    assert sorted_rows(values, np.arange(3), True, text=lambda v: v.text).tolist() == [0, 2, 1]

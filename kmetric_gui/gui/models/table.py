@@ -168,15 +168,21 @@ class ColumnsModel(QAbstractTableModel):
             self.on_sort(column, order)
 
 
-def sorted_rows(values, rows, descending, key=None):
-    """Source rows ordered by a column (stable), restricted to ``rows``."""
+def sorted_rows(values, rows, descending, key=None, text=None):
+    """Source rows ordered by a column (stable), restricted to ``rows``; values with no
+    order of their own (a mask image) are ordered by ``text`` (the cell's text)."""
     vals = key(values) if key else values
     if isinstance(vals, np.ndarray) and vals.ndim > 1:
         vals = np.array([str(v) for v in vals.tolist()], dtype=object)
     sub = vals[rows] if isinstance(vals, np.ndarray) else np.array([vals[i] for i in rows], dtype=object)
     if sub.ndim > 1:        # a list of equal-length lists (several values a row): one key a row
         sub = np.array([str(v) for v in sub.tolist()] + [None], dtype=object)[:-1]
-    order = np.argsort(sub, kind="stable")
+    try:
+        order = np.argsort(sub, kind="stable")
+    except TypeError:
+        show = text or str
+        order = np.argsort(np.array([show(v) for v in sub.tolist()] + [None], dtype=object)[:-1],
+                           kind="stable")
     if descending:
         order = order[::-1]
     return rows[order]
