@@ -59,6 +59,15 @@ def _interval(units, method, seed):
     return iv, iv.method
 
 
+def _resolved(units, method):
+    """The method ``auto`` picks for these units (its interval is that method's, same seed:
+    computed once, e.g. mAP's auto is the percentile)."""
+    if method != "auto" or hasattr(units, "fn") or not units.n:
+        return method
+    from kmetric_gui.core.calibrated import auto_method
+    return auto_method(units)[0]
+
+
 def run_chunk(task):
     """Results of data sets [d0, d0 + CHUNK) of one population and n."""
     from coverage_populations import populations
@@ -72,8 +81,9 @@ def run_chunk(task):
         units = pop.units(rng, n)
         done = {}
         for m in methods:
-            iv, used = done.get(m) or _interval(units, m, d)
-            done[m] = (iv, used)
+            key = _resolved(units, m)
+            iv, used = done.get(key) or _interval(units, m, d)
+            done[key] = (iv, used)
             ok = bool(np.isfinite(iv.low) and np.isfinite(iv.high))
             r = out[m]
             r["covered"].append(bool(ok and iv.low <= value <= iv.high))

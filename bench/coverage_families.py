@@ -278,9 +278,11 @@ class Angular(Population):
 
 
 def families():
+    from coverage_boxes import BoxMap
     return [Correlation("pearson", "Pearson r"), Correlation("spearman", "Spearman rho"),
             Correlation("kendall", "Kendall tau-b"), _mcc(), Smape(), Mape(), Ndcg(),
-            Levenshtein(), JaccardWords(), KlDivergence(), LaplaceLL(), Angular(), Dice()]
+            Levenshtein(), JaccardWords(), KlDivergence(), LaplaceLL(), Angular(), Dice(),
+            BoxMap()]
 
 
 class Dice(Population):

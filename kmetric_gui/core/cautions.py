@@ -16,6 +16,9 @@ interval says so instead of staying silent.
 * A rare class (cells of a confusion matrix): fewer than RARE_ROWS rows in the
   rarest class or prediction.
 * Few units: fewer than FEW_UNITS units or groups resampled.
+* Measured short: units that know their interval covers too little below some
+  number of units (``narrow_below``, with the reason in ``narrow_words``), where
+  no method that holds is known (mAP of boxes: the precision envelope).
 """
 from __future__ import annotations
 
@@ -116,6 +119,16 @@ def rescored_note(n, kind="row"):
             f"without the metric's per-row statistics no method that corrects it can be computed")
 
 
+def measured_note(units):
+    """The caution of units that declare how many units their interval needs to keep its
+    level (``narrow_below``) and why (``narrow_words``), or None."""
+    below = getattr(units, "narrow_below", None)
+    if below is None or units.n >= below or units.n < FEW_UNITS:
+        return None
+    return (f"{TOO_NARROW}: {units.n:,} {plural(units.kind)}, fewer than {below:,}; "
+            f"{units.narrow_words}")
+
+
 def cautions(units, method=None):
     """Every caution that applies to Units and the interval ``method`` used (a tuple of
     strings). Units name the methods that hold with a rare class in ``holds_with_few``."""
@@ -124,6 +137,7 @@ def cautions(units, method=None):
         found.append(rare_note(units))
     if units.stats is not None:
         found.append(tail_note(units))
+    found.append(measured_note(units))
     return tuple(x for x in found if x)
 
 
@@ -133,4 +147,4 @@ def too_narrow(warnings):
 
 
 __all__ = ["TOO_NARROW", "cautions", "tail_note", "rare_note", "few_units_note", "rescored_note",
-           "largest_share", "tail_values", "too_narrow"]
+           "measured_note", "largest_share", "tail_values", "too_narrow"]
