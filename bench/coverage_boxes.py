@@ -1,5 +1,6 @@
-"""The box metric's coverage population (map_iou, issue 38), for bench/coverage.py;
-bench/coverage_families.py lists it with the later families.
+"""The box metrics' coverage populations (issue 38: map_iou, and point_f1 whose interval
+is another kind, a ratio of per-image sums), for bench/coverage.py;
+bench/coverage_families.py lists them with the later families.
 
 Wheat-like images of one class: a 3 x 3 grid of 32-pixel cells, 20 % of images
 empty, the others 1 + Binomial(4, 0.4) truth boxes (14-22 px a side), one a cell.
@@ -126,3 +127,63 @@ def _box_ious(a, b):
     inter = ix * iy
     area = (a[:, 2:] - a[:, :2]).prod(axis=1) + (b[:, 2:] - b[:, :2]).prod(axis=1)
     return inter / (area - inter)
+
+
+class PointF1(Population):
+    """Kuzushiji-like: a 5 x 5 grid of 40-pixel cells, 10 % of pages empty, the others
+    min(Poisson(6), 20) characters of 3 labels, each a box of 10-30 px a side centred in
+    its own cell. Each character is missed (10 %) or predicted as a point off its centre
+    by U(-12, 12) px each way, 5 % of them with another label; Poisson(0.5) false points
+    a page in free cells. A point can only fall in its own box (the next one starts at
+    least 25 px away), so the expected counts are exact: a point is inside with
+    probability (mean over sides of min(1, side / 24))^2 and F1 = 2TP / (2TP + FP + FN)
+    of the expected counts (the pooled F1's limit)."""
+    name, family = "point-f1", "point_f1"
+    words = ("point-in-box F1 (Kuzushiji), 0-20 characters a page (10% empty), points off "
+             "centre U(-12, 12) px, 10% missed, 5% mislabelled, Poisson(0.5) false points")
+    cell, grid, reach, labels = 40, 5, 12.0, ("a", "b", "c")
+    empty, mean, most, missed, wrong, false = 0.1, 6.0, 20, 0.1, 0.05, 0.5
+
+    def __init__(self):
+        from scipy.stats import poisson
+        k = np.arange(self.most + 1)
+        pk = poisson.pmf(k, self.mean)
+        pk[-1] += 1 - pk.sum()                                   # min(Poisson, 20)
+        boxes = (1 - self.empty) * float(k @ pk)                 # characters a page
+        inside = float(np.mean(np.minimum(1, np.arange(10, 31) / (2 * self.reach)))) ** 2
+        pointed = 1 - self.missed
+        tp = boxes * pointed * (1 - self.wrong) * inside
+        fp, fn = boxes * pointed - tp + self.false, boxes - tp
+        self.value = 2 * tp / (2 * tp + fp + fn)
+
+    def draw(self, rng, n):
+        from kmetric_gui.metrics.kernels.boxes import BoxImage
+        k = np.where(rng.random(n) < self.empty, 0,
+                     np.minimum(rng.poisson(self.mean, size=n), self.most))
+        truth, pred = [], []
+        for m, extra in zip(k.tolist(), rng.poisson(self.false, size=n).tolist()):
+            cells = rng.permutation(self.grid ** 2)
+            centre = (np.column_stack([cells % self.grid, cells // self.grid]) + 0.5) * self.cell
+            half = rng.integers(10, 31, size=(m, 2)) / 2
+            lab = rng.integers(0, 3, size=m)
+            keep = rng.random(m) >= self.missed
+            plab = np.where(rng.random(m) < self.wrong, (lab + rng.integers(1, 3, size=m)) % 3, lab)
+            pts = centre[:m] + rng.uniform(-self.reach, self.reach, (m, 2))
+            free = centre[m:][rng.integers(0, self.grid ** 2 - m, size=extra)] + \
+                rng.uniform(-self.cell / 2, self.cell / 2, (extra, 2)) * 0.99 if extra else \
+                np.zeros((0, 2))
+            xy = np.r_[pts[keep], free]
+            names = [self.labels[x] for x in plab[keep].tolist()] + \
+                [self.labels[x] for x in rng.integers(0, 3, size=len(free)).tolist()]
+            order = rng.permutation(len(xy))
+            truth.append(BoxImage(tuple(self.labels[x] for x in lab.tolist()), np.ones(m),
+                                  np.column_stack([centre[:m] - half, centre[:m] + half])))
+            pred.append(BoxImage(tuple(names[i] for i in order.tolist()), np.ones(len(xy)),
+                                 np.column_stack([xy[order], xy[order]])))
+        return truth, pred
+
+    def units(self, rng, n):
+        from kmetric_gui.metrics import get_metric
+        from kmetric_gui.metrics.base import Plan
+        m = get_metric(self.family)
+        return m.units(m.score(Plan(*self.draw(rng, n)), None, None, lambda: False))

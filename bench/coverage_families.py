@@ -278,11 +278,11 @@ class Angular(Population):
 
 
 def families():
-    from coverage_boxes import BoxMap
+    from coverage_boxes import BoxMap, PointF1
     return [Correlation("pearson", "Pearson r"), Correlation("spearman", "Spearman rho"),
             Correlation("kendall", "Kendall tau-b"), _mcc(), Smape(), Mape(), Ndcg(),
             Levenshtein(), JaccardWords(), KlDivergence(), LaplaceLL(), Angular(), Dice(),
-            BoxMap()]
+            BoxMap(), PointF1()]
 
 
 class Dice(Population):

@@ -17,7 +17,8 @@ from coverage_families import families  # noqa: E402
 
 BATCHES = 10
 SLOW = {"ndcg": 3_000, "levenshtein": 3_000, "jaccard-words": 3_000,   # drawn in Python
-        "dice": 3_000, "map-boxes": 3_000}
+        "dice": 3_000, "map-boxes": 3_000,
+        "point-f1": 3_000}
 
 
 @pytest.mark.parametrize("pop", families(), ids=lambda p: p.name)
@@ -53,4 +54,5 @@ def test_populations_are_listed_once_with_their_family():
     new = {p.family for p in families()}
     assert new <= set(REGISTRY)
     assert {"pearson", "spearman", "kendall", "mcc", "smape", "mape", "ndcg", "levenshtein",
-            "jaccard_words", "kl_divergence", "laplace_ll", "angular", "dice", "map_iou"} <= new
+            "jaccard_words", "kl_divergence", "laplace_ll", "angular", "dice", "map_iou",
+            "point_f1"} <= new
