@@ -1,7 +1,7 @@
 """mAP of boxes with few images: the interval says it is likely too narrow. The precision
 envelope is a running maximum, so a small sample's mAP sits above the population's and the
 bootstrap does not undo it (bench/coverage.py's box population: 95 % intervals covered
-0.91 at 50 images and 0.93 at 200). Before, these intervals carried no caution."""
+0.908 at 50 images, 0.932 at 200). Before, these intervals carried no caution."""
 import numpy as np
 import pytest
 
@@ -33,6 +33,6 @@ def test_an_interval_from_few_images_is_flagged(method):
 
 
 def test_many_images_are_not_flagged():
-    units = _units(1200)
+    units = _units(250)                      # 200 images or more: measured within 2 points
     assert not any(c.startswith(TOO_NARROW) for c in cautions(units, "percentile"))
-    assert units.n == 1200
+    assert units.n == 250

@@ -35,11 +35,12 @@ class MapUnits:
     stats = None
     # The precision envelope is a running maximum: with few images the sample's mAP sits
     # above the population's and the bootstrap, a maximum of its own, does not undo it
-    # (bench/coverage.py, map-boxes; BCa measured no better). core/cautions.py says so.
-    narrow_below = 1000
+    # (bench/coverage.py, map-boxes: 0.908 at 50 images, 0.932 at 200; BCa 0.915 at 50).
+    # core/cautions.py says so below ``narrow_below`` images.
+    narrow_below = 200
     narrow_words = ("mAP's precision envelope, a running maximum, is biased upward with few "
-                    "images and resampling does not correct it (measured: 95% intervals "
-                    "covered 91% at 50 images and 93% at 200, bench/coverage.py)")
+                    "images and resampling does not correct it (measured on simulated boxes: "
+                    "95% intervals covered 91% at 50 images, 93% at 200, bench/coverage.py)")
 
     def __init__(self, det: Detections):
         self.det = det
