@@ -1,7 +1,10 @@
 """Score a pair of files with a metric file, as Kaggle's orchestrator does:
 every scored row, then Public and Private (Ignored rows in neither), each call on
 copies, the id column's name as ``row_id_column_name``; statistics by re-scoring
-resampled rows in the worker pool.
+resampled rows in the worker pool. The commands' path: the scoring itself is the
+app's (``metric.FileMetric`` and analysis.scoring), the bootstrap's draws units.py's;
+what stays here is the command's side: ``--metric-arg`` texts, the direction, the
+time estimates that cap the replicates to the time limit.
 """
 from contextlib import contextmanager
 from dataclasses import dataclass, field
