@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import InputError
+from ..metrics.base import split_row_sets as split_rows
 from .runner import Limits, MetricFailed, MetricWorker
 from .source import load_source
 
@@ -34,6 +35,7 @@ class FileScore:
     call_seconds: float = 0.0
     setup_seconds: float = 0.0       # a further process's reading and warm-up, once
     report: object = None            # the common scoring's ScoreReport (its statistics' units)
+    metric: object = None            # the FileMetric that scored it (registered while it scored)
 
 
 def _bool(text):
@@ -101,16 +103,6 @@ def direction(info, flag, file_name):
                      "better: add --higher-is-better or --lower-is-better")
 
 
-def split_rows(usage):
-    """{"all": rows or None, "public": rows, "private": rows} (Ignored rows in none)."""
-    if usage is None:
-        return {"all": None}
-    out = {"all": np.flatnonzero(usage != 2) if (usage == 2).any() else None}
-    for code, name in enumerate(("public", "private")):
-        out[name] = np.flatnonzero(usage == code)
-    return out
-
-
 def open_worker(metric_file, paths, id_column=None, timeout=None, memory_gb=None, workers=1,
                 executor="local", limits=None):
     """A MetricWorker of the file; ``limits`` (a runner.Limits: time, memory, another
@@ -167,7 +159,7 @@ def score_file(w, arg_texts=(), higher_is_better=None):
               if k in ("public", "private") and len(rows.get(k, ())) > 0}
     return FileScore(w.source, args, hib, report.n_rows, float(report.score), splits,
                      prep.id_column, w.printed(), info.get("doc", ""), seconds,
-                     getattr(w, "setup_seconds", 0.0), report), usage
+                     getattr(w, "setup_seconds", 0.0), report, metric), usage
 
 
 @contextmanager

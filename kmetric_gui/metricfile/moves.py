@@ -90,6 +90,13 @@ def _positions(result):
 
 def fixes(metric, report, rows, top, budget=FIX_BUDGET, cancel=None):
     """core.attribution.FixList of the scored rows (see the module's note)."""
+    return fix_search(metric, report, rows, top, budget, cancel)[0]
+
+
+def fix_search(metric, report, rows, top, budget=FIX_BUDGET, cancel=None, progress=None,
+               seconds=None):
+    """(FixList, rows re-scored alone within the budget): how far the search went, which
+    ``kmetric score --top-fixes`` says (``seconds``: one call, for the chunks' size)."""
     from ..core.attribution import as_fixlist, empty_fixes
     r = report.result
     w = r.worker
@@ -98,28 +105,30 @@ def fixes(metric, report, rows, top, budget=FIX_BUDGET, cancel=None):
     order = order[np.isin(order, scored)]
     if not shared:
         return empty_fixes(r.score, "the submission has no column of the solution's to set "
-                                    "to its truth")
+                                    "to its truth", int(len(order))), 0
     if not len(order):
-        return empty_fixes(r.score, "every row is already right")
+        return empty_fixes(r.score, "every row is already right"), 0
     sign = 1.0 if metric.higher_is_better else -1.0
-    chunk = max(1, min(50, int(0.5 / max(r.seconds, 1e-3))))
+    per = r.seconds if seconds is None else seconds
+    chunk = max(1, min(50, int(0.5 / max(per, 1e-3))))
     until = time.monotonic() + budget
     res = w.score_sets(r.args, (_spec(r, fix=[int(x)]) for x in order), cancel=cancel,
-                       chunk=chunk, count=len(order), until=until)
+                       progress=progress, chunk=chunk, count=len(order), until=until)
     alone = _values(res)
     if res and all(x[0] != "ok" for x in res):
         why = res[0][1] if res[0][0] == "unavailable" else \
             f"the metric failed on every fix tried (first: {res[0][1]})"
-        return empty_fixes(r.score, why, int(len(order)))
+        return empty_fixes(r.score, why, int(len(order))), len(res)
     gain = sign * (alone - r.score)
     good = np.flatnonzero(np.isfinite(gain) & (gain > 0))
     best = order[good[np.argsort(-gain[good], kind="stable")][:top]]
     if not best.size:
-        return empty_fixes(r.score, "no single fix tried improves the score", int(len(order)))
+        return empty_fixes(r.score, "no single fix tried improves the score", int(len(order))), \
+            len(res)
     after = _values(w.score_sets(r.args, [_spec(r, fix=best[:j + 1].tolist())
                                           for j in range(len(best))], cancel=cancel))
     units = np.searchsorted(scored, best)          # positions among the scored rows
-    return as_fixlist(units, after, r.score, int(len(order)), metric.higher_is_better)
+    return as_fixlist(units, after, r.score, int(len(order)), metric.higher_is_better), len(res)
 
 
 LISTED = 50               # rows of "where they differ" scored exactly (a call each)
