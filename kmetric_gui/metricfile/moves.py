@@ -60,12 +60,14 @@ def _finite(block, names):
 
 def _known_ends(report_a, report_b, rows):
     """{alpha: score} of the curve's ends the two reports already hold (a call each saved):
-    alpha 1 is A's own score, alpha 0 B's, when the blended frame is exactly that
-    submission's: the same rows (A's scored ones), the other side's blended values finite
-    (0 x inf is nan), and for alpha 0 B with A's columns and truth and no edits on either
-    side (B's edits are not carried into A's worker)."""
-    a, b = report_a.result, report_b.result
-    if rows is not None and not np.array_equal(np.asarray(rows), _positions(a)):
+    alpha 1 is A's own score and alpha 0 B's on the same rows (every scored row, or a
+    split's: the held-out checks), when the blended frame is exactly that submission's:
+    the other side's blended values finite (0 x inf is nan), and for alpha 0 B with A's
+    columns, truth and arguments and no edits on either side (B's edits are not carried
+    into A's worker)."""
+    want = _positions(report_a.result) if rows is None else np.asarray(rows)
+    a, b = _scored_on(report_a, want), _scored_on(report_b, want)
+    if a is None:
         return {}
     pa, pb = report_a.prepared.pred, report_b.prepared.pred
     shared = [c for j, c in enumerate(pa.names)
@@ -75,13 +77,20 @@ def _known_ends(report_a, report_b, rows):
     out = {}
     if _finite(pb, shared):
         out[1.0] = float(a.score)
-    same = (list(pa.names) == list(pb.names) and set(shared) == set(pa.names)
+    same = (b is not None and list(pa.names) == list(pb.names) and set(shared) == set(pa.names)
             and not a.spec and not b.spec and a.args == b.args
-            and a.worker.paths[0] == b.worker.paths[0]
-            and np.array_equal(_positions(a), _positions(b)))
+            and a.worker.paths[0] == b.worker.paths[0])
     if same and _finite(pa, shared):
         out[0.0] = float(b.score)
     return out
+
+
+def _scored_on(report, rows):
+    """The report's result (every scored row, Public or Private) on exactly ``rows``."""
+    for r in (report.result, *(getattr(report, "splits", None) or {}).values()):
+        if np.array_equal(_positions(r), rows):
+            return r
+    return None
 
 
 def _positions(result):

@@ -88,3 +88,20 @@ def test_an_edit_on_b_is_not_taken_for_its_file(metric):
     curve = m.blend(rep_a, rep_b, alphas=np.linspace(0, 1, 5))
     assert len(calls.read_text().splitlines()) - before == 4      # alpha 1 only is known
     assert curve.scores[0] == pytest.approx(_plain(0.0), abs=1e-9) != rep_b.score
+
+
+def test_a_splits_ends_are_its_scores(metric):
+    """The held-out checks blend on Public or Private rows: their ends are the splits'
+    scores, not calls."""
+    from kmetric_gui.metrics.base import split_rows
+    m, calls = metric
+    o = Options(metric=m.name)
+    rep_a = score_prepared(load(SOL, SUB, o), o)
+    rep_b = score_prepared(load(SOL, SUB_B, o), o)
+    for split in ("public", "private"):
+        before = len(calls.read_text().splitlines())
+        curve = m.blend(rep_a, rep_b, alphas=np.linspace(0, 1, 5),
+                        rows=split_rows(rep_a.prepared.usage, split))
+        assert len(calls.read_text().splitlines()) - before == 3
+        assert curve.scores[-1] == rep_a.splits[split].score
+        assert curve.scores[0] == rep_b.splits[split].score
