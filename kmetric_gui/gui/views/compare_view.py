@@ -218,6 +218,12 @@ class CompareView(QWidget):
         for label, name in ((self.who.a, a), (self.who.b, b)):
             label.set_name(label.lead, name, label.path, shared_start([a, b]))
 
+    def mark_updating(self):
+        """The comparison shown is of the numbers before: said until the new one arrives."""
+        if self.cmp is not None:
+            self.title.setText("<span style='color:#b06000'>Updating for the new score; the "
+                               "comparison below is of the numbers before</span>")
+
     def clear(self, message="Compare: add two or more submissions"):
         self.cmp = self.pair = None
         self.title.setText(message)
