@@ -222,7 +222,8 @@ class CompareView(QWidget):
         """The comparison shown is of the numbers before: said until the new one arrives."""
         if self.cmp is not None:
             self.title.setText("<span style='color:#b06000'>Updating for the new score; the "
-                               "comparison below is of the numbers before</span>")
+                               f"comparison below ({escape(str(self.cmp.metric))}) is of the "
+                               "numbers before</span>")
 
     def clear(self, message="Compare: add two or more submissions"):
         self.cmp = self.pair = None
