@@ -22,6 +22,21 @@ BLEND_POINTS = 21
 FIX_BUDGET = 60.0
 
 
+def _row_words(prep, row, most=4):
+    """A row's prediction in words for the differ table: beside the truth where the
+    submission's columns have the solution's names (the first ``most``)."""
+    from .file_blocks import _shown
+    pred, truth = prep.pred, prep.truth
+    names = list(pred.names)[:most]
+    more = ", …" if len(pred.names) > most else ""
+    shared = [n for n in names if n in truth.names]
+    p = ", ".join(_shown(pred[row, j]) for j in range(len(names))) + more
+    if len(shared) == len(names):
+        t = ", ".join(_shown(truth[row, truth.names.index(n)]) for n in names) + more
+        return f"truth {t}; predicted {p}"
+    return p
+
+
 def _values(results):
     return np.array([r[1] if r[0] == "ok" else np.nan for r in results], dtype=np.float64)
 
@@ -180,8 +195,11 @@ def differ(metric, report_a, report_b, cancel=None):
     units = picked[:len(delta)]
     ok = np.isfinite(delta)
     order = np.argsort(-np.abs(delta[ok]), kind="stable")
+    listed = scored[units[ok][order]].tolist()
     return UnitDiffer(units[ok][order].astype(np.int64), delta[ok][order], int(len(scored)),
                       bool(metric.higher_is_better), "row",
+                      a_text=tuple(_row_words(report_a.prepared, r) for r in listed),
+                      b_text=tuple(_row_words(report_b.prepared, r) for r in listed),
                       what=f"score of B minus score of B with A's prediction on that row (the "
                            f"{len(units)} rows whose predictions differ most, of "
                            f"{differ_at.size:,} that differ)")

@@ -260,6 +260,9 @@ def test_compare_and_parity_with_a_metric_file(qtbot, window, mf, tmp_path):
     assert mf.panel.table.rowCount() == 2
     assert mf.panel.table.item(1, 0).text() == "other.csv"
     assert mf.panel.table.item(1, 3).text() == f"{p['delta']:+.6f}"
+    # The Compare tab names the file as the user knows it, not the registry's key.
+    title = window.tabs.compare.view.title.text()
+    assert "kl_divergence.py (metric file)" in title and "file:" not in title
 
 
 def test_help_shows_the_docstring_and_score_runs_the_doctests(qtbot, window, mf, tmp_path):
