@@ -139,7 +139,7 @@ def score_file(w, arg_texts=(), higher_is_better=None):
         report = score_prepared(prep, options)
     usage = prep.usage
     rows = split_rows(usage)
-    firsts = [report.result.seconds] + [r.seconds for r in report.splits.values()]
+    firsts = [r.seconds for r in (report.result, *report.splits.values()) if r.n]  # calls made
     seconds = float(np.median(firsts))
     # With workers, statistics follow: two resampled pairs are scored too (discarded), and
     # the second's time is what an estimate uses. The file's own first call pays one-off
