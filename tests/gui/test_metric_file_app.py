@@ -340,3 +340,18 @@ def test_a_screenshot_of_such_files_with_a_metric_file_is_its_score(tmp_path):
                         "--timeout", "120"], capture_output=True, text=True, env=env, timeout=180)
     assert r.returncode == 0, r.stderr
     assert "several metrics" not in r.stderr and (tmp_path / "x.png").exists()
+
+
+def test_files_several_built_ins_fit_dropped_after_a_metric_file_are_not_asked_about(
+        qtbot, window, mf, tmp_path, no_metric_question):
+    """The metric file opened first (it waits for a pair), then such files: they are
+    the file's to score; before, the app asked which built-in to use first."""
+    from kmetric_gui.gui.main_window import demo_paths
+    p = write(tmp_path, RMSE_FILE)
+    with qtbot.waitSignal(mf.ready, timeout=60000):
+        mf.open(str(p), explicit=True)
+    qtbot.waitUntil(lambda: not window.jobs.busy, timeout=60000)
+    with qtbot.waitSignal(window.scored, timeout=60000,
+                          check_params_cb=lambda r: r.metric == "file:m.py"):
+        window.open_files(*demo_paths("kendall"))
+    assert no_metric_question == []
