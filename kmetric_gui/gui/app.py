@@ -164,10 +164,15 @@ def _screenshot_mode(app, win, args):
                 win.fit_to(args.size)
                 app.processEvents()
             ok = win.grab().save(args.screenshot)
-            status["code"] = (2 if invalid else 0) if ok else 1
+            # A failure that newer numbers replaced (e.g. files that fit several built-ins,
+            # then scored by the --metric-file named) is not the picture's outcome.
+            s = win.session
+            bad = invalid and not (s.results is not None and s.is_current(s.results.generation)
+                                   and not (s.problems and not s.problems_are_notes))
+            status["code"] = (2 if bad else 0) if ok else 1
             if not ok:
                 print(f"kmetric-gui: could not write {args.screenshot}", file=sys.stderr)
-            elif invalid:        # the data's problems, else what failed (never a silent 2)
+            elif bad:        # the data's problems, else what failed (never a silent 2)
                 for line in list(win.session.problems) or [text or "not scored"]:
                     print(f"kmetric-gui: {line}", file=sys.stderr)
             win.discard_and_close()
