@@ -1,6 +1,7 @@
 """The interval methods `auto` may choose, against the percentile interval, same run.
 
     PYTHONPATH=. nice .venv/bin/python bench/interval_methods.py [--rows 1000000] [--repeat 3]
+        [--only AUC]
 
 On --rows rows (2,000 replicates, as `kmetric score --ci 0.95`): RMSE and log loss
 (the mean of one per-unit value: studentised), AUC (the score interval, and the
@@ -55,6 +56,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--only", nargs="+", metavar="CASE", help="cases to run (RMSE, 'log loss', AUC)")
     a = ap.parse_args(argv)
     rng = np.random.default_rng(0)
     print(f"{a.rows:,} rows, 2,000 replicates, medians of {a.repeat} (wall s / CPU s)")
@@ -64,6 +66,8 @@ def main(argv=None):
     from kmetric_gui.core.additive import mean_units
     interval_of(mean_units(np.arange(100.0)), 0.95, 100, 0, "studentised")    # imports
     for name, units, method in cases(a.rows, rng):
+        if a.only and name not in a.only:
+            continue
         pw, pc = timed(lambda: interval_of(units, 0.95, 2000, 0, "percentile"), a.repeat)
         nw, nc = timed(lambda: interval_of(units, 0.95, 2000, 0, method), a.repeat)
         print(f"{name:<40} {pw:>7.3f} / {pc:>6.3f} {method:>12} {nw:>6.3f} / {nc:>6.3f} "

@@ -210,6 +210,17 @@ def problem_lines(problems):
     return out
 
 
+def too_few(problems, what, need, total):
+    """The lines refusing ``what`` with fewer than ``need`` valid files of ``total``. When
+    every file has the same problems (one cause for all: the metric not chosen, the
+    solution), the files are not invalid in themselves, so no "0 of N are valid" follows."""
+    lines = problem_lines(problems)
+    valid = sum(1 for p in problems if not p)
+    if valid == 0 and total > 1 and all(p == problems[0] for p in problems):
+        return lines
+    return lines + [f"{what} needs at least {need} valid submissions; {valid} of {total} are valid"]
+
+
 def _check_layouts(names, reports, problems):
     """Submissions must share the metric (and its layout) of the first valid one."""
     first = next((i for i, r in enumerate(reports) if r is not None), None)
@@ -374,8 +385,7 @@ def compare_files(truth_path, paths, options=Options(), compare=CompareOptions()
     names, reports, problems = load_all(truth_path, paths, options, progress, cancel)
     ok = [i for i, r in enumerate(reports) if r is not None]
     if len(ok) < 2:
-        lines = problem_lines(problems) + [f"compare needs at least 2 valid submissions; "
-                                           f"{len(ok)} of {len(paths)} are valid"]
+        lines = too_few(problems, "compare", 2, len(paths))
         raise InputError(lines[0], lines)
     groups = None
     if group_column is not None or groups_file is not None:
@@ -388,4 +398,4 @@ def compare_files(truth_path, paths, options=Options(), compare=CompareOptions()
 
 
 __all__ = ["CompareOptions", "Comparison", "Submission", "Pair", "compare_files", "compare_reports",
-           "load_all", "problem_lines"]
+           "load_all", "problem_lines", "too_few"]

@@ -107,7 +107,7 @@ def select_files(truth_path, paths, options=Options(), sel=SelectOptions(), prog
                  cancel=None):
     """Read, validate, score and advise. InputError when fewer than pick + 1 files are valid
     (its problems list every file's); else an Advice whose ``skipped`` holds the others'."""
-    from .comparison import load_all, problem_lines
+    from .comparison import load_all, too_few
     sel.check()
     if len(paths) < sel.pick + 1:
         raise InputError(f"picking {sel.pick} needs at least {sel.pick + 1} submissions; "
@@ -117,8 +117,7 @@ def select_files(truth_path, paths, options=Options(), sel=SelectOptions(), prog
                                         loader=SharedTruth())
     ok = [i for i, r in enumerate(reports) if r is not None]
     if len(ok) < sel.pick + 1:
-        lines = problem_lines(problems) + [f"picking {sel.pick} needs at least {sel.pick + 1} "
-                                           f"valid submissions; {len(ok)} of {len(paths)} are valid"]
+        lines = too_few(problems, f"picking {sel.pick}", sel.pick + 1, len(paths))
         raise InputError(lines[0], lines)
     adv = select_reports([names[i] for i in ok], [reports[i] for i in ok], sel, cancel)
     adv.skipped = {names[i]: problems[i] for i, r in enumerate(reports) if r is None}

@@ -39,12 +39,11 @@ def _load_all(sol, subs, options):
 
 
 def _valid(sol, subs, options, need, what):
-    from ..analysis.comparison import problem_lines
+    from ..analysis.comparison import too_few
     names, reports, problems = _load_all(sol, subs, options)
     ok = [i for i, r in enumerate(reports) if r is not None]
     if len(ok) < need:
-        raise refuse(*problem_lines(problems), f"{what} needs at least {need} valid submissions; "
-                     f"{len(ok)} of {len(subs)} are valid")
+        raise refuse(*too_few(problems, what, need, len(subs)))
     skipped = {names[i]: problems[i] for i, r in enumerate(reports) if r is None}
     return [names[i] for i in ok], [reports[i] for i in ok], skipped
 

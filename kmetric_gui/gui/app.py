@@ -158,17 +158,22 @@ def _screenshot_mode(app, win, args):
     from PySide6.QtCore import QTimer
     status = {"code": 1}
 
-    def shoot(invalid=False):
+    def shoot(invalid=False, text=""):
         def save():
             if args.size:
                 win.fit_to(args.size)
                 app.processEvents()
             ok = win.grab().save(args.screenshot)
-            status["code"] = (2 if invalid else 0) if ok else 1
+            # A failure that newer numbers replaced (e.g. files that fit several built-ins,
+            # then scored by the --metric-file named) is not the picture's outcome.
+            s = win.session
+            bad = invalid and not (s.results is not None and s.is_current(s.results.generation)
+                                   and not (s.problems and not s.problems_are_notes))
+            status["code"] = (2 if bad else 0) if ok else 1
             if not ok:
                 print(f"kmetric-gui: could not write {args.screenshot}", file=sys.stderr)
-            elif invalid:
-                for line in win.session.problems:
+            elif bad:        # the data's problems, else what failed (never a silent 2)
+                for line in list(win.session.problems) or [text or "not scored"]:
                     print(f"kmetric-gui: {line}", file=sys.stderr)
             win.discard_and_close()
             app.quit()
@@ -183,7 +188,7 @@ def _screenshot_mode(app, win, args):
         when_idle()
 
     win.scored.connect(lambda *_: shoot())
-    win.failed.connect(lambda *_: shoot(invalid=True))
+    win.failed.connect(lambda text="", *_: shoot(invalid=True, text=str(text)))
     if not (args.demo or args.truth):
         shoot()
 

@@ -26,6 +26,7 @@ class Freshness(QObject):
         self._timer = QTimer(self, singleShot=True, interval=0)
         self._timer.timeout.connect(self.check)
         c._rescore_timer.timeout.connect(self._timer.start)
+        s.results_changed.connect(self._new_results)
         self._fixes_of = None               # the results the Fix first list is of
         c.fixes_ready.connect(self._fixes_ready)
         win.score_panel.rescore_requested.connect(c.rescore)
@@ -57,6 +58,21 @@ class Freshness(QObject):
             s.comparison = None                  # said once
             tabs.compare.view.clear("Compare: stopped before the numbers shown were compared "
                                     "(a change of data or settings compares them again)")
+
+    def _new_results(self, results):
+        """New numbers shown: the shake-up and the comparison of the numbers before say
+        so until theirs arrive (or check() says they were stopped). Before, a metric file
+        adopted after a built-in showed the built-in's shake-up and comparison unmarked."""
+        s, tabs = self.win.session, self.win.tabs
+        if results is None:
+            return
+        if s.stats_settings is None:
+            self.win.shakeup.clear("Shake-up: not computed (statistics off)")
+        else:
+            self.win.shakeup.mark_updating()
+        cmp = s.comparison
+        if tabs.compare is not None and cmp is not None and not s.is_current(cmp.generation):
+            tabs.compare.view.mark_updating()
 
     def _unsay(self, text):
         bar = self.win.statusBar()

@@ -188,9 +188,9 @@ class MainWindow(FileActions, UnsavedEdits, QMainWindow):
 
     def _choose_metric(self, names):
         # Asked once the failed load has ended (its progress gone), and not at all if
-        # newer files are already on their way.
-        QTimer.singleShot(0, self, lambda: None if self.jobs.running("load")
-                          else self._set_metric(self.ask_metric(names)))
+        # newer files or a metric file (e.g. named with --metric-file) are on their way.
+        QTimer.singleShot(0, self, lambda: None if self.jobs.running("load") or
+                          self.metric_file.opening() else self._set_metric(self.ask_metric(names)))
 
     def _set_metric(self, name):
         combo = self.options_panel.metric_combo

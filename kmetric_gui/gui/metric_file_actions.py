@@ -375,6 +375,13 @@ class MetricFileActions(DocActions, Problems, RecentAndProject, QObject):
             self.panel.set_running(False, "Stopped: the metric's processes were ended. Run again "
                                           "to score." if outcome == "cancelled" else "")
 
+    def opening(self):
+        """A file is being read, loaded or scored for the first time, or waits to be
+        tried on the next pair: it may become the metric in use (no built-in need be
+        asked for)."""
+        waiting = self.info is not None and self._adopt_after
+        return waiting or any(self.win.jobs.running(k) for k in KINDS[:3])
+
     def _busy(self, busy):
         running = [k for k in self.win.jobs.in_flight() if k in self._kinds()]
         self.panel.cancel_button.setEnabled(bool(running))

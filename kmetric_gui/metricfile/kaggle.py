@@ -1,14 +1,18 @@
 """Score a pair of files with a metric file, as Kaggle's orchestrator does:
 every scored row, then Public and Private (Ignored rows in neither), each call on
 copies, the id column's name as ``row_id_column_name``; statistics by re-scoring
-resampled rows in the worker pool.
+resampled rows in the worker pool. The commands' path: the scoring itself is the
+app's (``metric.FileMetric`` and analysis.scoring), the bootstrap's draws units.py's;
+what stays here is the command's side: ``--metric-arg`` texts, the direction, the
+time estimates that cap the replicates to the time limit.
 """
-import math
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..errors import InputError
+from ..metrics.base import split_row_sets as split_rows
 from .runner import Limits, MetricFailed, MetricWorker
 from .source import load_source
 
@@ -30,6 +34,8 @@ class FileScore:
     # one score() call, in the worker: on a resampled pair when statistics follow (workers > 1)
     call_seconds: float = 0.0
     setup_seconds: float = 0.0       # a further process's reading and warm-up, once
+    report: object = None            # the common scoring's ScoreReport (its statistics' units)
+    metric: object = None            # the FileMetric that scored it (registered while it scored)
 
 
 def _bool(text):
@@ -97,16 +103,6 @@ def direction(info, flag, file_name):
                      "better: add --higher-is-better or --lower-is-better")
 
 
-def split_rows(usage):
-    """{"all": rows or None, "public": rows, "private": rows} (Ignored rows in none)."""
-    if usage is None:
-        return {"all": None}
-    out = {"all": np.flatnonzero(usage != 2) if (usage == 2).any() else None}
-    for code, name in enumerate(("public", "private")):
-        out[name] = np.flatnonzero(usage == code)
-    return out
-
-
 def open_worker(metric_file, paths, id_column=None, timeout=None, memory_gb=None, workers=1,
                 executor="local", limits=None):
     """A MetricWorker of the file; ``limits`` (a runner.Limits: time, memory, another
@@ -123,40 +119,62 @@ def open_worker(metric_file, paths, id_column=None, timeout=None, memory_gb=None
 
 
 def score_file(w, arg_texts=(), higher_is_better=None):
-    """FileScore of the worker's pair: every scored row, Public and Private."""
+    """(FileScore, usage) of the worker's pair: the file as a Metric of the contract
+    (metric.FileMetric, the app's) read and scored by the common scoring code — every
+    scored row, then Public and Private — in this worker."""
+    import time
+
+    from ..analysis.scoring import Options, score_prepared
+    from .metric import FileMetric, PREFIX
     info = w.inspect()
     args = metric_args(info, arg_texts, w.source.name)
     hib = direction(info, higher_is_better, w.source.name)
-    import time
-    t0 = time.monotonic()
-    n, usage, id_col = w.prepare()
-    read = time.monotonic() - t0
+    metric = FileMetric(w.source, info, hib, lambda *key: w)
+    metric.take_args(args)
+    with registered(metric):
+        options = Options(metric=metric.name, **{PREFIX + k: v for k, v in args.items()})
+        t0 = time.monotonic()
+        prep = metric.lean_load(*w.paths, options, "", "", lambda f, m: None)
+        read = time.monotonic() - t0
+        report = score_prepared(prep, options)
+    usage = prep.usage
     rows = split_rows(usage)
-    names = [k for k, r in rows.items() if r is None or len(r)]
+    firsts = [r.seconds for r in (report.result, *report.splits.values()) if r.n]  # calls made
+    seconds = float(np.median(firsts))
     # With workers, statistics follow: two resampled pairs are scored too (discarded), and
     # the second's time is what an estimate uses. The file's own first call pays one-off
     # costs (the metric's imports and warm-up, the id columns made on first resample) and
     # builds no resampled frames: a compare estimated 916 s for 55 s from it.
+    n = len(prep)
     pilots = PILOTS if w.workers > 1 and n > 0 else 0
-    sets = [rows[k] for k in names] + _pilot_draws(n, rows["all"], pilots)
-    results = w.score_sets(args, sets, chunk=len(sets))      # one process, in this order
-    results, probes = results[:len(names)], results[len(names):]
-    seconds = call_seconds(results)
-    if probes and all(r[0] == "ok" for r in probes):
-        seconds = call_seconds(probes[1:])
-        # what each further process pays once before its first replicate: reading the files
-        # and the first resample's own costs (the metric's warm-up, the id columns)
-        w.setup_seconds = (read + max(0.0, (results[0][3] or 0.0) - seconds)
-                           + max(0.0, (probes[0][3] or 0.0) - seconds))
-    values = {}
-    for k, r in zip(names, results):
-        w._raise(r)
-        values[k] = r[1]
-    n_scored = n if rows["all"] is None else len(rows["all"])
-    return FileScore(w.source, args, hib, n_scored, values.get("all", math.nan),
-                     {k: values[k] for k in ("public", "private") if k in values},
-                     id_col, w.printed(), info.get("doc", ""), seconds,
-                     getattr(w, "setup_seconds", 0.0)), usage
+    if pilots:
+        probes = w.score_sets(args, _pilot_draws(n, rows["all"], pilots), chunk=pilots)
+        if all(r[0] == "ok" for r in probes):
+            seconds = call_seconds(probes[1:])
+            # what each further process pays once before its first replicate: reading the
+            # files and the first resample's own costs (the metric's warm-up, the id columns)
+            w.setup_seconds = (read + max(0.0, firsts[0] - seconds)
+                               + max(0.0, (probes[0][3] or 0.0) - seconds))
+    splits = {k: float(r.score) for k, r in report.splits.items()
+              if k in ("public", "private") and len(rows.get(k, ())) > 0}
+    return FileScore(w.source, args, hib, report.n_rows, float(report.score), splits,
+                     prep.id_column, w.printed(), info.get("doc", ""), seconds,
+                     getattr(w, "setup_seconds", 0.0), report, metric), usage
+
+
+@contextmanager
+def registered(metric):
+    """The metric file in the registry for as long as it is scored (the options' schema and
+    the scoring code find a metric by its name there); what was there before put back."""
+    from ..metrics import REGISTRY, register, unregister
+    before = REGISTRY.get(metric.name)
+    register(metric)
+    try:
+        yield metric
+    finally:
+        unregister(metric.name)
+        if before is not None:
+            register(before)
 
 
 PILOTS = 2
@@ -194,24 +212,15 @@ def plan_replicates(w, seconds_per_call, replicates):
 
 def bootstrap(w, fs, usage, replicates=1000, seed=0, cancel=None, progress=None, until=None):
     """Scores of ``replicates`` resamples of the scored rows (nan where a replicate failed),
-    drawn in order from one generator: the same draws for every submission of a seed.
-    ``until``: a time.monotonic() deadline; the replicates started by then are kept (fewer)."""
-    from ..core.resample import rng_of
-    base = split_rows(usage)["all"]
-    n = fs.n_rows
-    rng = rng_of(seed)
-
-    def draws():
-        # the generator's state before each draw travels, not the draw: the worker makes
-        # the same draw from it (a few hundred bytes instead of n integers to pickle)
-        for _ in range(replicates):
-            state = rng.bit_generator.state
-            rng.integers(0, n, size=n)
-            yield {"draw": state, "n": n, "rows": None if base is None else "scored"}
+    drawn by the metric's statistics units (units.py, the app's): the same draws for every
+    submission of a seed. ``until``: a time.monotonic() deadline; the replicates started by
+    then are kept (fewer)."""
+    from .units import _Scorer
     # chunks of about a second at most, so a deadline is kept closely
     chunk = max(1, min(50, int(1.0 / max(fs.call_seconds, 1e-3)), -(-replicates // (w.workers * 4))))
-    results = w.score_sets(fs.args, draws(), cancel=cancel, progress=progress, count=replicates,
-                           chunk=chunk, until=until)
+    results = w.score_sets(fs.args, _Scorer(fs.report.result).draws(replicates, seed),
+                           cancel=cancel, progress=progress, count=replicates, chunk=chunk,
+                           until=until)
     values = np.array([r[1] if r[0] == "ok" else np.nan for r in results], dtype=np.float64)
     failed = [r for r in results if r[0] != "ok"]
     return values, failed

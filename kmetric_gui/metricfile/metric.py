@@ -90,6 +90,13 @@ class FileMetric(Metric):
         for w in workers:
             w.close()
 
+    def take_args(self, values):
+        """Arguments a ``**kwargs`` score() takes beyond its named ones (``--metric-arg``)
+        declared as options too, so ``call_args`` passes them on."""
+        known = {o.name for o in self.options}
+        self.options += tuple(Option(PREFIX + k, type(v), None, label=k, cli=False)
+                              for k, v in values.items() if PREFIX + k not in known)
+
     def call_args(self, options):
         """score()'s keyword arguments from the options (unset ones left to its defaults)."""
         out = {}
@@ -131,18 +138,19 @@ class FileMetric(Metric):
     def score_all(self, plan, row_sets, options, cancel):
         """Every split in one batch of calls (spread over the pool), as Kaggle calls them."""
         w, args, spec = plan.params["worker"], plan.params["args"], cells_spec(plan)
-        names = list(row_sets)
+        total = len(plan.truth)
+        out = {k: FileResult(np.nan, r, spec, 0, total, w, args, undefined_reason="no rows")
+               for k, r in row_sets.items() if r is not None and not len(r)}   # never called
+        names = [k for k in row_sets if k not in out]
         sets = [row_sets[k] if spec is None else {"rows": row_sets[k], "cells": spec}
                 for k in names]
-        results = run(w, args, sets, cancel)
-        out = {}
+        results = run(w, args, sets, cancel, chunk=len(sets))    # one round trip, in order
         for k, r in zip(names, results):
             rows = row_sets[k]
-            total = len(plan.truth)
             n = total if rows is None else len(rows)
             out[k] = FileResult(float(r[1]), rows, spec, n, total, w, args,
                                 r[3] if len(r) > 3 and r[3] is not None else 0.0)
-        return out
+        return {k: out[k] for k in row_sets}
 
     def reference(self, prep, options, rows=None):
         """The file's score() called in this process on frames read by pandas, as a plain
@@ -251,11 +259,12 @@ class FileMetric(Metric):
         return str(text)
 
 
-def run(w, args, sets, cancel=None, progress=None, count=None):
+def run(w, args, sets, cancel=None, progress=None, count=None, chunk=None):
     """Result tuples of row sets in the worker; the metric's failure raised in one line."""
     from .runner import MetricFailed
     try:
-        results = w.score_sets(args, sets, cancel=cancel, progress=progress, count=count)
+        results = w.score_sets(args, sets, cancel=cancel, progress=progress, count=count,
+                               chunk=chunk)
     except MetricFailed as e:
         raise _failed(e) from None
     except Cancelled:

@@ -11,7 +11,7 @@ submission A's worker, with B's frames loaded beside A's (``edits``):
 import numpy as np
 
 from ..core.compare import flip_probability
-from .kaggle import split_rows
+from ..metrics.base import split_row_sets as split_rows
 
 
 def _values(results):

@@ -67,6 +67,20 @@ class _Scorer:
             out.append((base[pick], base[~pick]))
         return out
 
+    def shakeup_sets(self, n_public, splits, seed):
+        """Public, then Private rows of each random split, drawn as the built-in shake-up
+        draws its splits (core.shakeup.subset_blocks: the smaller side picked)."""
+        from ..core.shakeup import subset_blocks
+        base = _base(self.rows, self.n)
+        for _, sel in subset_blocks(rng_of(seed), self.n, splits, n_public):
+            for s in sel:
+                mark = np.zeros(self.n, dtype=bool)
+                mark[s] = True
+                if n_public > self.n - n_public:
+                    mark = ~mark
+                yield _spec(base[mark], self.cells)
+                yield _spec(base[~mark], self.cells)
+
     def score_rows(self, row_sets, cancel=None):
         return self.score_sets((_spec(r, self.cells) for r in row_sets), cancel)
 
@@ -111,8 +125,7 @@ class FileUnits:
 
     def split_scores(self, n_public, splits, seed=0, cancel=None):
         s = self._scorer()
-        sets = s.splits(n_public, splits, seed, cancel)
-        got = s.score_rows([r for pair in sets for r in pair], cancel)
+        got = s.score_sets(s.shakeup_sets(n_public, splits, seed), cancel)
         return got[0::2], got[1::2]
 
 

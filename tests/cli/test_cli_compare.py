@@ -176,6 +176,19 @@ def test_an_invalid_solution_is_reported_once(tmp_path):
     assert "Traceback" not in r.stderr
 
 
+@pytest.mark.parametrize("command", ["compare", "select"])
+def test_a_metric_not_chosen_is_not_called_invalid_files(command, tmp_path):
+    # Submissions that all fit several metrics: the one cause is said, without
+    # "0 of 3 are valid" after it (the files are fine; the metric is not chosen).
+    sol, a, b = demo("kendall")
+    c = write(tmp_path / "c.csv", b.read_text())
+    r = run(command, sol, a, b, c)
+    assert r.returncode == 2 and r.stdout == ""
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and "several metrics fit" in lines[0] and "--metric" in lines[0]
+    assert "are valid" not in r.stderr
+
+
 def test_a_submission_of_another_layout_is_named():
     sol, a, _ = demo("qwk")
     r = run("compare", sol, a, DEMO / "lwlrap_submission.csv")

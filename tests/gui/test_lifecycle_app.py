@@ -310,3 +310,24 @@ def test_esc_during_the_analysis_leaves_no_list_or_comparison_of_older_numbers(
     idle(qtbot, window)
     assert not tabs.isTabVisible(tabs.indexOf(tabs.fixes))
     assert "stopped" in tabs.compare.view.title.text()
+
+
+def test_a_screenshot_of_a_failure_says_what_failed(tmp_path):
+    """A failure with no problem of the data (an unexpected error, a metric file failing
+    on a rescore) exited 2 and printed nothing."""
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen",
+           "KMETRIC_SETTINGS": str(tmp_path / "s.ini")}
+    code = ("import sys\n"
+            "from PySide6.QtCore import QTimer\n"
+            "from kmetric_gui.gui import app, main_window\n"
+            "def failing_open(self, name):\n"
+            "    QTimer.singleShot(0, lambda: self.failed.emit('the worker stopped: boom'))\n"
+            "main_window.MainWindow.open_demo = failing_open\n"
+            f"sys.exit(app.main(['--demo', 'qwk', '--screenshot', {str(tmp_path / 'x.png')!r}]))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                       timeout=120)
+    assert r.returncode == 2, r.stderr
+    assert "kmetric-gui: the worker stopped: boom" in r.stderr

@@ -260,6 +260,9 @@ def test_compare_and_parity_with_a_metric_file(qtbot, window, mf, tmp_path):
     assert mf.panel.table.rowCount() == 2
     assert mf.panel.table.item(1, 0).text() == "other.csv"
     assert mf.panel.table.item(1, 3).text() == f"{p['delta']:+.6f}"
+    # The Compare tab names the file as the user knows it, not the registry's key.
+    title = window.tabs.compare.view.title.text()
+    assert "kl_divergence.py (metric file)" in title and "file:" not in title
 
 
 def test_help_shows_the_docstring_and_score_runs_the_doctests(qtbot, window, mf, tmp_path):
@@ -293,3 +296,62 @@ def test_help_shows_the_docstring_and_score_runs_the_doctests(qtbot, window, mf,
     assert [a.text() for a in mf.recent_menu.actions()] == ["m.py"]
     mf.close()
     assert mf.source is None and not mf.args_box.isVisible() and not mf.actions["doc"].isEnabled()
+
+
+RMSE_FILE = '''
+    import numpy as np
+    HIGHER_IS_BETTER = False
+    def score(solution, submission, row_id_column_name):
+        t = solution["relevance"].to_numpy(float)
+        p = submission["relevance"].to_numpy(float)
+        return float(np.sqrt(np.mean((t - p) ** 2)))
+    '''
+
+
+def test_files_several_built_ins_fit_are_not_asked_about_when_a_metric_file_comes(
+        qtbot, window, mf, tmp_path, no_metric_question):
+    """As `kmetric-gui sol sub --metric-file F` opens them: files that fit several
+    built-ins, then the file named. Before, the app asked which built-in to use (a modal
+    question) while the file it was told to use was loading."""
+    from kmetric_gui.gui.main_window import demo_paths
+    p = write(tmp_path, RMSE_FILE)
+    sol, sub = demo_paths("kendall")
+    with qtbot.waitSignal(window.scored, timeout=60000,
+                          check_params_cb=lambda r: r.metric == "file:m.py") as got:
+        window.open_files(sol, sub)
+        mf.open(str(p), explicit=True)
+    t = pd.read_csv(sol).set_index("id")["relevance"]
+    s = pd.read_csv(sub).set_index("id")["relevance"].reindex(t.index)
+    assert got.args[0].score == pytest.approx(float(((t - s) ** 2).mean() ** 0.5), rel=1e-12)
+    assert no_metric_question == []
+
+
+def test_a_screenshot_of_such_files_with_a_metric_file_is_its_score(tmp_path):
+    """The same through the command: the picture is of the file's score and the exit
+    status 0 (before: 2, with the built-ins' ambiguity printed over a scored window)."""
+    import os
+    import subprocess
+    from kmetric_gui.gui.main_window import demo_paths
+    p = write(tmp_path, RMSE_FILE)
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "KMETRIC_SETTINGS": str(tmp_path / "s.ini"),
+           "KMETRIC_CONFIG_DIR": str(tmp_path / "config")}
+    r = subprocess.run([sys.executable, "-m", "kmetric_gui", *demo_paths("kendall"),
+                        "--metric-file", str(p), "--screenshot", str(tmp_path / "x.png"),
+                        "--timeout", "120"], capture_output=True, text=True, env=env, timeout=180)
+    assert r.returncode == 0, r.stderr
+    assert "several metrics" not in r.stderr and (tmp_path / "x.png").exists()
+
+
+def test_files_several_built_ins_fit_dropped_after_a_metric_file_are_not_asked_about(
+        qtbot, window, mf, tmp_path, no_metric_question):
+    """The metric file opened first (it waits for a pair), then such files: they are
+    the file's to score; before, the app asked which built-in to use first."""
+    from kmetric_gui.gui.main_window import demo_paths
+    p = write(tmp_path, RMSE_FILE)
+    with qtbot.waitSignal(mf.ready, timeout=60000):
+        mf.open(str(p), explicit=True)
+    qtbot.waitUntil(lambda: not window.jobs.busy, timeout=60000)
+    with qtbot.waitSignal(window.scored, timeout=60000,
+                          check_params_cb=lambda r: r.metric == "file:m.py"):
+        window.open_files(*demo_paths("kendall"))
+    assert no_metric_question == []

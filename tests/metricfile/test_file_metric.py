@@ -149,3 +149,9 @@ def test_where_they_differ_by_rows(kl, tmp_path):
         mixed[row, j] = rep_a.prepared.pred[row, j]
     want = rep_b.score - kl.reference(replace(pb, pred=mixed), o)
     assert d.delta[0] == pytest.approx(want, abs=1e-12)
+    # Each listed row's predictions in words, beside the truth (the table's A and B).
+    sol = pd.read_csv(SOL)
+    words = lambda frame: ", ".join(f"{v:g}" for v in frame.loc[row, cols[:4]])  # noqa: E731
+    assert d.a_text[0] == f"truth {words(sol)}; predicted {words(a)}"
+    assert d.b_text[0] == f"truth {words(sol)}; predicted {words(b)}"
+    assert len(d.a_text) == len(d.b_text) == d.units.size

@@ -28,6 +28,13 @@ from ...core.words import plural
 GAIN, LOSS, CURVE, BEST = (40, 130, 70), (200, 70, 60), (40, 90, 170), (200, 30, 30)
 
 
+def _metric_words(name):
+    """The metric's name as the CLI spells it; a metric file's label (its file name)."""
+    from ...metrics import REGISTRY
+    m = REGISTRY.get(name)
+    return m.label if getattr(m, "foreign", False) else str(name)
+
+
 def num(x, d=4, sign=False):
     if x is None:
         return "–"
@@ -148,8 +155,9 @@ class CompareView(QWidget):
         o = cmp.options
         subs = cmp.submissions
         # One line (the settings in its tooltip): the heatmap below needs the height.
+        lower = "" if cmp.higher_is_better else " (lower is better)"
         self.title.setText(
-            f"<b>{escape(str(cmp.metric))}</b>{'' if cmp.higher_is_better else ' (lower is better)'}: "
+            f"<b>{escape(_metric_words(cmp.metric))}</b>{lower}: "
             f"{len(subs)} submissions on {cmp.n_units:,} {plural(cmp.unit)}; "
             f"{100 * o.level:g}% intervals, {o.replicates:,} replicates, seed {o.seed}"
             + "".join(f"<br><span style='color:#b06000'>⚠ {escape(str(w))}</span>" for w in cmp.warnings))
@@ -217,6 +225,13 @@ class CompareView(QWidget):
         a, b = (new if w.name == old else w.name for w in (self.who.a, self.who.b))
         for label, name in ((self.who.a, a), (self.who.b, b)):
             label.set_name(label.lead, name, label.path, shared_start([a, b]))
+
+    def mark_updating(self):
+        """The comparison shown is of the numbers before: said until the new one arrives."""
+        if self.cmp is not None:
+            self.title.setText("<span style='color:#b06000'>Updating for the new score; the "
+                               f"comparison below ({escape(_metric_words(self.cmp.metric))}) is of the "
+                               "numbers before</span>")
 
     def clear(self, message="Compare: add two or more submissions"):
         self.cmp = self.pair = None

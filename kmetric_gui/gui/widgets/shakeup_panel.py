@@ -58,6 +58,12 @@ class ShakeupPanel(QWidget):
         self.title.setText(message)
         self.summary.setText("")
 
+    def mark_updating(self):
+        """The histogram shown is of the numbers before: said until the new one arrives."""
+        if self.shakeup is not None:
+            self.title.setText("<span style='color:#b06000'>Shake-up: updating for the new "
+                               "score; the histogram below is of the numbers before</span>")
+
     def show_shakeup(self, sh):
         """Draw a core ``Shakeup``: histogram, zero line, 5-95 % range, actual gap."""
         self.clear()
