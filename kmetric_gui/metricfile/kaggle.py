@@ -13,8 +13,8 @@ import numpy as np
 
 from ..errors import InputError
 from ..metrics.base import split_row_sets as split_rows
-from .runner import Limits, MetricFailed, MetricWorker
-from .source import load_source
+from .opening import direction, open_worker  # noqa: F401 (the commands' names)
+from .runner import MetricFailed  # noqa: F401
 
 FIXED = ("solution", "submission", "row_id_column_name")
 _TYPES = {"int": int, "float": float, "bool": bool, "str": str}
@@ -90,32 +90,6 @@ def metric_args(info, pairs, file_name):
         raise InputError(f"metric file {file_name}: score() needs " + ", ".join(missing)
                          + " (give each with --metric-arg NAME=VALUE)")
     return out
-
-
-def direction(info, flag, file_name):
-    """higher_is_better from the flag, else the file's declaration; an error if neither."""
-    declared = info.get("higher_is_better")
-    if flag is not None:
-        return flag
-    if declared is not None:
-        return declared
-    raise InputError(f"metric file {file_name} does not say whether a higher or a lower score is "
-                     "better: add --higher-is-better or --lower-is-better")
-
-
-def open_worker(metric_file, paths, id_column=None, timeout=None, memory_gb=None, workers=1,
-                executor="local", limits=None):
-    """A MetricWorker of the file; ``limits`` (a runner.Limits: time, memory, another
-    Python, the sandbox mode) replaces ``timeout`` and ``memory_gb``."""
-    import importlib.util
-    source = load_source(metric_file)
-    own = limits is None or limits.python is None
-    if own and importlib.util.find_spec("pandas") is None:
-        raise InputError(f"metric file {source.name}: metric files take pandas DataFrames, and pandas is "
-                         "not installed here: pip install 'kmetric_gui[metricfile]' (or pip install pandas)")
-    if limits is None:
-        limits = Limits(timeout if timeout is not None else Limits().timeout, memory_gb)
-    return MetricWorker(source, paths, id_column, limits, workers, executor=executor)
 
 
 def score_file(w, arg_texts=(), higher_is_better=None):

@@ -292,7 +292,7 @@ def file_metric(path, higher_is_better=None, *, paths=(), id_column=None, timeou
     """A FileMetric of the metric file at ``path`` (not registered): its signature and
     direction read in a worker (InputError / runner.MetricFailed in one line). With
     ``paths`` (solution, submission) that worker is kept to score them."""
-    from .kaggle import direction, open_worker
+    from .opening import direction, open_worker
 
     def opened(truth, submission, id_col):
         w = open_worker(path, (truth, submission), id_col, timeout, memory_gb, workers, executor)
