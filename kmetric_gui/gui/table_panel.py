@@ -179,7 +179,8 @@ class TablePanel(QWidget):
                 c = preds[0]
                 # Headed by the file alone: "prediction (class) — submission_b.csv"
                 # took 344 px and pushed itself past the right edge at 1280x720.
-                extra.append(Column(sub.name, prep.pred, fmt=c.fmt,
+                # c.values, not prep.pred: a metric file's predictions are a 2-D block.
+                extra.append(Column(sub.name, c.values, fmt=c.fmt,
                                     align_right=c.align_right, sort_key=c.sort_key,
                                     tooltip=f"{c.name} of {sub.name} (compared, read-only)"))
         if self._sort is not None and (self._sort[0] >= len(self.model.columns) or

@@ -355,3 +355,30 @@ def test_files_several_built_ins_fit_dropped_after_a_metric_file_are_not_asked_a
                           check_params_cb=lambda r: r.metric == "file:m.py"):
         window.open_files(*demo_paths("kendall"))
     assert no_metric_question == []
+
+
+def test_a_compared_file_beside_a_metric_files_table(qtbot, window, mf, tmp_path):
+    """A one-column metric file with a compared submission: the table shows its
+    predictions beside the shown ones. Before, every cell of that column raised
+    TypeError (the block was read as one array): an error dialog in a real window."""
+    from kmetric_gui.gui.main_window import demo_paths
+    p = write(tmp_path, RMSE_FILE)
+    sol, sub = demo_paths("kendall")
+    other = sub.replace("kendall_submission", "kendall_submission_b")
+    with qtbot.waitSignal(window.scored, timeout=60000,
+                          check_params_cb=lambda r: r.metric == "file:m.py"):
+        window.open_files(sol, sub)
+        mf.open(str(p), explicit=True)
+    errors = []
+    window.jobs.error.connect(lambda kind, exc: errors.append(exc))
+    window.options_panel.replicates.setValue(100)
+    with qtbot.waitSignal(window.session.compare_changed, timeout=180000,
+                          check_params_cb=lambda r: r is not None and r.comparison is not None):
+        window.controller.compare_jobs.add([other])
+    m = window.table_panel.model
+    col = next(i for i, c in enumerate(m.columns) if c.meta.get("extra"))
+    ids = [m.data(m.index(r, 0)) for r in range(m.rowCount())]
+    want = pd.read_csv(other, dtype={"id": str}).set_index("id")["relevance"]
+    got = [float(m.data(m.index(r, col))) for r in range(m.rowCount())]
+    assert got == pytest.approx([want[i] for i in ids], rel=1e-5)
+    assert errors == []
