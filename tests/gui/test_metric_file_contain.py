@@ -243,7 +243,8 @@ def test_the_python_option_runs_it_in_another_python(qtbot, window, mf, request,
         box.python.editingFinished.emit()
     assert mf.asked == [GOOD.name, GOOD.name]
     assert got.args[0].place["python"]["pandas"] == "1.5.3"
-    assert got.args[0].fs.score == own.args[0].fs.score
+    # numpy 1.x and 2.x may round a sum differently in the last bits
+    assert got.args[0].fs.score == pytest.approx(own.args[0].fs.score, rel=1e-12)
     assert f"at {python} (pandas 1.5.3" in mf.panel.place.text()
     box.python.setText("/no/such/python")
     box.python.editingFinished.emit()

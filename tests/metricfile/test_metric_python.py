@@ -56,7 +56,7 @@ def test_a_metric_of_older_pandas_runs_in_its_python(tmp_path, old_python):
 @pytest.mark.parametrize("sandbox", ["auto", "off"])
 def test_the_same_statistics_in_either_python(tmp_path, old_python, sandbox):
     """A version-neutral metric: score and bootstrap interval equal in both Pythons (the
-    draws are made from the same generator states)."""
+    draws are made from the same generator states), up to rounding in the last bits."""
     from metricrun import EX
     args = [*PAIR, "--metric-file", EX / "kl_divergence.py", "--ci", "0.9", "--bootstrap", "60",
             "--metric-sandbox", sandbox, "--json"]
@@ -64,7 +64,11 @@ def test_the_same_statistics_in_either_python(tmp_path, old_python, sandbox):
     own = kmetric(tmp_path, *args)
     assert other.returncode == 0 and own.returncode == 0, other.stderr + own.stderr
     a, b = json.loads(other.stdout), json.loads(own.stdout)
-    assert a["score"] == b["score"] and a["public"] == b["public"] and a["ci"] == b["ci"]
+    # Equal to the last bits or so: numpy 1.x and 2.x may round a sum differently.
+    for key in ("score", "public"):
+        assert a[key] == pytest.approx(b[key], rel=1e-12)
+    assert a["ci"]["level"] == b["ci"]["level"]
+    assert [a["ci"]["low"], a["ci"]["high"]] == pytest.approx([b["ci"]["low"], b["ci"]["high"]], rel=1e-12)
     assert a["metric_file"]["python"]["pandas"] == "1.5.3" != b["metric_file"]["python"]["pandas"]
 
 
