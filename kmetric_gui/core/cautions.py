@@ -133,6 +133,8 @@ def cautions(units, method=None):
     """Every caution that applies to Units and the interval ``method`` used (a tuple of
     strings). Units name the methods that hold with a rare class in ``holds_with_few``."""
     found = [few_units_note(units.n, units.kind)]
+    if getattr(units, "rescored", False):      # a metric file: no per-unit statistics
+        found.append(rescored_note(units.n, units.kind))
     if method not in getattr(units, "holds_with_few", ()):
         found.append(rare_note(units))
     if units.stats is not None:

@@ -98,6 +98,7 @@ class FileUnits:
     cells = None
     stats = None
     minority = None
+    rescored = True      # its interval gets the re-scored caution (core/cautions.py), as the CLI's
 
     def __init__(self, metric, result):
         self.metric, self.result = metric, result

@@ -67,3 +67,29 @@ def test_score_is_a_plain_call(app_report, capsys):
         want = m.reference(rep.prepared, o, split_rows(rep.prepared.usage, split))
         got = d["score"] if split == "all" else d[split]
         assert got == pytest.approx(want, abs=1e-12)
+
+
+def test_few_rows_caution_in_the_app_as_in_the_command(tmp_path, capsys):
+    """60 rows of a metric file: the command's interval says "too narrow likely" (a
+    percentile of re-scored resamples below 100 rows); the app's and the Python API's
+    interval (analysis.stats on the FileMetric's units) said nothing before."""
+    from kmetric_gui.analysis.stats import StatsOptions, score_intervals
+    from kmetric_gui.core.cautions import too_narrow
+    sol, sub = tmp_path / "sol.csv", tmp_path / "sub.csv"
+    for src, dst in ((SOL, sol), (SUB, sub)):
+        dst.write_text("".join(src.read_text().splitlines(keepends=True)[:61]))
+    m = file_metric(FILE, paths=(sol, sub))
+    metrics.register(m)
+    try:
+        o = Options(metric=m.name)
+        app = score_intervals(score_prepared(load(sol, sub, o), o), StatsOptions(replicates=200))
+    finally:
+        metrics.unregister(m.name)
+        m.close()
+    code = main(["score", str(sol), str(sub), "--metric-file", str(FILE), "--ci", "0.95",
+                 "--bootstrap", "200", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    cli = json.loads(out)["ci"]["warnings"]
+    assert too_narrow(cli) and "60 rows" in cli[0]
+    assert list(app["ci"].warnings) == cli
