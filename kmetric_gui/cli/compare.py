@@ -218,8 +218,8 @@ def run(args: argparse.Namespace) -> int:
     from .decide import run_analysis
     parsed = compare_options(args)
     if args.metric_file and not parsed[1]:
-        from .metricfile import run_compare
-        return run_compare(args, parsed[0])
+        from .metricfile_metric import run_compare
+        return run_compare(args, parsed[0], human_lines)
 
     def compute(options, copts):
         check_competition_layout(args, args.truth, args.submissions)

@@ -75,20 +75,35 @@ def _write(data, folder):
 
 
 def _metric_file_report(args, ci, shake, board, folder):
-    from ..report.folder import FolderError
-    from ..report.metric_file import run as run_metric_file
-    refused = [flag for flag, given in (("--shakeup", shake is not None),
-                                        ("--top-fixes", getattr(args, "top_fixes", None)),
-                                        ("--leaderboard", board is not None)) if given]
-    if refused:
-        print(f"kmetric: {', '.join(refused)}: not available with --metric-file yet", file=sys.stderr)
+    """The report of a metric file: the file registered as a Metric (the app's), so the
+    report is the built-in one: plots, shake-up, fix first, comparison and leaderboard."""
+    from dataclasses import replace
+
+    from ..errors import InputError
+    from ..metricfile.kaggle import plan_replicates
+    from ..metricfile.runner import MetricFailed
+    from .metricfile import refusal, start, unavailable
+    from .metricfile_metric import capped_compare, file_json, file_metric_in_use
+    limits = start(args, unavailable(args))
+    if limits is None:
         return 2
+    w, notes = None, []
     try:
-        return run_metric_file(args, ci, folder)
-    except (FolderError, OSError) as e:
-        print(f"kmetric: report not written to {folder}: {e} (nothing was changed there)",
-              file=sys.stderr)
-        return 2
+        with file_metric_in_use(args, limits) as (metric, options, w, fs, usage):
+            if ci is not None:           # the interval's calls within the time limit
+                b, _ = plan_replicates(w, fs.call_seconds, ci.replicates)
+                if b < ci.replicates:
+                    notes.append(f"{b} of {ci.replicates} bootstrap replicates: as many as fit "
+                                 "in the time limit")
+                    ci = replace(ci, replicates=max(2, b))
+            compare = capped_compare(args, _compare_options(ci), w, fs, usage, notes)
+
+            def also(data):
+                data.json["metric_file"] = file_json(fs, w)
+                data.notes.extend(notes)
+            return _report(args, options, ci, shake, board, folder, compare, also)
+    except (InputError, MetricFailed) as e:
+        return refusal(e, w)
 
 
 PARTIAL = 3        # exit code: the report was written without its plots and PDF
@@ -96,10 +111,8 @@ PARTIAL = 3        # exit code: the report was written without its plots and PDF
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import InputError
-    from ..report import FolderError, build_report, file_info, folder_size, score_entry
+    from ..report import FolderError
     from ..report.folder import check_folder
-    from ..report.build import load_counted
-    from ..analysis.scoring import score_prepared
     ci, shake, problems = stats_options(args)
     for line in problems:
         print(f"kmetric: {line}", file=sys.stderr)
@@ -122,6 +135,16 @@ def run(args: argparse.Namespace) -> int:
     except InputError as e:
         print_problems(e, sys.stderr)
         return 2
+    return _report(args, options, ci, shake, board, folder, _compare_options(ci))
+
+
+def _report(args, options, ci, shake, board, folder, compare, also=None):
+    """Score, analyse and write the folder of ``options``' metric; the exit code.
+    ``also(data)``: what the caller adds before it is written."""
+    from ..errors import InputError
+    from ..report import FolderError, build_report, file_info, folder_size, score_entry
+    from ..report.build import load_counted
+    from ..analysis.scoring import score_prepared
     entries, files, failed, groups = [], [], False, None
     for k, path in enumerate(args.submissions):
         try:
@@ -140,8 +163,9 @@ def run(args: argparse.Namespace) -> int:
             failed = True
     if failed:
         return 2
-    data = build_report(args.truth, entries, files=files, compare=_compare_options(ci),
-                        groups=groups)
+    data = build_report(args.truth, entries, files=files, compare=compare, groups=groups)
+    if also is not None:
+        also(data)
     if board is not None:
         from ..analysis.ranking import add_to_report
         add_to_report(data, board)

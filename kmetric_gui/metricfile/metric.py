@@ -13,7 +13,7 @@ meet a built-in option of the same name; its direction is the file's
 declaration or the user's answer.
 """
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -43,6 +43,9 @@ class FileResult:
     args: dict = None            # score()'s keyword arguments
     seconds: float = 0.0
     undefined_reason: "str | None" = None
+    # (replicates, seed) -> the bootstrap's scores: an interval and compare's paired
+    # draws are the same calls (units._Scorer)
+    replicates: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 class FileMetric(Metric):
@@ -288,14 +291,16 @@ def _failed(e):
 
 
 def file_metric(path, higher_is_better=None, *, paths=(), id_column=None, timeout=None,
-                memory_gb=None, workers=1, executor="local", nice=0):
+                memory_gb=None, workers=1, executor="local", nice=0, limits=None):
     """A FileMetric of the metric file at ``path`` (not registered): its signature and
     direction read in a worker (InputError / runner.MetricFailed in one line). With
-    ``paths`` (solution, submission) that worker is kept to score them."""
+    ``paths`` (solution, submission) that worker is kept to score them. ``limits``: a
+    runner.Limits (time, memory, Python, sandbox) instead of timeout and memory_gb."""
     from .opening import direction, open_worker
 
     def opened(truth, submission, id_col):
-        w = open_worker(path, (truth, submission), id_col, timeout, memory_gb, workers, executor)
+        w = open_worker(path, (truth, submission), id_col, timeout, memory_gb, workers, executor,
+                        limits)
         w.nice = nice
         return w
     first = opened(*paths, id_column) if paths else opened("", "", None)

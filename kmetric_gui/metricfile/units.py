@@ -37,6 +37,7 @@ class _Scorer:
         self.cells = result.spec
         self.rows, self.n, self.total, self.point = result.rows, result.n, result.total, result.score
         self.paths = self.worker.paths
+        self.known = getattr(result, "replicates", {})
 
     def score_sets(self, sets, cancel=None, progress=None):
         sets = list(sets)
@@ -54,7 +55,10 @@ class _Scorer:
                 {"cells": self.cells} if self.cells else {})}
 
     def bootstrap(self, replicates, seed, cancel=None):
-        return self.score_sets(self.draws(replicates, seed), cancel)
+        key = (int(replicates), repr(seed))
+        if key not in self.known:            # kept only when complete (a cancel raises)
+            self.known[key] = self.score_sets(self.draws(replicates, seed), cancel)
+        return self.known[key].copy()
 
     def splits(self, n_public, splits, seed, cancel=None):
         """Row sets (public, private) of random splits, the same for every report of a seed."""

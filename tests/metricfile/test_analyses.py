@@ -179,8 +179,10 @@ def test_shakeup_equals_plain_loop_over_the_same_splits(tmp_path, capsys):
 
 
 def test_compare_pairs_lower_is_better_equal_plain_loops(tmp_path, capsys):
-    """Balanced log loss (lower is better), A and B: the permutation p-value, P(order
-    flips) and the blend curve each equal score() on frames built by plain loops."""
+    """Balanced log loss (lower is better), A and B, through `kmetric compare
+    --metric-file` (the built-in compare with the file as its Metric): the permutation
+    p-value, P(order flips), the blend curve and where they differ each equal score() on
+    frames built by plain loops."""
     m, sol_p, a_p = EX / "balanced_log_loss.py", EX / "bll_solution.csv", EX / "bll_submission.csv"
     a = pd.read_csv(a_p, dtype={"id": str})
     rng = np.random.default_rng(11)
@@ -215,26 +217,37 @@ def test_compare_pairs_lower_is_better_equal_plain_loops(tmp_path, capsys):
         perm.append(s(every, b2) - s(every, a2))
     hits = sum(abs(x) >= abs(delta) - 1e-12 for x in perm)
     assert pair["permutations"] == 40 and pair["p_value"] == pytest.approx((1 + hits) / 41, rel=1e-12)
-    # order flips: the Usage column's Public share, random splits
+    # order flips: the Usage column's Public share, random splits of that many Public rows
     k = round(148 / 500 * n)
     r = np.random.default_rng([3, 2])
     flips = []
     for _ in range(25):
-        pub = r.permuted(np.arange(n) < k)
+        pub = np.zeros(n, bool)
+        pub[r.choice(n, size=k, replace=False)] = True
         d_pub, d_pri = s(pub, sb) - s(pub, sa), s(~pub, sb) - s(~pub, sa)
         flips.append(d_pub * d_pri < 0)
     assert pair["p_order_flips"] == pytest.approx(np.mean(flips), rel=1e-12)
-    # blend: alpha weighs A; the best alpha has the LOWEST loss
+    # blend: alpha weighs A; the best alpha has the LOWEST loss (21 points: each a call)
+    grid = np.linspace(0, 1, 21)
     curve = []
-    for al in np.linspace(0, 1, 101):
+    for al in grid:
         u = sa.copy()
         u[cols] = al * sa[cols].to_numpy() + (1 - al) * sb[cols].to_numpy()
         curve.append(s(every, u))
     bl = pair["blend"]
     np.testing.assert_allclose(bl["scores"], curve, rtol=1e-12)
-    assert bl["best_alpha"] == pytest.approx(np.linspace(0, 1, 101)[int(np.argmin(curve))])
+    assert bl["best_alpha"] == pytest.approx(grid[int(np.argmin(curve))])
     assert bl["best_score"] == pytest.approx(min(curve), rel=1e-12)
     assert bl["best_score"] < max(curve)
+    # where they differ: B's score minus B's with A's prediction on that one row
+    wd = pair["where_they_differ"]
+    assert wd["unit"] == "row" and len(wd["largest"]) >= 3
+    ids = sb["id"].astype(str).tolist()
+    for row in wd["largest"][:3]:
+        k = ids.index(str(row["id"]))
+        u = sb.copy()
+        u.loc[k, cols] = sa.loc[k, cols].to_numpy()
+        assert row["delta"] == pytest.approx(s(every, sb) - s(every, u), rel=1e-9, abs=1e-15)
 
 
 def test_blend_left_out_when_predictions_are_not_numbers(tmp_path, capsys):
@@ -311,3 +324,50 @@ def test_fix_first_without_shared_columns_says_why(tmp_path, capsys):
     assert code == 0, err
     d = json.loads(out)
     assert d["top_fixes"] == [] and "no column of the solution's" in d["top_fixes_reason"]
+
+
+def test_compare_counts_capped_by_the_time_limit_with_a_note(tmp_path, capsys):
+    """A slow metric file (0.1 s a call) and 15 s: compare's bootstrap, swaps and splits
+    are cut to what fits, said in `warnings`, and the run ends within its time limit."""
+    import time
+    sol_p, sub_p = write_pair(tmp_path, n=20, usage=False)
+    sub = pd.read_csv(sub_p)
+    sub.assign(y=1 - sub["y"]).to_csv(tmp_path / "b.csv", index=False)
+    m = metric_file(tmp_path, """
+    import time
+
+    def score(solution, submission, row_id_column_name):
+        time.sleep(0.1)
+        return float((solution['y'] - submission['y']).abs().mean())
+    """)
+    t0 = time.monotonic()
+    code, out, err = run_cli(capsys, "compare", sol_p, sub_p, tmp_path / "b.csv", "--metric-file", m,
+                             "--lower-is-better", "--metric-timeout", "15", "--json")
+    assert code == 0, err
+    assert time.monotonic() - t0 < 60
+    d = json.loads(out)
+    assert 2 <= d["replicates"] < 1000
+    assert any("as many as fit in the time limit" in w for w in d["warnings"])
+    assert "about" in err
+
+
+def test_compare_skips_an_invalid_file_and_names_it(tmp_path, capsys):
+    """Three files, one with an id the solution lacks: the two valid ones are compared,
+    the third's problem is one line naming it, and the exit code is 2."""
+    sol_p, sub_p = write_pair(tmp_path, n=30, usage=False)
+    sub = pd.read_csv(sub_p)
+    sub.assign(y=sub["y"] * 0.5).to_csv(tmp_path / "b.csv", index=False)
+    bad = sub.copy()
+    bad.loc[3, "id"] = "nope"
+    bad.to_csv(tmp_path / "bad.csv", index=False)
+    m = metric_file(tmp_path, """
+    def score(solution, submission, row_id_column_name):
+        return float((solution['y'] - submission['y']).abs().mean())
+    """)
+    code, out, err = run_cli(capsys, "compare", sol_p, sub_p, tmp_path / "b.csv", tmp_path / "bad.csv",
+                             "--metric-file", m, "--lower-is-better", "--bootstrap", "30",
+                             "--permutations", "10", "--splits", "5", "--json")
+    assert code == 2
+    d = json.loads(out)
+    assert [s["name"] for s in d["submissions"]] == ["sub.csv", "b.csv"]
+    assert "bad.csv" in err and "nope" in err and "Traceback" not in err

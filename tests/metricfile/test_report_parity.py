@@ -4,6 +4,7 @@ import csv
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from kmetric_gui.cli import main
@@ -101,9 +102,35 @@ def test_report_folder_of_a_metric_file(capsys, tmp_path):
     assert [f["role"] for f in d["files"]] == ["solution", "submission", "submission"]
 
 
-def test_report_refuses_what_a_metric_file_cannot_give(capsys, tmp_path):
-    code, _, err = run_cli(capsys, "report", EX / "kl_solution.csv", EX / "kl_submission.csv",
-                           "--metric-file", EX / "kl_divergence.py", "--out", tmp_path / "r",
-                           "--top-fixes", "5")
-    assert code == 2 and "--top-fixes: not available with --metric-file" in err
-    assert not (tmp_path / "r").exists()
+def test_report_of_a_metric_file_is_the_built_in_report(capsys, tmp_path):
+    """The file as the report's metric: fix first, shake-up and the plots of the
+    built-in report (before: refused, and no plot drawn); its fix list is the one
+    `score --metric-file --top-fixes` gives, each score after it a plain call."""
+    sol, sub = EX / "kl_solution.csv", EX / "kl_submission.csv"
+    out_dir = tmp_path / "r"
+    code, _, err = run_cli(capsys, "report", sol, sub, EX / "kl_submission_b.csv",
+                           "--metric-file", EX / "kl_divergence.py", "--out", out_dir,
+                           "--top-fixes", "3", "--shakeup", "--splits", "50", "--bootstrap", "100")
+    assert code == 0, err
+    d = json.loads((out_dir / "report.json").read_text())
+    assert d["metric_file"]["sha256"] and d["metric_file"]["function"] == "score"
+    code, out, err = run_cli(capsys, "score", sol, sub, "--metric-file", EX / "kl_divergence.py",
+                             "--top-fixes", "3", "--json")
+    assert code == 0, err
+    fixes = json.loads(out)["top_fixes"]
+    assert [f["id"] for f in d["top_fixes"]] == [f["id"] for f in fixes]
+    assert [f["score_after"] for f in d["top_fixes"]] == pytest.approx(
+        [f["score_after"] for f in fixes], rel=1e-12)
+    # the first fix by hand: that row's prediction set to its truth, the file called
+    truth = pd.read_csv(sol, dtype={"id": str})
+    fixed = pd.read_csv(sub, dtype={"id": str})
+    k = fixed.index[fixed["id"] == str(fixes[0]["id"])][0]
+    cols = [c for c in fixed.columns if c != "id"]
+    fixed.loc[k, cols] = truth.set_index("id").loc[str(fixes[0]["id"]), cols].to_numpy()
+    fixed.to_csv(tmp_path / "fixed.csv", index=False)
+    assert direct(EX / "kl_divergence.py", sol, tmp_path / "fixed.csv")["score"] == pytest.approx(
+        fixes[0]["score_after"], rel=1e-12)
+    assert "shakeup" in d and d["comparison"]["pairs"][0]["where_they_differ"]["largest"]
+    plots = sorted(p.name for p in (out_dir / "plots").glob("*.png"))
+    assert {"top_fixes.png", "shakeup.png", "pair1_differ.png", "pair1_blend.png"} <= set(plots)
+    assert (out_dir / "report.pdf").stat().st_size > 0
