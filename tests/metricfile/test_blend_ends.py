@@ -105,3 +105,22 @@ def test_a_splits_ends_are_its_scores(metric):
         assert len(calls.read_text().splitlines()) - before == 3
         assert curve.scores[-1] == rep_a.splits[split].score
         assert curve.scores[0] == rep_b.splits[split].score
+
+
+def test_an_interval_and_the_pair_draws_are_the_same_calls(metric):
+    """A score's bootstrap (its interval) and compare's paired bootstrap draw the same
+    rows: the second asks the file nothing new for that score (before: every replicate
+    called twice), and the values are the interval's."""
+    from kmetric_gui.metricfile.units import FilePairs, FileUnits
+    m, calls = metric
+    o = Options(metric=m.name)
+    rep_a = score_prepared(load(SOL, SUB, o), o)
+    rep_b = score_prepared(load(SOL, SUB_B, o), o)
+    before = len(calls.read_text().splitlines())
+    own = FileUnits(m, rep_a.result).replicates(20, 4)
+    assert len(calls.read_text().splitlines()) - before == 20
+    both = FilePairs(m, [rep_a, rep_b]).bootstrap(20, 4)
+    assert len(calls.read_text().splitlines()) - before == 40      # B's 20 only
+    np.testing.assert_array_equal(both[:, 0], own)
+    assert FileUnits(m, rep_a.result).replicates(20, 5).shape == (20,)   # another seed: called
+    assert len(calls.read_text().splitlines()) - before == 60
