@@ -78,6 +78,10 @@ def render_widget(widget, size=SIZE):
     widget.resize(w, h)
     widget.show()
     QApplication.processEvents()
+    # A first drawing sizes the axes to their tick labels (pyqtgraph widens an axis while
+    # it draws): drawn once, a long label such as "0.0010" ran under the axis title.
+    QWidget.render(widget, QImage(w, h, QImage.Format_ARGB32))
+    QApplication.processEvents()
     img = QImage(w * 2, h * 2, QImage.Format_ARGB32)
     img.setDevicePixelRatio(2.0)
     img.fill(QColor("white"))
