@@ -244,13 +244,14 @@ def _interval(w, fs, usage, ci, d, lines, bootstrap):
     from ..metricfile.runner import MetricFailed
     from ..analysis.stats import file_interval, interval_text
     from ..metricfile.kaggle import plan_replicates
+    from ..metricfile.notice import call_time
     from .metricfile_stats import Progress
     b, est = plan_replicates(w, fs.call_seconds, ci.replicates)
     if b < 2:
         raise MetricFailed(f"metric file {fs.source.name}: one call takes {fs.call_seconds:.1f} s; no "
                            "bootstrap fits in the time left (raise --metric-timeout)")
     progress = Progress("bootstrap", est, f"{b} replicates on {w.workers} processes "
-                        f"({fs.call_seconds:.2f} s a call)")
+                        f"({call_time(fs.call_seconds)} a call)")
     import time
     until = time.monotonic() + 0.85 * w.remaining()     # workers starting late cannot overrun
     values, failed = bootstrap(w, fs, usage, b, ci.seed, progress=progress, until=until)

@@ -9,6 +9,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import replace
 
+from ..metricfile.notice import call_time
 from .metricfile import output_notes, refusal, start, tell, unavailable
 from .metricfile_stats import LONG
 from .output import dumps
@@ -54,10 +55,6 @@ def _fit(copts, w, seconds, k, splits, n, notes):
                  f"{out.permutations} of {copts.permutations} permutations and {out.splits} of "
                  f"{copts.splits} splits: as many as fit in the time limit")
     return out, est
-
-
-def _seconds(x):
-    return f"{1000 * x:.1f} ms" if x < 1 else f"{x:.1f} s"
 
 
 def capped_compare(args, copts, w, fs, usage, notes):
@@ -141,7 +138,7 @@ def run_compare(args, copts, human_lines):
             copts, est = _fit(copts, w, fs.call_seconds, len(args.submissions), sides,
                               fs.n_rows, notes)
             said = _Said(est, f"{len(args.submissions)} files on {w.workers} processes "
-                              f"({_seconds(fs.call_seconds)} a call)")
+                              f"({call_time(fs.call_seconds)} a call)")
             cmp = compare_files(args.truth, args.submissions, options, copts, progress=said)
             said.end()
             place, output = file_json(fs, w), w.output()

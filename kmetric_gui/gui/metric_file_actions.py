@@ -19,6 +19,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..metricfile import seen
+from ..metricfile.notice import call_time
 from ..metricfile.arg_schema import arg_options, as_texts, required
 from . import metric_file_jobs as jobs_
 from . import metric_file_ui as ui
@@ -296,7 +297,8 @@ class MetricFileActions(DocActions, Problems, RecentAndProject, QObject):
             self._disk = (result.run.key, fs.score)
         self.panel.show_score(fs.score, fs.splits)
         self.panel.set_running(False, f"Scored {fs.n_rows:,} rows in its own processes "
-                                      f"({fs.call_seconds:.2f} s a call)." + ui.output_words(result.output))
+                                      f"({call_time(fs.call_seconds)} a call)."
+                               + ui.output_words(result.output))
         self.panel.show_place(ui.place_words(result.place))
         self._show_parity()
         self._say(f"Metric file {fs.source.name}: {fs.score:.6f}")

@@ -34,3 +34,8 @@ def note(name, state, lim, env=None):
         lines.append(f"It runs in {python(env, lim.python)}. (This note is shown once per file "
                      "content and place.)")
     return lines
+
+
+def call_time(seconds):
+    """One call's time in words: '2.4 ms' below a second ('0.00 s' said nothing)."""
+    return f"{1000 * seconds:.1f} ms" if seconds < 1 else f"{seconds:.1f} s"

@@ -76,6 +76,8 @@ def test_dropped_metric_file_scores_as_the_direct_call(qtbot, window, mf, metric
     assert r.fs.splits == {"public": ref["public"], "private": ref["private"]}
     assert mf.asked == [metric]                        # asked once, before it ran
     assert mf.panel.score_label.text() == f"{ref['score']:.6f}"
+    # a call of a few ms in ms (it said "0.00 s a call")
+    assert f"{1000 * r.fs.call_seconds:.1f} ms a call" in mf.panel.status.text()
     assert str(Path(r.fs.source.path).resolve()) in mf.recent()
     # The interval follows, from re-scored resamples (the file is the metric in use: the
     # score panel's); the same file is not asked about again.
