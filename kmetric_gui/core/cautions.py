@@ -115,7 +115,7 @@ def rescored_note(n, kind="row"):
         return None
     return (f"{TOO_NARROW}: {n} {plural(kind)}; a percentile interval from re-scored "
             f"resamples of fewer than {RESCORED_BELOW} {plural(kind)} covers less than its "
-            f"level (measured: 92% for a 95% interval at 50 rows, bench/coverage.py), and "
+            f"level (measured: 91% for a 95% interval at 50 rows, bench/coverage.py), and "
             f"without the metric's per-row statistics no method that corrects it can be computed")
 
 
